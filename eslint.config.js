@@ -1,0 +1,76 @@
+// ESLint flat config. The import zones keep the simulator pure and the renderer off the main process.
+import js from '@eslint/js';
+import tseslint from 'typescript-eslint';
+import globals from 'globals';
+import { builtinModules } from 'node:module';
+
+const nodeBuiltins = [...builtinModules, ...builtinModules.map((m) => `node:${m}`)];
+
+export default tseslint.config(
+  { ignores: ['node_modules/', 'out/', 'dist/', 'coverage/', 'test-results/', 'playwright-report/', '**/*.vue'] },
+  js.configs.recommended,
+  ...tseslint.configs.recommended,
+  {
+    rules: {
+      '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
+      '@typescript-eslint/consistent-type-imports': 'error',
+    },
+  },
+  {
+    files: ['src-main/**/*.ts', 'tests/**/*.ts', 'bin/**/*.mjs', '*.config.*', 'scripts/**/*.mjs', '.ci/**/*.mjs'],
+    languageOptions: { globals: { ...globals.node } },
+  },
+  {
+    // The simulator: pure TypeScript. No Node built-ins, Electron, database or DOM.
+    files: ['src-sim/**/*.ts'],
+    ignores: ['src-sim/worker.ts'],
+    languageOptions: { globals: { ...globals.es2022 } },
+    rules: {
+      '@typescript-eslint/no-restricted-imports': [
+        'error',
+        {
+          paths: [
+            ...nodeBuiltins.map((name) => ({ name, message: 'src-sim is pure: no Node built-ins.' })),
+            { name: 'electron', message: 'src-sim is pure: no Electron.' },
+            { name: 'better-sqlite3', message: 'src-sim is pure: no database.' },
+          ],
+          patterns: [
+            { group: ['**/src-main/**', '**/src-renderer/**'], message: 'src-sim imports nothing from main or renderer.' },
+            { group: ['vue', 'pinia', 'echarts', 'echarts/*'], message: 'src-sim is pure: no UI libraries.' },
+          ],
+        },
+      ],
+      'no-restricted-globals': [
+        'error',
+        ...['window', 'document', 'navigator', 'localStorage', 'process', 'require', 'Buffer', '__dirname'].map((name) => ({
+          name,
+          message: `src-sim is pure: no ${name}.`,
+        })),
+      ],
+    },
+  },
+  {
+    // The renderer talks only to the contract; it may import types (only) from src-main.
+    files: ['src-renderer/**/*.ts'],
+    languageOptions: { globals: { ...globals.browser } },
+    rules: {
+      '@typescript-eslint/no-restricted-imports': [
+        'error',
+        {
+          paths: [
+            ...nodeBuiltins.map((name) => ({ name, message: 'The renderer runs sandboxed: no Node built-ins.' })),
+            { name: 'electron', message: 'The renderer uses window.lab, never Electron directly.' },
+            { name: 'better-sqlite3', message: 'The renderer never touches the database.' },
+          ],
+          patterns: [
+            {
+              group: ['**/src-main/**', '../../src-main/*', '../src-main/*'],
+              allowTypeImports: true,
+              message: 'The renderer may import only types from src-main (the contract).',
+            },
+          ],
+        },
+      ],
+    },
+  },
+);

@@ -1,0 +1,85 @@
+import type { ParamSpec, ParamValue, ParamValues } from './types';
+import { ExperimentError } from './types';
+
+const UNITS: Record<string, number> = { b: 1, kb: 1024, k: 1024, mb: 1024 ** 2, m: 1024 ** 2, gb: 1024 ** 3, g: 1024 ** 3 };
+
+/** Parses "4096", "4KB", "2 MB", "1.5GB" into bytes; NaN when malformed. */
+export function parseBytes(text: string): number {
+  const m = /^\s*(\d+(?:\.\d+)?)\s*([kmg]?i?b?)?\s*$/i.exec(text);
+  if (!m) return NaN;
+  const unit = (m[2] ?? '').toLowerCase().replace('i', '');
+  const mult = unit === '' ? 1 : UNITS[unit];
+  if (mult === undefined) return NaN;
+  return Math.round(parseFloat(m[1]) * mult);
+}
+
+/** Formats bytes the way the papers write them: 512 B, 12 KB, 2 MB. */
+export function formatBytes(n: number): string {
+  for (const [u, f] of [['GB', 1024 ** 3], ['MB', 1024 ** 2], ['KB', 1024]] as const) {
+    if (n >= f && n % (f / 16) === 0) return `${+(n / f).toFixed(4)} ${u}`;
+  }
+  return `${n} B`;
+}
+
+function range(spec: ParamSpec & { min: number; max: number }): string {
+  return spec.kind === 'bytes' || spec.kind === 'bytes-list'
+    ? `${formatBytes(spec.min)} to ${formatBytes(spec.max)}`
+    : `${spec.min} to ${spec.max}`;
+}
+
+function fail(spec: ParamSpec, why: string): never {
+  throw new ExperimentError(`parameter "${spec.name}" ${why}`, spec.name);
+}
+
+function checkNumber(spec: ParamSpec & { min: number; max: number }, v: number, integer: boolean): number {
+  if (!Number.isFinite(v)) fail(spec, `must be a number (${range(spec)} ${spec.unit})`.trim());
+  if (integer && !Number.isInteger(v)) fail(spec, `must be a whole number (${range(spec)})`);
+  if (v < spec.min || v > spec.max) fail(spec, `is ${spec.kind.startsWith('bytes') ? formatBytes(v) : v}; allowed: ${range(spec)}${spec.kind.startsWith('bytes') ? '' : ` ${spec.unit}`}`.trimEnd());
+  return v;
+}
+
+function one(spec: ParamSpec, raw: unknown): ParamValue {
+  switch (spec.kind) {
+    case 'integer':
+    case 'number': {
+      const v = typeof raw === 'string' ? Number(raw.trim()) : (raw as number);
+      if (typeof v !== 'number' || raw === '') fail(spec, `must be a number (${range(spec)})`);
+      return checkNumber(spec, v, spec.kind === 'integer');
+    }
+    case 'bytes': {
+      const v = typeof raw === 'string' ? parseBytes(raw) : (raw as number);
+      if (typeof v !== 'number') fail(spec, `must be a size such as 4096, 4KB or 2MB (${range(spec)})`);
+      return checkNumber(spec, v, true);
+    }
+    case 'bytes-list':
+    case 'integer-list': {
+      const items = Array.isArray(raw) ? raw : typeof raw === 'string' ? raw.split(',').filter((s) => s.trim() !== '') : null;
+      if (!items || items.length === 0) fail(spec, 'must be a comma-separated list with at least one value');
+      if (items.length > spec.maxItems) fail(spec, `has ${items.length} values; at most ${spec.maxItems}`);
+      return items.map((it) => {
+        const v = typeof it === 'string' ? (spec.kind === 'bytes-list' ? parseBytes(it) : Number(it.trim())) : (it as number);
+        return checkNumber(spec, v, true);
+      });
+    }
+    case 'enum': {
+      if (typeof raw !== 'string' || !spec.options.includes(raw)) fail(spec, `must be one of: ${spec.options.join(', ')}`);
+      return raw;
+    }
+    case 'boolean': {
+      if (raw === true || raw === 'true' || raw === '1' || raw === 'yes') return true;
+      if (raw === false || raw === 'false' || raw === '0' || raw === 'no') return false;
+      fail(spec, 'must be true or false');
+    }
+  }
+}
+
+/** Fills defaults and validates every parameter; unknown names are refused with the list of known ones. */
+export function resolveParams(specs: readonly ParamSpec[], raw: Record<string, unknown> = {}): ParamValues {
+  for (const name of Object.keys(raw)) {
+    if (!specs.some((s) => s.name === name))
+      throw new ExperimentError(`unknown parameter "${name}"; known: ${specs.map((s) => s.name).join(', ') || '(none)'}`, name);
+  }
+  const out: ParamValues = {};
+  for (const spec of specs) out[spec.name] = raw[spec.name] === undefined ? spec.default : one(spec, raw[spec.name]);
+  return out;
+}

@@ -1,0 +1,81 @@
+import type { SpaceId } from '../presets/types';
+import { formatBytes, resolveParams } from './params';
+import { averageChase, checkStride, checkWork, CLOCK_PARAM, JITTER_PARAM, Measurement, openSpace, SPACE_PARAM, TPC_PARAM, traversal } from './pchase';
+import type { Experiment, ParamSpec, ParamValues, Series } from './types';
+import { ExperimentError } from './types';
+import { Rng } from '../rng';
+import { analyseAverageCurve } from '../analysis/average-curve';
+
+const params: ParamSpec[] = [
+  SPACE_PARAM,
+  { name: 'strides', label: 'Strides', unit: 'B', kind: 'bytes-list', default: [64], min: 4, max: 1 << 30, maxItems: 8, description: 'One curve per stride s (bytes, multiples of 4).' },
+  { name: 'sizeFrom', label: 'Smallest array', unit: 'B', kind: 'bytes', default: 1024, min: 4, max: 2 ** 34, description: 'First array size N.' },
+  { name: 'sizeTo', label: 'Largest array', unit: 'B', kind: 'bytes', default: 32768, min: 4, max: 2 ** 34, description: 'Last array size N (inclusive).' },
+  { name: 'sizeStep', label: 'Size step', unit: 'B', kind: 'bytes', default: 256, min: 4, max: 2 ** 34, description: 'Increment of N between points.' },
+  { name: 'traversals', label: 'Timed traversals', unit: '', kind: 'integer', default: 2, min: 1, max: 64, description: 'Timed passes over the array after one untimed warm-up pass (at least 256 timed loads).' },
+  TPC_PARAM,
+  JITTER_PARAM,
+  CLOCK_PARAM,
+];
+
+function sizes(p: ParamValues): number[] {
+  const from = p.sizeFrom as number;
+  const to = p.sizeTo as number;
+  const step = p.sizeStep as number;
+  if (to < from) throw new ExperimentError('parameter "sizeTo" must not be smaller than "sizeFrom"', 'sizeTo');
+  const count = Math.floor((to - from) / step) + 1;
+  if (count > 4000) throw new ExperimentError(`the sweep has ${count} sizes; at most 4000 (raise "sizeStep")`, 'sizeStep');
+  return Array.from({ length: count }, (_, i) => from + i * step);
+}
+
+function timedAccesses(N: number, s: number, traversals: number): number {
+  return Math.max(256, traversal(N, s) * traversals);
+}
+
+/** Average latency against array size for given strides (Saavedra; WONG Listings 1-2, Figs 10-13, 16-18). */
+export const pchaseAverage: Experiment = {
+  id: 'pchase-average',
+  title: 'P-chase: average latency vs array size',
+  description: 'Saavedra / WONG footprint experiment: the average latency of dependent loads over arrays of growing size, one curve per stride.',
+  reproduces: ['WONG-SHM', 'WONG-GLB', 'WONG-F10..F12', 'WONG-F13', 'WONG-F16', 'WONG-F17', 'WONG-F18'],
+  params,
+  estimate(_preset, raw) {
+    const p = resolveParams(params, raw);
+    let total = 0;
+    for (const s of p.strides as number[]) for (const N of sizes(p)) total += traversal(N, s) + timedAccesses(N, s, p.traversals as number);
+    return total;
+  },
+  run(preset, raw, seed, progress) {
+    const p = resolveParams(params, raw);
+    const strides = p.strides as number[];
+    const ns = sizes(p);
+    for (const s of strides) for (const N of ns) checkStride(N, s, 'sizeFrom', 'strides');
+    checkWork(this.estimate(preset, p));
+    const series: Series[] = [];
+    const total = strides.length * ns.length;
+    let done = 0;
+    strides.forEach((s, si) => {
+      const y = new Float64Array(ns.length);
+      ns.forEach((N, i) => {
+        // Each point is its own kernel launch: cold structures, its own seeded randomness.
+        const pointSeed = Rng.derive(seed, si * 100_000 + i);
+        const model = openSpace(preset, p.space as SpaceId, pointSeed, p.tpc as number);
+        const m = Measurement.from(preset, p, pointSeed);
+        y[i] = averageChase(model, m, N, s, timedAccesses(N, s, p.traversals as number));
+        progress(++done, total, `stride ${formatBytes(s)}`);
+      });
+      series.push({
+        name: `s = ${formatBytes(s)}`,
+        x: Float64Array.from(ns),
+        y,
+        xLabel: 'Array size N',
+        xUnit: 'B',
+        yLabel: 'Average latency',
+        yUnit: 'cycles',
+        style: 'line',
+      });
+    });
+    const findings = series.flatMap((se, i) => analyseAverageCurve(se.x, se.y, strides[i], se.name));
+    return { series, tables: [], findings, notes: [] };
+  },
+};

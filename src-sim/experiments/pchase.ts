@@ -1,0 +1,197 @@
+import { Chip, PathModel } from '../model/path';
+import type { Preset, SpaceId } from '../presets/types';
+import { Rng } from '../rng';
+import type { ParamSpec, Progress, Trace } from './types';
+import { ExperimentError, MAX_ACCESSES, MAX_TRACE } from './types';
+
+/** Bytes of one P-chase element (an unsigned int, as in MEI and WONG). */
+export const WORD = 4;
+
+export const SPACE_PARAM: ParamSpec = {
+  name: 'space',
+  label: 'Memory space',
+  unit: '',
+  kind: 'enum',
+  default: 'global',
+  options: ['global', 'global-cg', 'texture', 'constant'],
+  description: 'global; global-cg (L1 bypassed, -Xptxas -dlcm=cg); texture (tex1Dfetch on linear memory); constant.',
+};
+
+export const JITTER_PARAM: ParamSpec = {
+  name: 'jitter',
+  label: 'Measurement jitter',
+  unit: 'cycles',
+  kind: 'number',
+  default: 0,
+  min: 0,
+  max: 50,
+  description: 'Seeded uniform noise of +-jitter cycles added to every timed access (0: exact).',
+};
+
+export const CLOCK_PARAM: ParamSpec = {
+  name: 'clockOverhead',
+  label: 'clock() overhead',
+  unit: '',
+  kind: 'enum',
+  default: 'removed',
+  options: ['removed', 'included'],
+  description: "Whether timed latencies include the preset's clock() read overhead (WONG IV-A) or have it removed as the papers report.",
+};
+
+export const TPC_PARAM: ParamSpec = {
+  name: 'tpc',
+  label: 'TPC placement',
+  unit: '',
+  kind: 'integer',
+  default: -1,
+  min: -1,
+  max: 63,
+  description: 'Which TPC runs the kernel (its interconnect distance changes L2/L3 latency, WONG Figs 11, 17); -1: the mean placement.',
+};
+
+/** Opens one memory space of a preset as a model on a fresh chip (a kernel launch). */
+export function openSpace(preset: Preset, space: SpaceId, seed: number, tpc = -1, chip?: Chip, sm?: number): PathModel {
+  let cfg = preset.spaces[space];
+  if (!cfg && space === 'global-cg' && preset.spaces.global.levels.every((l) => l.scope !== 'sm')) cfg = preset.spaces.global;
+  if (!cfg) {
+    const why =
+      space === 'constant' || space === 'instruction'
+        ? 'the papers measure constant and instruction caches on GT200 only (WONG IV-J, IV-K)'
+        : 'the preset does not define it';
+    throw new ExperimentError(`${preset.name} has no ${space} memory space: ${why}`, 'space');
+  }
+  const offsets = preset.measurement.tpcOffsets;
+  const tpcs = Math.max(1, Math.ceil(preset.chip.sms / preset.chip.smPerTpc));
+  if (tpc >= tpcs) throw new ExperimentError(`parameter "tpc" is ${tpc}; ${preset.name} has TPCs 0 to ${tpcs - 1} (or -1 for the mean)`, 'tpc');
+  const offset = tpc < 0 ? offsets.reduce((a, b) => a + b, 0) / offsets.length : offsets.length === 1 ? offsets[0] : offsets[tpc];
+  const c = chip ?? new Chip(seed, preset.chip.smPerTpc);
+  return new PathModel(cfg, c, sm ?? (tpc < 0 ? 0 : tpc * preset.chip.smPerTpc), offset);
+}
+
+/** Turns model latencies into what a microbenchmark would read: clock overhead and seeded jitter. */
+export class Measurement {
+  private readonly rng: Rng;
+  constructor(
+    private readonly overhead: number,
+    private readonly jitter: number,
+    seed: number,
+  ) {
+    this.rng = new Rng(Rng.derive(seed, 0x6a17));
+  }
+
+  static from(preset: Preset, params: { clockOverhead?: unknown; jitter?: unknown }, seed: number): Measurement {
+    const overhead = params.clockOverhead === 'included' ? preset.measurement.clockOverhead : 0;
+    return new Measurement(overhead, typeof params.jitter === 'number' ? params.jitter : 0, seed);
+  }
+
+  read(latency: number): number {
+    if (this.jitter === 0) return latency + this.overhead;
+    return latency + this.overhead + (this.rng.next() * 2 - 1) * this.jitter;
+  }
+}
+
+export function checkStride(N: number, s: number, nameN = 'size', nameS = 'stride'): void {
+  if (s % WORD !== 0) throw new ExperimentError(`parameter "${nameS}" must be a multiple of ${WORD} B (one element)`, nameS);
+  if (N % WORD !== 0) throw new ExperimentError(`parameter "${nameN}" must be a multiple of ${WORD} B (one element)`, nameN);
+  if (s > N) throw new ExperimentError(`parameter "${nameS}" (${s} B) is larger than "${nameN}" (${N} B)`, nameS);
+}
+
+export function checkWork(accesses: number): void {
+  if (accesses > MAX_ACCESSES)
+    throw new ExperimentError(
+      `this run would simulate about ${(accesses / 1e6).toFixed(0)} M accesses, over the limit of ${MAX_ACCESSES / 1e6} M; use a larger stride, fewer sizes or fewer iterations`,
+    );
+}
+
+/** Accesses per traversal of an array of N bytes with stride s (MEI: A[i] = (i + s) mod N). */
+export function traversal(N: number, s: number): number {
+  return Math.ceil(N / s);
+}
+
+/**
+ * Average latency of a uniform-stride P-chase (Saavedra / WONG Listings 1-2): one untimed traversal
+ * warms the structures, then `accesses` timed dependent loads. The array is never allocated: the
+ * next index is computed.
+ */
+export function averageChase(model: PathModel, m: Measurement, N: number, s: number, accesses: number, base = 0): number {
+  const per = traversal(N, s);
+  let j = 0;
+  for (let i = 0; i < per; i++) {
+    model.access(base + j);
+    j += s;
+    if (j >= N) j -= N;
+  }
+  let sum = 0;
+  for (let i = 0; i < accesses; i++) {
+    sum += m.read(model.access(base + j));
+    j += s;
+    if (j >= N) j -= N;
+  }
+  return sum / accesses;
+}
+
+/** A recorder of per-access outcomes, bounded to MAX_TRACE (later accesses are counted, not kept). */
+export class TraceRecorder {
+  readonly trace: Trace;
+  private n = 0;
+  constructor(capacity: number, levelNames: string[]) {
+    const c = Math.min(capacity, MAX_TRACE);
+    this.trace = {
+      address: new Float64Array(c),
+      latency: new Float64Array(c),
+      level: new Uint8Array(c),
+      tlb: new Uint8Array(c),
+      set: new Int32Array(c),
+      way: new Int32Array(c),
+      evicted: new Float64Array(c),
+      levelNames,
+      dropped: 0,
+    };
+  }
+
+  record(model: PathModel, addr: number, latency: number): void {
+    const t = this.trace;
+    if (this.n >= t.address.length) {
+      t.dropped++;
+      return;
+    }
+    const i = this.n++;
+    t.address[i] = addr;
+    t.latency[i] = latency;
+    t.level[i] = model.lastLevel;
+    t.tlb[i] = TLB_CODES[model.lastTlb];
+    const first = model.caches[0] ?? model.l1Tlb;
+    if (first) {
+      t.set[i] = first.lastSet;
+      t.way[i] = first.lastWay;
+      t.evicted[i] = first.lastEvicted;
+    } else {
+      t.set[i] = -1;
+      t.way[i] = -1;
+      t.evicted[i] = -1;
+    }
+  }
+}
+
+const TLB_CODES = { '-': 0, l1: 1, l2: 2, miss: 3, inactive: 4 } as const;
+
+/**
+ * Fine-grained P-chase (MEI Listing 4): k timed dependent loads following `next`, every latency and
+ * index recorded. Returns the trace (bounded).
+ */
+export function fineChase(
+  model: PathModel,
+  m: Measurement,
+  addresses: (i: number) => number,
+  k: number,
+  progress?: Progress,
+): Trace {
+  const rec = new TraceRecorder(k, [...model.config.levels.map((l) => l.name), 'memory']);
+  const tick = Math.max(1, Math.floor(k / 50));
+  for (let i = 0; i < k; i++) {
+    const addr = addresses(i);
+    rec.record(model, addr, m.read(model.access(addr)));
+    if (progress && i % tick === 0) progress(i, k, 'chasing');
+  }
+  return rec.trace;
+}

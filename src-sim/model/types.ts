@@ -1,0 +1,44 @@
+/** Plain-data configuration of the simulator's parts. Presets are built from these. */
+
+/** How an address picks its set. One small named strategy each (see ./index/). */
+export type IndexFunction =
+  /** Bit selection: set = floor(addr / 2^shiftBits) mod sets. shiftBits defaults to log2(lineBytes)
+   *  (the traditional split); the texture L1 of MEI Fig 12 uses shiftBits = 7. */
+  | { kind: 'bits'; shiftBits?: number }
+  /** XOR-folding hash of the line number onto the sets. */
+  | { kind: 'xor' }
+  /** Unequal sets (MEI Fig 10): line number mod total entries, dealt round-robin over the sets that
+   *  still have room, so the big set takes the entries left over. */
+  | { kind: 'interleave' };
+
+/** Which way a miss evicts. One small named strategy each (see ./replacement/). */
+export type ReplacementPolicy =
+  | { kind: 'lru' }
+  | { kind: 'fifo' }
+  | { kind: 'random' }
+  /** MEI Fig 8: one hot way is replaced with probability hotProbability, the others share the rest
+   *  uniformly (1/2 and 1/6 each for 4 ways), so the hot way is refilled every two misses on average. */
+  | { kind: 'fermi'; hotWay: number; hotProbability: number };
+
+export interface CacheGeometry {
+  /** Bytes one line (or one TLB entry) covers. */
+  lineBytes: number;
+  /** Number of sets. */
+  sets: number;
+  /** Ways per set when the sets are equal. */
+  ways: number;
+  /** Ways of each set when the sets are unequal (length = sets); overrides `ways`. */
+  setWays?: number[];
+  index: IndexFunction;
+  policy: ReplacementPolicy;
+  /** Allocate a line on a miss (default true). */
+  allocateOnMiss?: boolean;
+}
+
+export function totalLines(g: CacheGeometry): number {
+  return g.setWays ? g.setWays.reduce((a, b) => a + b, 0) : g.sets * g.ways;
+}
+
+export function capacityBytes(g: CacheGeometry): number {
+  return totalLines(g) * g.lineBytes;
+}

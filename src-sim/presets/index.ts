@@ -1,0 +1,16 @@
+import { fermi } from './fermi';
+import { fermi480 } from './fermi480';
+import { kepler } from './kepler';
+import { tesla } from './tesla';
+import { titan } from './titan';
+import type { Preset } from './types';
+
+export type { Preset, SpaceId } from './types';
+export { SPACE_IDS } from './types';
+
+/** The built-in simulated GPUs, in generation order. */
+export const PRESETS: readonly Preset[] = [tesla, fermi, fermi480, kepler, titan];
+
+export function findPreset(id: string): Preset | undefined {
+  return PRESETS.find((p) => p.id === id);
+}

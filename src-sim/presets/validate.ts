@@ -1,0 +1,199 @@
+import { z } from 'zod';
+import type { CacheLevelConfig, PathConfig } from '../model/path';
+import { requiredLatencyKeys } from '../model/path';
+import { capacityBytes, totalLines } from '../model/types';
+import type { Preset } from './types';
+import { SPACE_IDS } from './types';
+
+export interface PresetIssue {
+  /** Dotted path of the offending field, e.g. "spaces.global.levels.0.sizeBytes". */
+  path: string;
+  message: string;
+}
+
+export type PresetValidation = { ok: true; preset: Preset } | { ok: false; issues: PresetIssue[] };
+
+const positive = z.number().finite().positive();
+const positiveInt = z.number().int().positive();
+
+const geometrySchema = z.object({
+  lineBytes: positiveInt,
+  sets: positiveInt,
+  ways: positiveInt,
+  setWays: z.array(positiveInt).optional(),
+  index: z.discriminatedUnion('kind', [
+    z.object({ kind: z.literal('bits'), shiftBits: z.number().int().min(0).max(40).optional() }),
+    z.object({ kind: z.literal('xor') }),
+    z.object({ kind: z.literal('interleave') }),
+  ]),
+  policy: z.discriminatedUnion('kind', [
+    z.object({ kind: z.literal('lru') }),
+    z.object({ kind: z.literal('fifo') }),
+    z.object({ kind: z.literal('random') }),
+    z.object({ kind: z.literal('fermi'), hotWay: z.number().int().min(0), hotProbability: z.number().gt(0).max(1) }),
+  ]),
+  allocateOnMiss: z.boolean().optional(),
+});
+
+const levelSchema = z.object({
+  name: z.string().min(1).max(40),
+  sizeBytes: positiveInt,
+  geometry: geometrySchema,
+  scope: z.enum(['sm', 'tpc', 'chip']),
+});
+
+const pathSchema = z.object({
+  description: z.string(),
+  levels: z.array(levelSchema).max(6),
+  translation: z
+    .object({
+      pageBytes: positiveInt,
+      l1: levelSchema,
+      l2: levelSchema,
+      activeWindowBytes: positiveInt.optional(),
+      virtualLevels: z.number().int().min(0),
+    })
+    .optional(),
+  latency: z.record(z.string(), positive),
+  interconnectFrom: z.number().int().min(0),
+});
+
+const presetSchema = z.object({
+  id: z.string().regex(/^[a-z0-9][a-z0-9-]{0,39}$/, 'use 1-40 lower-case letters, digits and dashes'),
+  name: z.string().min(1).max(60),
+  device: z.string().min(1).max(120),
+  generation: z.enum(['Tesla', 'Fermi', 'Kepler']),
+  computeCapability: z.string().regex(/^\d\.\d$/, 'write it as major.minor, e.g. 2.1'),
+  description: z.string().max(400),
+  chip: z.object({ sms: positiveInt.max(1024), smPerTpc: positiveInt.max(16), coreClockMHz: positive }),
+  measurement: z.object({ clockOverhead: z.number().min(0), tpcOffsets: z.array(z.number().finite()).min(1) }),
+  alu: z.object({ spLatency: positive }),
+  shared: z.object({
+    sizeBytes: positiveInt,
+    banks: positiveInt.max(64),
+    issueGroup: positiveInt.max(32),
+    modes: z.record(z.string(), z.object({ slotWords: positiveInt, rowWords: positiveInt })),
+    defaultMode: z.string(),
+    latency: z.object({ base: positive, perConflict: z.number().min(0) }),
+  }),
+  spaces: z.object(Object.fromEntries(SPACE_IDS.map((id) => [id, id === 'global' ? pathSchema : pathSchema.optional()]))),
+  provenance: z.record(z.string(), z.string().min(3)),
+});
+
+const isPow2 = (n: number): boolean => Number.isInteger(n) && n > 0 && Number.isInteger(Math.log2(n));
+
+function checkLevel(level: CacheLevelConfig, path: string, issues: PresetIssue[]): void {
+  const g = level.geometry;
+  if (!isPow2(g.lineBytes)) issues.push({ path: `${path}.geometry.lineBytes`, message: `line size ${g.lineBytes} B is not a power of two` });
+  if (g.setWays) {
+    if (g.setWays.length !== g.sets)
+      issues.push({ path: `${path}.geometry.setWays`, message: `lists ${g.setWays.length} sets but sets is ${g.sets}; give one way count per set` });
+  }
+  const lines = totalLines(g);
+  const cap = capacityBytes(g);
+  if (cap !== level.sizeBytes) {
+    const shape = g.setWays ? `(${g.setWays.join(' + ')}) ways x ${g.lineBytes} B` : `${g.sets} sets x ${g.ways} ways x ${g.lineBytes} B`;
+    issues.push({
+      path: `${path}.sizeBytes`,
+      message: `${level.name}: size ${level.sizeBytes} B does not equal ${shape} = ${cap} B (${lines} lines); change the size or the geometry`,
+    });
+  }
+  if (g.setWays && g.index.kind !== 'interleave')
+    issues.push({ path: `${path}.geometry.index`, message: `${level.name}: unequal sets need the 'interleave' index function` });
+  if (g.policy.kind === 'fermi') {
+    const minWays = g.setWays ? Math.min(...g.setWays) : g.ways;
+    if (g.policy.hotWay >= minWays)
+      issues.push({ path: `${path}.geometry.policy.hotWay`, message: `hot way ${g.policy.hotWay} does not exist in a ${minWays}-way set (ways count from 0)` });
+  }
+}
+
+function checkPath(space: string, p: PathConfig, issues: PresetIssue[]): void {
+  const base = `spaces.${space}`;
+  p.levels.forEach((l, i) => checkLevel(l, `${base}.levels.${i}`, issues));
+  const names = new Set<string>();
+  p.levels.forEach((l, i) => {
+    if (names.has(l.name) || l.name === 'memory') issues.push({ path: `${base}.levels.${i}.name`, message: `level name "${l.name}" is used twice or reserved` });
+    names.add(l.name);
+  });
+  if (p.translation) {
+    const t = p.translation;
+    checkLevel(t.l1, `${base}.translation.l1`, issues);
+    checkLevel(t.l2, `${base}.translation.l2`, issues);
+    if (!isPow2(t.pageBytes)) issues.push({ path: `${base}.translation.pageBytes`, message: `page size ${t.pageBytes} B is not a power of two` });
+    if (t.virtualLevels > p.levels.length)
+      issues.push({ path: `${base}.translation.virtualLevels`, message: `${t.virtualLevels} virtually indexed levels but the path has ${p.levels.length}` });
+    for (const tl of [t.l1, t.l2]) {
+      if (tl.geometry.lineBytes < t.pageBytes)
+        issues.push({ path: `${base}.translation`, message: `${tl.name} entries (${tl.geometry.lineBytes} B) are smaller than a page (${t.pageBytes} B)` });
+    }
+  }
+  if (p.interconnectFrom > p.levels.length)
+    issues.push({ path: `${base}.interconnectFrom`, message: `must be at most ${p.levels.length} (the memory)` });
+  const required = requiredLatencyKeys(p);
+  for (const k of required)
+    if (p.latency[k] === undefined) issues.push({ path: `${base}.latency.${k}`, message: `latency table lacks "${k}" (cycles when the access is served there)` });
+  for (const k of Object.keys(p.latency))
+    if (!required.includes(k)) issues.push({ path: `${base}.latency.${k}`, message: `"${k}" is not an outcome this path can produce; expected one of ${required.join(', ')}` });
+}
+
+/** Dotted paths of every number in an object. */
+function numericLeaves(value: unknown, path: string, out: string[]): void {
+  if (typeof value === 'number') out.push(path);
+  else if (Array.isArray(value)) value.forEach((v, i) => numericLeaves(v, `${path}.${i}`, out));
+  else if (value && typeof value === 'object') for (const [k, v] of Object.entries(value)) numericLeaves(v, path ? `${path}.${k}` : k, out);
+}
+
+function covered(path: string, provenance: Record<string, string>): boolean {
+  let p = path;
+  for (;;) {
+    if (provenance[p] !== undefined) return true;
+    const cut = p.lastIndexOf('.');
+    if (cut < 0) return false;
+    p = p.slice(0, cut);
+  }
+}
+
+function exists(root: unknown, path: string): boolean {
+  let cur: unknown = root;
+  for (const part of path.split('.')) {
+    if (cur && typeof cur === 'object' && part in (cur as object)) cur = (cur as Record<string, unknown>)[part];
+    else return false;
+  }
+  return true;
+}
+
+/**
+ * Checks a preset (built-in or a user's custom JSON) for shape and consistency, with messages a user
+ * can act on: sizes that disagree with sets x ways x line, unequal sets that do not sum, incomplete
+ * latency tables, numbers without provenance.
+ */
+export function validatePreset(input: unknown): PresetValidation {
+  const parsed = presetSchema.safeParse(input);
+  if (!parsed.success) {
+    return {
+      ok: false,
+      issues: parsed.error.issues.map((i) => ({ path: i.path.join('.') || '(preset)', message: i.message })),
+    };
+  }
+  const preset = input as Preset;
+  const issues: PresetIssue[] = [];
+  for (const [space, p] of Object.entries(preset.spaces)) if (p) checkPath(space, p, issues);
+  const s = preset.shared;
+  if (!s.modes[s.defaultMode]) issues.push({ path: 'shared.defaultMode', message: `"${s.defaultMode}" is not one of the modes: ${Object.keys(s.modes).join(', ')}` });
+  const tpcs = Math.ceil(preset.chip.sms / preset.chip.smPerTpc);
+  const offsets = preset.measurement.tpcOffsets.length;
+  if (offsets !== 1 && offsets !== tpcs)
+    issues.push({ path: 'measurement.tpcOffsets', message: `give one offset, or one per TPC (${tpcs}); got ${offsets}` });
+  const leaves: string[] = [];
+  const { provenance, ...data } = preset;
+  numericLeaves(data, '', leaves);
+  const missing = leaves.filter((p) => !covered(p, provenance));
+  for (const p of missing) issues.push({ path: p, message: 'has no provenance: add "paper, table or figure" or "assumed: <reason>" under provenance' });
+  for (const key of Object.keys(provenance))
+    if (!exists(data, key)) issues.push({ path: `provenance.${key}`, message: 'names a field the preset does not have' });
+  return issues.length ? { ok: false, issues } : { ok: true, preset };
+}
+
+export function formatIssues(issues: PresetIssue[]): string {
+  return issues.map((i) => `${i.path}: ${i.message}`).join('\n');
+}

@@ -1,0 +1,35 @@
+import { findPreset } from '../presets';
+import type { Preset } from '../presets/types';
+import { runRow } from './check';
+import { ROWS as CORE } from './rows-core';
+import { ROWS as STRUCTURE } from './rows-structure';
+import { ROWS as TLB } from './rows-tlb';
+import { ROWS as WONG } from './rows-wong';
+import type { ReproductionRow, RowResult } from './types';
+
+export type { ReproductionRow, RowResult, Reference, CheckResult } from './types';
+
+/** Every implemented row of REPRODUCTION.md (MEI and WONG's memory rows). */
+export const REPRODUCTION_ROWS: readonly ReproductionRow[] = [...CORE, ...STRUCTURE, ...TLB, ...WONG];
+
+/** Selects rows by id ("MEI-T3"), paper ("MEI", "WONG") or "all"; throws with the known ids otherwise. */
+export function selectRows(selector: string): ReproductionRow[] {
+  const s = selector.trim();
+  if (s.toLowerCase() === 'all') return [...REPRODUCTION_ROWS];
+  const byPaper = REPRODUCTION_ROWS.filter((r) => r.paper.toLowerCase() === s.toLowerCase());
+  if (byPaper.length) return byPaper;
+  const byId = REPRODUCTION_ROWS.filter((r) => r.id.toLowerCase() === s.toLowerCase());
+  if (byId.length) return byId;
+  throw new Error(`unknown row "${selector}"; use all, MEI, WONG or one of: ${REPRODUCTION_ROWS.map((r) => r.id).join(', ')}`);
+}
+
+/** Runs rows on their own presets, or all on one preset when `presetOverride` is given. */
+export function reproduce(selector: string, presetOverride?: Preset, seed = 1): RowResult[] {
+  const rows = selectRows(selector);
+  const results: RowResult[] = [];
+  for (const row of rows) {
+    const presets = presetOverride ? [presetOverride] : row.presets.map((id) => findPreset(id) as Preset);
+    for (const p of presets) results.push(runRow(row, p, seed));
+  }
+  return results;
+}

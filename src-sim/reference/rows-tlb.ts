@@ -1,0 +1,3 @@
+import type { ReproductionRow } from './types';
+
+export const ROWS: ReproductionRow[] = [];

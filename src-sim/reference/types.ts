@@ -1,0 +1,49 @@
+import type { Preset } from '../presets/types';
+
+/** One published value: what the paper reports, where, and how close the simulation must come. */
+export interface Reference {
+  /** Short name of the quantity, e.g. "pattern 1" or "L1 size". */
+  name: string;
+  /** The paper's value: a number (latency, size) or a word (a policy, "periodic"). */
+  value: number | string;
+  unit: string;
+  /** 'latency': within 5 %; 'exact': equal; 'range': [min, max] in `range`. */
+  tolerance: 'latency' | 'exact' | 'range';
+  range?: [number, number];
+  citation: string;
+}
+
+export interface CheckResult {
+  name: string;
+  target: string;
+  simulated: string;
+  /** Relative deviation for numeric checks (0.02 = 2 %), absent for exact words. */
+  deviation?: number;
+  pass: boolean;
+}
+
+export interface RowResult {
+  id: string;
+  preset: string;
+  target: string;
+  simulated: string;
+  /** Largest relative deviation among the numeric checks. */
+  deviation?: number;
+  pass: boolean;
+  checks: CheckResult[];
+  /** The experiment runs that produced it: experiment id and parameters, to open or rerun. */
+  runs: { experiment: string; params: Record<string, unknown> }[];
+}
+
+/** A row of REPRODUCTION.md: which presets it applies to and how to check it. */
+export interface ReproductionRow {
+  id: string;
+  paper: 'MEI' | 'WONG';
+  title: string;
+  /** The presets the paper measured it on; the first is the default. */
+  presets: string[];
+  /** The published values, as data with citations. */
+  references: (preset: Preset) => Reference[];
+  /** Runs the experiment(s) and measures what the references name. */
+  measure: (preset: Preset, seed: number) => { measured: Record<string, number | string>; runs: RowResult['runs'] };
+}
