@@ -1,15 +1,124 @@
-import type { Experiment } from './types';
-import { ExperimentError } from './types';
+import { latencyLevels, levelOf } from '../analysis/levels';
+import type { SpaceId } from '../presets/types';
+import { formatBytes, resolveParams } from './params';
+import { patternAddress, PATTERN_PARAMS, patternSequenceLength } from './global-latency-patterns';
+import { checkStride, checkWork, CLOCK_PARAM, fineChase, JITTER_PARAM, Measurement, openSpace, SPACE_PARAM, TPC_PARAM, traversal } from './pchase';
+import type { Experiment, Finding, ParamSpec, ParamValues, Series } from './types';
+import { ExperimentError, MAX_TRACE } from './types';
 
-/** Fine-grained P-chase (MEI Listing 4). (Stub: being implemented.) */
+const params: ParamSpec[] = [
+  SPACE_PARAM,
+  {
+    name: 'init',
+    label: 'Array initialisation',
+    unit: '',
+    kind: 'enum',
+    default: 'uniform',
+    options: ['uniform', 'non-uniform'],
+    description: "uniform: A[i] = (i + s) mod N (MEI Listing 3); non-uniform: MEI's sequence that meets every global latency pattern (global spaces).",
+  },
+  { name: 'size', label: 'Array size N', unit: 'B', kind: 'bytes', default: 16 * 1024 + 128, min: 4, max: 2 ** 36, description: 'Bytes the uniform chase cycles over (never allocated: indices are computed).' },
+  { name: 'stride', label: 'Stride s', unit: 'B', kind: 'bytes', default: 128, min: 4, max: 2 ** 34, description: 'Bytes between consecutive accesses (multiple of 4).' },
+  { name: 'iterations', label: 'Accesses k', unit: '', kind: 'integer', default: 2048, min: 1, max: 100_000_000, description: `Timed dependent loads; the trace keeps the first ${MAX_TRACE.toLocaleString('en')} of them.` },
+  { name: 'warmup', label: 'Warm-up traversal', unit: '', kind: 'boolean', default: false, description: 'Run one untimed traversal first (false: the trace starts cold, as in MEI Listing 4).' },
+  TPC_PARAM,
+  JITTER_PARAM,
+  CLOCK_PARAM,
+];
+
+function patternParams(p: ParamValues): ParamValues {
+  return resolveParams(PATTERN_PARAMS, { space: p.space === 'global-cg' ? 'global-cg' : 'global', tpc: p.tpc, jitter: p.jitter, clockOverhead: p.clockOverhead });
+}
+
+/** Fine-grained P-chase (MEI Listing 4): every access's latency and index, bounded trace. */
 export const pchaseFine: Experiment = {
   id: 'pchase-fine',
-  title: 'Fine-grained P-chase (MEI Listing 4)',
-  description: 'Fine-grained P-chase (MEI Listing 4)',
-  reproduces: [],
-  params: [],
-  estimate: () => 0,
-  run() {
-    throw new ExperimentError('not implemented yet');
+  title: 'Fine-grained P-chase: per-access latency and index',
+  description: "MEI's fine-grained P-chase: k dependent loads over an array of N bytes with stride s, recording every access's latency and array index.",
+  reproduces: ['MEI-T3', 'MEI-T4', 'MEI-F8', 'MEI-T5'],
+  params,
+  estimate(_preset, raw) {
+    const p = resolveParams(params, raw);
+    if (p.init === 'non-uniform') return patternSequenceLength(patternParams(p));
+    return (p.iterations as number) + (p.warmup ? traversal(p.size as number, p.stride as number) : 0);
+  },
+  run(preset, raw, seed, progress) {
+    const p = resolveParams(params, raw);
+    const N = p.size as number;
+    const s = p.stride as number;
+    const nonUniform = p.init === 'non-uniform';
+    if (nonUniform && p.space !== 'global' && p.space !== 'global-cg')
+      throw new ExperimentError('the non-uniform initialisation walks global memory; choose space global or global-cg', 'init');
+    if (!nonUniform) checkStride(N, s, 'size', 'stride');
+    checkWork(this.estimate(preset, p));
+    const model = openSpace(preset, p.space as SpaceId, seed, p.tpc as number);
+    const m = Measurement.from(preset, p, seed);
+    let k = p.iterations as number;
+    let addressOf: (i: number) => number;
+    let j0 = 0;
+    if (nonUniform) {
+      const pp = patternParams(p);
+      k = patternSequenceLength(pp);
+      addressOf = (i) => patternAddress(pp, i);
+    } else {
+      if (p.warmup) {
+        const per = traversal(N, s);
+        for (let i = 0; i < per; i++) {
+          model.access(j0);
+          j0 += s;
+          if (j0 >= N) j0 -= N;
+        }
+      }
+      // A[j] = (j + s) mod N (MEI Listing 3), followed from j0 as the kernel would, without storing A.
+      let j = j0;
+      addressOf = () => {
+        const a = j;
+        j += s;
+        if (j >= N) j -= N;
+        return a;
+      };
+    }
+    const trace = fineChase(model, m, addressOf, k, progress);
+    const n = trace.latency.length;
+    const levels = latencyLevels(trace.latency, Math.max(3, 2 * (p.jitter as number)));
+    const findings: Finding[] = [
+      { key: 'trace.levels', label: 'Distinct latency levels', value: levels.length, unit: '', evidence: `${n} recorded latencies, clustered` },
+    ];
+    levels.forEach((l, i) =>
+      findings.push({
+        key: `trace.level${i + 1}.latency`,
+        label: `Latency level ${i + 1}`,
+        value: Math.round(l.latency * 10) / 10,
+        unit: 'cycles',
+        evidence: `${l.count} accesses between ${Math.round(l.min)} and ${Math.round(l.max)} cycles`,
+      }),
+    );
+    if (levels.length > 1) {
+      let slow = 0;
+      for (let i = 0; i < n; i++) if (levelOf(levels, trace.latency[i]) > 0) slow++;
+      findings.push({
+        key: 'trace.missRate',
+        label: 'Accesses slower than the fastest level',
+        value: Math.round((slow / n) * 1e4) / 1e4,
+        unit: 'fraction',
+        evidence: `${slow} of ${n} recorded accesses above level 1`,
+      });
+    }
+    const x = new Float64Array(n);
+    const index = new Float64Array(n);
+    for (let i = 0; i < n; i++) {
+      x[i] = i;
+      index[i] = Math.floor(trace.address[i] / 4);
+    }
+    const series: Series[] = [
+      { name: 'latency', x, y: trace.latency, xLabel: 'Access', xUnit: '', yLabel: 'Latency', yUnit: 'cycles', style: 'scatter' },
+      { name: 'index', x, y: index, xLabel: 'Access', xUnit: '', yLabel: 'Array index', yUnit: 'elements', style: 'scatter' },
+    ];
+    const notes = nonUniform
+      ? ["Non-uniform initialisation: MEI's sequence over global memory (see global-latency-patterns for its pattern table)."]
+      : [`N = ${formatBytes(N)}, s = ${formatBytes(s)}: ${traversal(N, s)} accesses per traversal; ${p.warmup ? 'after one untimed traversal' : 'from a cold start'}.`];
+    if (trace.dropped > 0)
+      notes.push(`The trace keeps the first ${n.toLocaleString('en')} of ${k.toLocaleString('en')} accesses (${trace.dropped.toLocaleString('en')} run but not recorded), to bound a run's memory.`);
+    return { series, tables: [], findings, notes, trace };
   },
 };

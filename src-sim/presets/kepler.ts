@@ -97,7 +97,7 @@ export const kepler: Preset = {
     'spaces.global.interconnectFrom': 'MEI 4.2 (L2 is off-chip)',
     'spaces.texture.latency.Tex L1/-': 'MEI Table 5 (texture L1 hit: 110)',
     'spaces.texture.latency.L2/l1': 'MEI Table 5 (texture L1 miss, L2 hit: 220)',
-    'spaces.texture.latency': 'assumed for TLB-miss and DRAM rows: 220 plus the matching penalties of MEI Table 3 (Kepler row)',
+    'spaces.texture.latency': 'assumed: the TLB-miss and DRAM rows are 220 plus the matching penalties of MEI Table 3 (Kepler row)',
     'spaces.texture.interconnectFrom': 'MEI 4.2 (L2 is off-chip)',
   },
 };

@@ -108,7 +108,7 @@ export const titan: Preset = {
     'spaces.global.latency.L1/l1': 'SL1 2.1 (L1 80 cycles)',
     'spaces.global.latency.L2/l1': 'SL1 2.1 (L2 240 cycles)',
     'spaces.global.latency.memory/l1': 'SL1 2.1 (DRAM 350 cycles)',
-    'spaces.global.latency': 'assumed for TLB-miss rows: SL1 latencies plus the Kepler penalties of MEI Table 3 (6, 59, 266 beyond pattern 5)',
+    'spaces.global.latency': 'assumed: the TLB-miss rows are the SL1 latencies plus the Kepler penalties of MEI Table 3 (6, 59, 266 beyond pattern 5)',
     'spaces.global-cg.latency': 'SL1 2.1 (L2 240, DRAM 350); TLB-miss rows assumed from MEI Table 3 Kepler penalties',
     'spaces.global.interconnectFrom': 'SL1 2.3 (L2 and DRAM are reached over the interconnect)',
     'spaces.global-cg.interconnectFrom': 'SL1 2.3',
@@ -116,6 +116,6 @@ export const titan: Preset = {
     'spaces.texture.levels.1': 'assumed: the shared L2, as on GTX 780',
     'spaces.texture.translation.virtualLevels': 'assumed: virtually indexed texture L1, as on GT200 (WONG IV-I2)',
     'spaces.texture.latency': 'assumed: GTX 780 texture latencies (MEI Table 5 and the Kepler penalties of Table 3); SL1 does not measure texture',
-    'spaces.texture.interconnectFrom': 'assumed: L2 off-chip',
+    'spaces.texture.interconnectFrom': 'assumed: the L2 is off-chip as on Kepler (MEI 4.2)',
   },
 };

@@ -1,3 +1,245 @@
-import type { ReproductionRow } from './types';
+import { dominantLevel, latencyLevels } from '../analysis/levels';
+import { findExperiment } from '../experiments';
+import type { ExperimentResult, ParamValues } from '../experiments/types';
+import type { Preset } from '../presets/types';
+import type { Reference, ReproductionRow, RowResult } from './types';
 
-export const ROWS: ReproductionRow[] = [];
+/** Runs one experiment for a row and records it among the row's runs. */
+export function runFor(
+  runs: RowResult['runs'],
+  experiment: string,
+  preset: Preset,
+  params: ParamValues,
+  seed: number,
+): ExperimentResult {
+  runs.push({ experiment, params });
+  const e = findExperiment(experiment);
+  if (!e) throw new Error(`row needs experiment ${experiment}, which is not registered`);
+  return e.run(preset, params, seed, () => {});
+}
+
+export function finding(r: ExperimentResult, key: string): number | string | undefined {
+  return r.findings.find((f) => f.key === key)?.value;
+}
+
+const lat = (name: string, value: number, citation: string): Reference => ({ name, value, unit: 'cycles', tolerance: 'latency', citation });
+const exact = (name: string, value: number | string, unit: string, citation: string): Reference => ({ name, value, unit, tolerance: 'exact', citation });
+
+// ---- MEI Table 1 -------------------------------------------------------------------------------------
+
+const T1: Record<string, Reference[]> = {
+  Tesla: [
+    exact('shared memory size', 16 * 1024, 'B', 'MEI Table 1 (GTX 280: 16 KB)'),
+    exact('shared memory banks', 16, '', 'MEI Table 1 (GTX 280: 16 banks)'),
+    exact('bank-width modes', '4-byte', '', 'MEI Table 1 (GTX 280: 4-byte banks)'),
+    exact('texture units', 'per-TPC', '', 'MEI Table 1 (GTX 280: per-TPC texture units)'),
+    exact('global memory cached', 'no', '', 'MEI Table 1 (GTX 280: global memory non-cached)'),
+  ],
+  Fermi: [
+    exact('shared memory size', 48 * 1024, 'B', 'MEI Table 1 (GTX 560 Ti: 16/48 KB; 48 KB beside a 16 KB L1)'),
+    exact('shared memory banks', 32, '', 'MEI Table 1 (GTX 560 Ti: 32 banks)'),
+    exact('bank-width modes', '4-byte', '', 'MEI Table 1 (GTX 560 Ti: 4-byte banks)'),
+    exact('texture units', 'per-SM', '', 'MEI Table 1 (GTX 560 Ti: per-SM texture units)'),
+    exact('global memory cached', 'L1+L2', '', 'MEI Table 1 (GTX 560 Ti: cached in L1 and L2)'),
+    exact('L1 size', 16 * 1024, 'B', 'MEI Table 1 (64 KB less 48 KB of shared memory)'),
+    exact('L2 size', 512 * 1024, 'B', 'MEI Table 1 (GTX 560 Ti: 512 KB)'),
+  ],
+  Kepler: [
+    exact('shared memory size', 48 * 1024, 'B', 'MEI Table 1 (GTX 780: 16/32/48 KB)'),
+    exact('shared memory banks', 32, '', 'MEI Table 1 (GTX 780: 32 banks)'),
+    exact('bank-width modes', '4-byte/8-byte', '', 'MEI Table 1 (GTX 780: 4/8-byte bank width)'),
+    exact('texture units', 'per-SM', '', 'MEI Table 1 (GTX 780: per-SM texture units)'),
+    exact('global memory cached', 'L2', '', 'MEI Table 1 (GTX 780: cached in L2 or read-only data cache)'),
+    exact('L2 size', 1536 * 1024, 'B', 'MEI Table 1 (GTX 780: 1536 KB)'),
+  ],
+};
+
+const MEI_T1: ReproductionRow = {
+  id: 'MEI-T1',
+  paper: 'MEI',
+  title: 'Device facts (MEI Table 1): specification values read from the preset, bank count measured',
+  presets: ['tesla', 'fermi', 'kepler'],
+  references: (preset) => T1[preset.generation] ?? [],
+  measure(preset, seed) {
+    const runs: RowResult['runs'] = [];
+    const banks = runFor(runs, 'shared-bank-stride', preset, { strideFrom: 0, strideTo: 64, mode: 'default' }, seed);
+    const global = preset.spaces.global;
+    const cachedIn = global.levels.map((l) => l.name.replace(/ .*/, '')).join('+');
+    const measured: Record<string, number | string> = {
+      // Specification facts of Table 1 (what the preset declares):
+      'shared memory size': preset.shared.sizeBytes,
+      'bank-width modes': Object.keys(preset.shared.modes).join('/'),
+      'texture units': preset.spaces.texture?.levels[0]?.scope === 'tpc' ? 'per-TPC' : 'per-SM',
+      'global memory cached': cachedIn === '' ? 'no' : cachedIn,
+      // Measured: the largest conflict degree of the stride sweep is the number of banks.
+      'shared memory banks': finding(banks, 'shared.maxDegree') as number,
+    };
+    const l1 = global.levels.find((l) => l.scope === 'sm');
+    const l2 = global.levels.find((l) => l.scope === 'chip');
+    if (l1) measured['L1 size'] = l1.sizeBytes;
+    if (l2) measured['L2 size'] = l2.sizeBytes;
+    return { measured, runs };
+  },
+};
+
+// ---- MEI Fig 5: Fermi shared memory -------------------------------------------------------------------
+
+const MEI_F5: ReproductionRow = {
+  id: 'MEI-F5',
+  paper: 'MEI',
+  title: 'Fermi shared memory latency vs stride (bank conflicts)',
+  presets: ['fermi'],
+  references: () => [
+    lat('stride 0 (broadcast)', 50, 'MEI 4.1, Fig 5 (about 50 cycles)'),
+    lat('2-way conflict', 88, 'MEI 4.1, Fig 5 (88 cycles)'),
+    lat('32-way conflict', 1210, 'MEI 4.1, Fig 5 (1210 cycles)'),
+    exact('degree rule', 'gcd(stride, 32)', '', 'MEI 4.1, Fig 4 (the way of bank conflict equals gcd(stride, 32))'),
+    exact('odd strides conflict-free', 'yes', '', 'MEI 4.1 (no bank conflict for odd strides)'),
+  ],
+  measure(preset, seed) {
+    const runs: RowResult['runs'] = [];
+    const r = runFor(runs, 'shared-bank-stride', preset, { strideFrom: 0, strideTo: 64, mode: 'default' }, seed);
+    const s = r.series[0];
+    const degrees = r.tables[0].rows.map((row) => Number(Object.values(row)[1]));
+    const latencyAtDegree = (d: number): number | undefined => {
+      const i = degrees.indexOf(d);
+      return i < 0 ? undefined : s.y[i];
+    };
+    const measured: Record<string, number | string> = {
+      'stride 0 (broadcast)': s.x[0] === 0 ? s.y[0] : NaN,
+      'degree rule': (finding(r, 'shared.rule') as string) ?? 'none',
+      'odd strides conflict-free': (finding(r, 'shared.oddConflictFree') as string) ?? 'no',
+    };
+    const two = latencyAtDegree(2);
+    const all = latencyAtDegree(32);
+    if (two !== undefined) measured['2-way conflict'] = two;
+    if (all !== undefined) measured['32-way conflict'] = all;
+    return { measured, runs };
+  },
+};
+
+// ---- MEI Fig 7: Kepler 4-byte vs 8-byte mode ----------------------------------------------------------
+
+const MEI_F7: ReproductionRow = {
+  id: 'MEI-F7',
+  paper: 'MEI',
+  title: 'Kepler shared memory: 4-byte vs 8-byte bank mode, even strides',
+  presets: ['kepler'],
+  references: () => {
+    const c = 'MEI 4.1, Figs 6-7';
+    // "8-byte mode is superior to 4-byte mode for other even strides whose number is not a power of two":
+    // the strides of the sweep (2..32) that the statement names.
+    const better = [];
+    for (let s = 2; s <= 32; s += 2) if ((s & (s - 1)) !== 0) better.push(s);
+    return [
+      exact('stride 2, 4-byte mode', 1, 'way', `${c} (stride 2: no bank conflict in either mode)`),
+      exact('stride 2, 8-byte mode', 1, 'way', `${c} (stride 2: no bank conflict in either mode)`),
+      exact('stride 4, 4-byte mode', 2, 'way', `${c} (stride 4: 2-way, half as Fermi)`),
+      exact('stride 6, 4-byte mode', 2, 'way', `${c} (stride 6: 2-way in 4-byte mode)`),
+      exact('stride 6, 8-byte mode', 1, 'way', `${c} (stride 6: no conflict in 8-byte mode)`),
+      exact('8-byte never worse', 'yes', '', `${c} (8-byte mode further reduces bank conflict)`),
+      exact('8-byte strictly better at', better.join(','), 'words', `${c} (even strides that are not powers of two)`),
+    ];
+  },
+  measure(preset, seed) {
+    const runs: RowResult['runs'] = [];
+    const r = runFor(runs, 'shared-bank-stride', preset, { strideFrom: 2, strideTo: 32, strideStep: 2, mode: 'all' }, seed);
+    const rows = r.tables[0].rows;
+    const at = (stride: number, mode: string): number | undefined => rows.find((row) => row.stride === stride)?.[mode] as number | undefined;
+    const measured: Record<string, number | string> = {};
+    const put = (name: string, v: number | string | undefined): void => {
+      if (v !== undefined) measured[name] = v;
+    };
+    put('stride 2, 4-byte mode', at(2, '4-byte'));
+    put('stride 2, 8-byte mode', at(2, '8-byte'));
+    put('stride 4, 4-byte mode', at(4, '4-byte'));
+    put('stride 6, 4-byte mode', at(6, '4-byte'));
+    put('stride 6, 8-byte mode', at(6, '8-byte'));
+    put('8-byte never worse', finding(r, 'shared.8-byte.neverWorse'));
+    put('8-byte strictly better at', finding(r, 'shared.8-byte.betterAt'));
+    return { measured, runs };
+  },
+};
+
+// ---- MEI Table 3: global latency patterns -------------------------------------------------------------
+
+const T3_KEPLER = [230, 236, 289, 371, 734, 1000];
+const T3_FERMI_ON = [116, 404, 488, 655, 1259];
+const T3_FERMI_OFF = [371, 398, 482, 639, 1245];
+
+const MEI_T3: ReproductionRow = {
+  id: 'MEI-T3',
+  paper: 'MEI',
+  title: 'Global memory latency by access pattern (one non-uniform-stride run)',
+  presets: ['fermi', 'kepler'],
+  references: (preset) => {
+    if (preset.generation === 'Kepler') return T3_KEPLER.map((v, i) => lat(`pattern ${i + 1}`, v, `MEI Table 3 (Kepler, pattern ${i + 1})`));
+    if (preset.generation === 'Fermi')
+      return [
+        ...T3_FERMI_ON.map((v, i) => lat(`L1 on, pattern ${i + 1}`, v, `MEI Table 3 (Fermi, L1 enabled, pattern ${i + 1})`)),
+        ...T3_FERMI_OFF.map((v, i) => lat(`L1 off, pattern ${i + 1}`, v, `MEI Table 3 (Fermi, L1 disabled, pattern ${i + 1})`)),
+      ];
+    return [];
+  },
+  measure(preset, seed) {
+    const runs: RowResult['runs'] = [];
+    const measured: Record<string, number | string> = {};
+    const collect = (prefix: string, r: ExperimentResult): void => {
+      for (let p = 1; p <= 6; p++) {
+        const v = finding(r, `pattern${p}.latency`);
+        if (v !== undefined) measured[`${prefix}pattern ${p}`] = v;
+      }
+    };
+    if (preset.generation === 'Fermi') {
+      collect('L1 on, ', runFor(runs, 'global-latency-patterns', preset, { space: 'global' }, seed));
+      collect('L1 off, ', runFor(runs, 'global-latency-patterns', preset, { space: 'global-cg' }, seed));
+    } else collect('', runFor(runs, 'global-latency-patterns', preset, { space: 'global' }, seed));
+    return { measured, runs };
+  },
+};
+
+// ---- MEI Table 5: texture vs global -------------------------------------------------------------------
+
+const T5: Record<string, Reference[]> = {
+  Fermi: [
+    lat('texture L1 hit', 240, 'MEI Table 5 (Fermi texture L1 hit)'),
+    lat('texture L1 miss, L2 hit', 470, 'MEI Table 5 (Fermi texture L1 miss, L2 hit)'),
+    lat('global L1 hit', 116, 'MEI Table 5 (Fermi global L1 hit)'),
+    lat('global L1 miss, L2 hit', 404, 'MEI Table 5 (Fermi global L1 miss, L2 hit)'),
+  ],
+  Kepler: [
+    lat('texture L1 hit', 110, 'MEI Table 5 (Kepler texture L1 hit)'),
+    lat('texture L1 miss, L2 hit', 220, 'MEI Table 5 (Kepler texture L1 miss, L2 hit)'),
+    lat('global L1 miss, L2 hit', 230, 'MEI Table 5 (Kepler global: L2 hit)'),
+  ],
+};
+
+/** The latency most accesses of a warm fine-grained chase show. */
+function dominantLatency(r: ExperimentResult): number {
+  const trace = r.trace;
+  if (!trace) return NaN;
+  return dominantLevel(latencyLevels(trace.latency))?.latency ?? NaN;
+}
+
+const MEI_T5: ReproductionRow = {
+  id: 'MEI-T5',
+  paper: 'MEI',
+  title: 'Texture vs global memory latency',
+  presets: ['fermi', 'kepler'],
+  references: (preset) => T5[preset.generation] ?? [],
+  measure(preset, seed) {
+    const runs: RowResult['runs'] = [];
+    const chase = (space: string, size: number, stride: number): number =>
+      dominantLatency(runFor(runs, 'pchase-fine', preset, { space, size, stride, iterations: 1024, warmup: true }, seed));
+    const measured: Record<string, number | string> = {
+      // Small arrays stay in the first level; 64 KB of texture and 256 KB of global overflow it but fit in L2.
+      'texture L1 hit': chase('texture', 4096, 32),
+      'texture L1 miss, L2 hit': chase('texture', 64 * 1024, 32),
+      'global L1 miss, L2 hit': chase('global', 256 * 1024, 128),
+    };
+    if (preset.spaces.global.levels.some((l) => l.scope === 'sm')) measured['global L1 hit'] = chase('global', 8192, 128);
+    return { measured, runs };
+  },
+};
+
+export const ROWS: ReproductionRow[] = [MEI_T1, MEI_F5, MEI_F7, MEI_T3, MEI_T5];
