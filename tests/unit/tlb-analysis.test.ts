@@ -1,0 +1,340 @@
+import { describe, expect, it } from 'vitest';
+import {
+  analyseFixedCount,
+  analyseOffset,
+  analysePeriodicity,
+  latencyClasses,
+  segmentCurve,
+  setSizesFromMisses,
+} from '../../src-sim/analysis/tlb';
+import { tlbProbes } from '../../src-sim/experiments/tlb-probes';
+import type { ExperimentResult, Finding } from '../../src-sim/experiments/types';
+import { ExperimentError } from '../../src-sim/experiments/types';
+import { Chip, PathModel } from '../../src-sim/model/path';
+import type { PathConfig, TranslationConfig } from '../../src-sim/model/path';
+import type { ReplacementPolicy } from '../../src-sim/model/types';
+import { findPreset } from '../../src-sim/presets';
+import { level, unequalLevel } from '../../src-sim/presets/build';
+import type { Preset } from '../../src-sim/presets/types';
+import { Rng } from '../../src-sim/rng';
+
+const KB = 1024;
+const MB = 1024 * KB;
+const GB = 1024 * MB;
+
+/** A synthetic GPU whose global memory is the given path (no data caches: the TLBs alone). */
+function presetWith(path: PathConfig): Preset {
+  const base = findPreset('tesla') as Preset;
+  return { ...base, id: 'synthetic', name: 'Synthetic', spaces: { global: path }, provenance: {} };
+}
+
+function pathWith(translation: TranslationConfig, lat: [number, number, number], window = false): PathConfig {
+  const latency: Record<string, number> = { 'memory/l1': lat[0], 'memory/l2': lat[1], 'memory/miss': lat[2] };
+  if (window) latency['memory/inactive'] = lat[2] + 250;
+  return { description: 'synthetic', levels: [], translation, latency, interconnectFrom: 0 };
+}
+
+function get(r: ExperimentResult, key: string): number | string | undefined {
+  return r.findings.find((f: Finding) => f.key === key)?.value;
+}
+
+function run(preset: Preset, params: Record<string, unknown>, seed = 1): ExperimentResult {
+  return tlbProbes.run(preset, params, seed, () => {});
+}
+
+const pick = <T,>(rng: Rng, xs: readonly T[]): T => xs[rng.int(xs.length)];
+
+/** Random Fermi/Kepler-like TLBs: fully associative L1 of E1 pages, L2 of unequal sets [a, b x k]. */
+interface UnequalGeometry {
+  page: number;
+  e1: number;
+  sets: number[];
+  lat: [number, number, number];
+}
+
+function randomUnequal(rng: Rng): UnequalGeometry {
+  const page = pick(rng, [256 * KB, 512 * KB, 1 * MB, 2 * MB, 4 * MB]);
+  const b = 3 + rng.int(8);
+  const k = 2 + rng.int(6);
+  const a = b + rng.int(13);
+  const sets = [a, ...new Array<number>(k).fill(b)];
+  const total = sets.reduce((x, y) => x + y, 0);
+  const e1 = Math.max(4, Math.min(total - 4, 6 + rng.int(20)));
+  const base = 200 + rng.int(300);
+  const d1 = 6 + rng.int(60);
+  const d2 = 40 + rng.int(300);
+  return { page, e1, sets, lat: [base, base + d1, base + d1 + d2] };
+}
+
+function unequalTranslation(g: UnequalGeometry, policy: ReplacementPolicy = { kind: 'lru' }, window?: number): TranslationConfig {
+  const total = g.sets.reduce((x, y) => x + y, 0);
+  return {
+    pageBytes: g.page,
+    l1: level('L1 TLB', 'chip', g.e1 * g.page, g.page, 1, g.e1, policy),
+    l2: unequalLevel('L2 TLB', 'chip', total * g.page, g.page, g.sets),
+    ...(window ? { activeWindowBytes: window } : {}),
+    virtualLevels: 0,
+  };
+}
+
+/** Random GT200-like TLBs: fully associative L1 of E1 x c1, bit-indexed L2 of S sets x W ways x c2 lines. */
+interface BitsGeometry {
+  c1: number;
+  e1: number;
+  c2: number;
+  sets: number;
+  ways: number;
+  lat: [number, number, number];
+}
+
+function randomBits(rng: Rng): BitsGeometry {
+  for (;;) {
+    const c1 = pick(rng, [128 * KB, 256 * KB, 512 * KB, 1 * MB]);
+    const c2 = pick(rng, [1 * KB, 2 * KB, 4 * KB, 8 * KB]);
+    const sets = pick(rng, [256, 512, 1024, 2048]);
+    const ways = pick(rng, [4, 6, 8, 12]);
+    const e1 = 4 + rng.int(Math.min(29, 4 * ways - 5));
+    const way = sets * c2;
+    // The probes need an L2 way of at least two L1 entries and an L2 reach beyond the L1's.
+    if (way < 2 * c1 || ways * way <= e1 * c1 + 2 * c1) continue;
+    const base = 300 + rng.int(200);
+    const d1 = 10 + rng.int(60);
+    const d2 = 60 + rng.int(250);
+    return { c1, e1, c2, sets, ways, lat: [base, base + d1, base + d1 + d2] };
+  }
+}
+
+function bitsTranslation(g: BitsGeometry): TranslationConfig {
+  return {
+    pageBytes: g.c2,
+    l1: level('L1 TLB', 'chip', g.e1 * g.c1, g.c1, 1, g.e1),
+    l2: level('L2 TLB', 'chip', g.sets * g.ways * g.c2, g.c2, g.sets, g.ways),
+    virtualLevels: 0,
+  };
+}
+
+describe('latency classes and curve segmentation', () => {
+  it('finds the classes of exact and jittered latencies', () => {
+    expect(latencyClasses([404, 488, 404, 404, 488]).map((c) => c.mean)).toEqual([404, 488]);
+    const rng = new Rng(3);
+    const v: number[] = [];
+    for (let i = 0; i < 3000; i++) v.push(734 + (rng.next() * 2 - 1) * 20);
+    for (let i = 0; i < 12; i++) v.push(1000 + (rng.next() * 2 - 1) * 20);
+    const c = latencyClasses(v);
+    expect(c.length).toBe(2);
+    expect(c[1].count).toBe(12);
+  });
+
+  it('cuts a curve into plateaus and steps, keeping short runs inside a step', () => {
+    const x = [1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11];
+    const y = [100, 100, 100, 120, 119.5, 140, 139.4, 160, 160, 160, 160];
+    const s = segmentCurve(x, y);
+    expect(s.plateaus.map((p) => p.latency)).toEqual([100, 160]);
+    expect(s.steps).toHaveLength(1);
+    expect(s.steps[0].lastFitX).toBe(3);
+    expect(s.steps[0].firstFullX).toBe(8);
+  });
+});
+
+describe('set sizes from missed entries (MEI Figs 10-11)', () => {
+  it('reads the big set and the normal sets off the jumps', () => {
+    // 65 entries [17, 8 x 6]: 132 MB misses 18 accesses, each further 2 MB 9 more, 144 MB all 72.
+    const el = [65, 66, 67, 68, 69, 70, 71, 72, 73];
+    const miss = [0, 18, 27, 36, 45, 54, 63, 72, 73];
+    const r = setSizesFromMisses(el, miss);
+    expect(r?.setSizes).toEqual([17, 8, 8, 8, 8, 8, 8]);
+    expect(r?.complete).toBe(true);
+    expect(r?.consistent).toBe(true);
+    expect(r?.missedEntries.slice(0, 8)).toEqual([0, 17, 25, 33, 41, 49, 57, 65]);
+  });
+
+  it('refuses sweeps that add more than one element per point', () => {
+    expect(setSizesFromMisses([10, 12, 14], [0, 6, 14])).toBeNull();
+  });
+});
+
+describe('reach and missed entries recover random unequal-set TLBs (Fermi/Kepler-like)', () => {
+  const rng = new Rng(20140901);
+  for (let t = 0; t < 6; t++) {
+    const g = randomUnequal(rng);
+    const total = g.sets.reduce((x, y) => x + y, 0);
+    it(`L1 ${g.e1} x ${g.page / KB} KB, L2 sets [${g.sets.join(',')}]`, () => {
+      const preset = presetWith(pathWith(unequalTranslation(g), g.lat));
+      const P = g.page;
+      const top = (total + g.sets.length + 6) * P;
+      const reach = run(preset, { probe: 'reach', stride: P, sizeFrom: P, sizeTo: top, sizeStep: P }, t + 1);
+      expect(get(reach, 'tlb.l1.reachBytes')).toBe(g.e1 * P);
+      expect(get(reach, 'tlb.l1.entries')).toBe(g.e1);
+      expect(get(reach, 'tlb.l1.sets')).toBe(1);
+      expect(get(reach, 'tlb.l2.reachBytes')).toBe(total * P);
+      expect(get(reach, 'tlb.l2.entries')).toBe(total);
+      expect(get(reach, 'tlb.l2.sets')).toBe(g.sets.length);
+      expect(get(reach, 'tlb.l2.setSizes')).toBe(g.sets.join(','));
+      expect(get(reach, 'tlb.latency.l1Hit')).toBe(g.lat[0]);
+      expect(get(reach, 'tlb.latency.l2Hit')).toBe(g.lat[1]);
+      expect(get(reach, 'tlb.latency.l2Miss')).toBe(g.lat[2]);
+      expect(get(reach, 'tlb.l1.policy')).toBe('LRU');
+      expect(get(reach, 'tlb.l2.policy')).toBe('LRU');
+
+      const missed = run(preset, { probe: 'missed-entries', stride: P, sizeFrom: total * P, sizeTo: (total + g.sets.length + 2) * P, sizeStep: P, jitter: 3 }, t + 7);
+      expect(get(missed, 'tlb.l2.setSizes')).toBe(g.sets.join(','));
+      expect(get(missed, 'tlb.l2.firstMissedEntries')).toBe(g.sets[0]);
+      expect(get(missed, 'tlb.l2.missedEntriesPerStep')).toBe(g.sets[1]);
+      expect(get(missed, 'tlb.l2.entries')).toBe(total);
+      expect(get(missed, 'tlb.l2.sets')).toBe(g.sets.length);
+
+      const strides = [P / 8, P / 4, P / 2, (3 * P) / 4, P, (5 * P) / 4, (3 * P) / 2, 2 * P, 4 * P];
+      const page = run(preset, { probe: 'page-size', stride: P, strides, sizeFrom: P, sizeTo: top, sizeStep: P }, t + 13);
+      expect(get(page, 'tlb.l1.entryBytes')).toBe(P);
+      expect(get(page, 'tlb.l1.fullyAssociative')).toBe('yes');
+      expect(get(page, 'tlb.pageBytes')).toBe(P);
+    });
+  }
+});
+
+describe('reach, fixed count and offset recover random bit-indexed TLBs (GT200-like)', () => {
+  const rng = new Rng(2010);
+  for (let t = 0; t < 6; t++) {
+    const g = randomBits(rng);
+    const way = g.sets * g.c2;
+    it(`L1 ${g.e1} x ${g.c1 / KB} KB, L2 ${g.sets} sets x ${g.ways} ways x ${g.c2 / KB} KB`, () => {
+      const preset = presetWith(pathWith(bitsTranslation(g), g.lat));
+      const l2Reach = g.sets * g.ways * g.c2;
+      const top = l2Reach + way + 4 * g.c1;
+      const reach = run(preset, { probe: 'reach', stride: g.c1, sizeFrom: g.c1, sizeTo: top, sizeStep: g.c1 }, t + 1);
+      expect(get(reach, 'tlb.l1.reachBytes')).toBe(g.e1 * g.c1);
+      expect(get(reach, 'tlb.l1.entries')).toBe(g.e1);
+      expect(get(reach, 'tlb.l2.reachBytes')).toBe(l2Reach);
+      expect(get(reach, 'tlb.l2.ways')).toBe(g.ways);
+      expect(get(reach, 'tlb.l2.waySizeBytes')).toBe(way);
+
+      const strides = [g.c1 / 4, g.c1 / 2, (3 * g.c1) / 4, g.c1, (19 * g.c1) / 16, (23 * g.c1) / 16, 2 * g.c1, 4 * g.c1];
+      const fixed = run(preset, { probe: 'fixed-count', counts: [g.e1, g.e1 + 1], strides }, t + 3);
+      expect(get(fixed, 'tlb.l1.entries')).toBe(g.e1);
+      expect(get(fixed, 'tlb.l1.entryBytes')).toBe(g.c1);
+      expect(get(fixed, 'tlb.l1.fullyAssociative')).toBe('yes');
+
+      // WONG Fig 15 scaled: groups at half an L2 way, enough elements to overflow an L2 set and the L1.
+      let groupSize = Math.max(g.ways + 2, Math.ceil((g.e1 + 1) / 2));
+      if (groupSize % 2) groupSize++;
+      const offsets = [0, g.c2 / 4, g.c2 / 2, (3 * g.c2) / 4, g.c2, 2 * g.c2, 4 * g.c2];
+      const off = run(preset, { probe: 'offset', groupStride: way / 2, groupSize, offsets }, t + 5);
+      expect(get(off, 'tlb.l2.lineBytes')).toBe(g.c2);
+    });
+  }
+});
+
+describe('analysers on direct model runs', () => {
+  /** Average latency of `count` elements at `stride` through a fresh model (warm-up pass, then 8 passes). */
+  function average(path: PathConfig, count: number, stride: number, seed: number): number {
+    const model = new PathModel(path, new Chip(seed, 1));
+    for (let i = 0; i < count; i++) model.access(i * stride);
+    let sum = 0;
+    for (let t = 0; t < 8; t++) for (let i = 0; i < count; i++) sum += model.access(i * stride);
+    return sum / (8 * count);
+  }
+
+  it('a two-set L1 TLB is not fully associative (WONG Fig 14 argument)', () => {
+    const t: TranslationConfig = {
+      pageBytes: 4 * KB,
+      l1: level('L1 TLB', 'chip', 16 * 512 * KB, 512 * KB, 2, 8),
+      l2: level('L2 TLB', 'chip', 64 * MB, 4 * KB, 2048, 8),
+      virtualLevels: 0,
+    };
+    const path = pathWith(t, [440, 487, 698]);
+    const strides = [256, 512, 608, 724, 821, 1024, 2048].map((k) => k * KB);
+    const curves = [8, 16, 17].map((count) => ({ count, y: strides.map((s) => average(path, count, s, 5)) }));
+    const a = analyseFixedCount(strides, curves);
+    expect(a.fullyAssociative).toBe(false);
+    expect(a.entries).toBe(8);
+  });
+
+  it('random replacement is aperiodic: not LRU (MEI 3.2 (4))', () => {
+    for (const seed of [1, 2, 3]) {
+      const g: UnequalGeometry = { page: 2 * MB, e1: 16, sets: [17, 8, 8, 8, 8, 8, 8], lat: [400, 430, 500] };
+      const path = pathWith(unequalTranslation(g, { kind: 'random' }), g.lat);
+      const model = new PathModel(path, new Chip(seed, 1));
+      const n = 17;
+      for (let i = 0; i < n; i++) model.access(i * 2 * MB);
+      const lat = new Float64Array(6 * n);
+      for (let k = 0; k < lat.length; k++) lat[k] = model.access((k % n) * 2 * MB);
+      expect(analysePeriodicity(lat, n).policy).toBe('not LRU');
+    }
+    const lru = new Float64Array(51).map((_, k) => (k % 17 === 3 ? 500 : 430));
+    expect(analysePeriodicity(lru, 17).policy).toBe('LRU');
+  });
+
+  it('an offset pattern with no conflicts reports no line', () => {
+    const a = analyseOffset([0, 1024, 4096], [404, 404, 404], 10);
+    expect(a.lineBytes).toBeNull();
+    expect(a.findings[0].value).toBe('none');
+  });
+});
+
+describe('the page-table window (MEI pattern 6)', () => {
+  it('recovers random window sizes', () => {
+    const rng = new Rng(512);
+    for (const W of [256 * MB, 512 * MB, 1 * GB]) {
+      const g: UnequalGeometry = { page: 2 * MB, e1: 16, sets: [17, 8, 8, 8, 8, 8, 8], lat: [371, 377, 734] };
+      const preset = presetWith(pathWith(unequalTranslation(g, { kind: 'lru' }, W), g.lat, true));
+      const step = W / 8;
+      const r = run(preset, { probe: 'window', stride: 2 * MB, sizeFrom: W - 3 * step, sizeTo: W + 3 * step, sizeStep: step, jitter: rng.int(10) }, 9);
+      expect(get(r, 'tlb.window.bytes')).toBe(W);
+      expect(get(r, 'tlb.window.switchLatency')).toBeCloseTo(984, -1);
+    }
+  });
+
+  it('finds no window where there is none (Fermi)', () => {
+    const r = run(findPreset('fermi') as Preset, { probe: 'window' });
+    expect(get(r, 'tlb.window.bytes')).toBe('none');
+  });
+});
+
+describe('huge arrays are chased without allocating them', () => {
+  it('4 GB sweeps complete quickly with bounded memory', () => {
+    const kepler = findPreset('kepler') as Preset;
+    const before = process.memoryUsage().heapUsed;
+    const t0 = performance.now();
+    const reach = run(kepler, { probe: 'reach', stride: 256 * MB, sizeFrom: 256 * MB, sizeTo: 4 * GB, sizeStep: 256 * MB });
+    const win = run(kepler, { probe: 'window', sizeFrom: 3.5 * GB, sizeTo: 4 * GB, sizeStep: 256 * MB });
+    const ms = performance.now() - t0;
+    const grown = process.memoryUsage().heapUsed - before;
+    expect(reach.series[0].x[reach.series[0].x.length - 1]).toBe(4 * GB);
+    expect(win.series[0].y.length).toBe(3);
+    expect(ms).toBeLessThan(5000);
+    expect(grown).toBeLessThan(100 * MB);
+    expect(tlbProbes.estimate(kepler, { probe: 'window', sizeFrom: 3.5 * GB, sizeTo: 4 * GB, sizeStep: 256 * MB })).toBeLessThan(100_000);
+  });
+});
+
+describe('parameters', () => {
+  const fermi = findPreset('fermi') as Preset;
+  it('refuses bad values, naming the parameter', () => {
+    const bad: [Record<string, unknown>, string][] = [
+      [{ probe: 'nope' }, 'probe'],
+      [{ stride: 6 }, 'stride'],
+      [{ sizeFrom: 1 * MB, stride: 2 * MB }, 'sizeFrom'],
+      [{ sizeFrom: 10 * MB, sizeTo: 4 * MB }, 'sizeTo'],
+      [{ skew: -2 }, 'skew'],
+      [{ probe: 'fixed-count', strides: '6' }, 'strides'],
+    ];
+    for (const [p, name] of bad) {
+      let err: unknown;
+      try {
+        run(fermi, p);
+      } catch (e) {
+        err = e;
+      }
+      expect(err).toBeInstanceOf(ExperimentError);
+      expect((err as ExperimentError).param).toBe(name);
+    }
+  });
+
+  it('reports progress and stays deterministic', () => {
+    let calls = 0;
+    const a = tlbProbes.run(fermi, { probe: 'missed-entries', jitter: 4 }, 11, () => calls++);
+    const b = tlbProbes.run(fermi, { probe: 'missed-entries', jitter: 4 }, 11, () => {});
+    expect(calls).toBeGreaterThan(3);
+    expect(a.findings).toEqual(b.findings);
+  });
+});
