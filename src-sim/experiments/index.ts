@@ -1,4 +1,5 @@
 import { cacheStructure } from './cache-structure';
+import { clock } from './clock';
 import { constantHierarchy } from './constant-hierarchy';
 import { globalLatencyPatterns } from './global-latency-patterns';
 import { pchaseAverage } from './pchase-average';
@@ -22,6 +23,7 @@ export const EXPERIMENTS: readonly Experiment[] = [
   tlbProbes,
   textureSetMapping,
   constantHierarchy,
+  clock,
 ];
 
 export function findExperiment(id: string): Experiment | undefined {

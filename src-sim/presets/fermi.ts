@@ -65,7 +65,20 @@ export const fermi: Preset = {
       interconnectFrom: 1,
     },
   },
+  l1Configs: [
+    {
+      id: '48KB',
+      sizeBytes: 48 * KB,
+      geometry: { lineBytes: 128, sets: 64, ways: 6, index: { kind: 'bits' }, policy: { kind: 'fermi', hotWay: 1, hotProbability: 0.5 } },
+    },
+  ],
   provenance: {
+    'l1Configs.0.sizeBytes': 'MEI 4.1 ("Fermi cache can be either 16 KB or 48 KB"), slides "Fermi L1 data cache" footnote 3',
+    'l1Configs.0.geometry.ways': 'MEI 4.1 citing Meltzer et al. [10] ("cache associativity is 6 if it is configured as 48 KB")',
+    'l1Configs.0.geometry.lineBytes': 'assumed: the 128 B line of the 16 KB configuration (MEI Table 4); the 48 KB case is not measured in MEI',
+    'l1Configs.0.geometry.sets': 'MEI 4.1 (48 KB, 6 ways) with the assumed 128 B line: 48 KB / (6 x 128 B) = 64 sets',
+    'l1Configs.0.geometry.policy':
+      'assumed: the Fermi policy of the 16 KB configuration (MEI Fig 8; hot way 2 replaced with probability 1/2, the other five share the rest): MEI reports only the 16 KB case, and the same hardware serves both sizes',
     'chip.sms': 'assumed: NVIDIA specification of the GTX 560 Ti (8 SMs); not in the papers',
     'chip.smPerTpc': 'MEI Table 1 (per-SM texture units: each SM is its own cluster)',
     'chip.coreClockMHz': 'assumed: NVIDIA specification (1645 MHz shader clock); not in the papers',

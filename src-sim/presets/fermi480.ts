@@ -27,7 +27,8 @@ export const fermi480: Preset = {
     texture: { ...fermi.spaces.texture!, levels: [fermi.spaces.texture!.levels[0], L2] },
   },
   provenance: {
-    ...fermi.provenance,
+    // The 48 KB L1 configuration of MEI's card is not part of this preset: drop its provenance.
+    ...Object.fromEntries(Object.entries(fermi.provenance).filter(([k]) => !k.startsWith('l1Configs'))),
     'chip.sms': 'LASH Tables I, II (15 SMs)',
     'chip.coreClockMHz': 'LASH Table I (1.40 GHz core clock)',
     'spaces.global.levels.0': 'LASH Table II (L1 16 KB: 32 sets, 4 ways, 128 B lines)',

@@ -13,8 +13,8 @@ export const tesla: Preset = {
   computeCapability: '1.3',
   description: 'GT200: uncached global memory behind two TLB levels of 4 KB pages, texture and constant cache hierarchies (WONG).',
   chip: { sms: 30, smPerTpc: 3, coreClockMHz: 1350 },
-  measurement: { clockOverhead: 28, tpcOffsets: [-4, -3, -2, -1, 0, 0, 1, 2, 3, 4] },
-  alu: { spLatency: 24 },
+  measurement: { clockOverhead: 28, tpcOffsets: [-4, -3, -2, -1, 0, 0, 1, 2, 3, 4], clockScope: 'tpc' },
+  alu: { spLatency: 24, issueCycles: 4 },
   shared: {
     sizeBytes: 16 * KB,
     banks: 16,
@@ -69,6 +69,8 @@ export const tesla: Preset = {
     'measurement.tpcOffsets':
       'assumed: WONG reports placement-dependent latency (Figs 11, 17) without per-TPC values; a spread of +-4 cycles with mean 0 reproduces the 436-443 global range of WONG IV-G',
     'alu.spLatency': 'WONG Table II (SP 24 cycles)',
+    'alu.issueCycles': 'WONG Table II (SP issue rate: 4 clocks per warp, 32 threads on 8 SPs)',
+    'measurement.clockScope': 'WONG IV-A, Fig 5 (blocks on one TPC share timestamp values: one clock register per TPC)',
     'shared.sizeBytes': 'WONG Table I; MEI Table 1',
     'shared.banks': 'MEI Table 1 (16 banks)',
     'shared.issueGroup': 'assumed: cc 1.x serves shared memory per half-warp (CUDA Programming Guide, cited by WONG [1])',

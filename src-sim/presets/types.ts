@@ -1,4 +1,5 @@
-import type { PathConfig } from '../model/path';
+import type { PathConfig, Scope } from '../model/path';
+import type { CacheGeometry } from '../model/types';
 import type { SharedMemoryConfig } from '../model/shared';
 
 /** The memory spaces a preset can model (the latency tier). */
@@ -28,12 +29,29 @@ export interface Preset {
     clockOverhead: number;
     /** Cycles added to interconnect-crossing latencies per TPC placement (WONG Figs 11, 17). Mean 0. */
     tpcOffsets: number[];
+    /** Which unit owns the clock register clock() reads (WONG IV-A, Fig 5: per TPC on GT200); absent: unknown. */
+    clockScope?: Scope;
   };
   alu: {
     /** Dependent single-precision ALU latency in cycles (WONG Table II: 24). */
     spLatency: number;
+    /** Cycles between issuing two instructions of one warp (WONG Table II: 4 on GT200); absent: unknown. */
+    issueCycles?: number;
   };
   shared: SharedMemoryConfig;
   spaces: Partial<Record<SpaceId, PathConfig>> & { global: PathConfig };
+  /**
+   * Other configurations of the SM's L1 data cache (Fermi: 16 KB or 48 KB, MEI 4.1). An experiment
+   * whose `l1Config` parameter names one replaces the SM-scoped first level of the global paths.
+   */
+  l1Configs?: L1Config[];
   provenance: Record<string, string>;
+}
+
+/** One alternative L1 data-cache configuration (see Preset.l1Configs). */
+export interface L1Config {
+  /** Short name a parameter selects it by, e.g. "48KB". */
+  id: string;
+  sizeBytes: number;
+  geometry: CacheGeometry;
 }

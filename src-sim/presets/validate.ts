@@ -66,8 +66,12 @@ const presetSchema = z.object({
   computeCapability: z.string().regex(/^\d\.\d$/, 'write it as major.minor, e.g. 2.1'),
   description: z.string().max(400),
   chip: z.object({ sms: positiveInt.max(1024), smPerTpc: positiveInt.max(16), coreClockMHz: positive }),
-  measurement: z.object({ clockOverhead: z.number().min(0), tpcOffsets: z.array(z.number().finite()).min(1) }),
-  alu: z.object({ spLatency: positive }),
+  measurement: z.object({
+    clockOverhead: z.number().min(0),
+    tpcOffsets: z.array(z.number().finite()).min(1),
+    clockScope: z.enum(['sm', 'tpc', 'chip']).optional(),
+  }),
+  alu: z.object({ spLatency: positive, issueCycles: positive.optional() }),
   shared: z.object({
     sizeBytes: positiveInt,
     banks: positiveInt.max(64),
@@ -77,6 +81,7 @@ const presetSchema = z.object({
     latency: z.object({ base: positive, perConflict: z.number().min(0) }),
   }),
   spaces: z.object(Object.fromEntries(SPACE_IDS.map((id) => [id, id === 'global' ? pathSchema : pathSchema.optional()]))),
+  l1Configs: z.array(z.object({ id: z.string().min(1).max(20), sizeBytes: positiveInt, geometry: geometrySchema })).max(8).optional(),
   provenance: z.record(z.string(), z.string().min(3)),
 });
 
@@ -181,6 +186,14 @@ export function validatePreset(input: unknown): PresetValidation {
   const preset = input as Preset;
   const issues: PresetIssue[] = [];
   for (const [space, p] of Object.entries(preset.spaces)) if (p) checkPath(space, p, issues);
+  const l1Ids = new Set<string>();
+  (preset.l1Configs ?? []).forEach((c, i) => {
+    checkLevel({ name: `L1 ${c.id}`, scope: 'sm', sizeBytes: c.sizeBytes, geometry: c.geometry }, `l1Configs.${i}`, issues);
+    if (l1Ids.has(c.id) || c.id === 'default') issues.push({ path: `l1Configs.${i}.id`, message: `L1 configuration id "${c.id}" is used twice or reserved` });
+    l1Ids.add(c.id);
+  });
+  if (preset.l1Configs?.length && !preset.spaces.global.levels.some((l) => l.scope === 'sm'))
+    issues.push({ path: 'l1Configs', message: 'the global path has no SM-scoped L1 for these configurations to replace' });
   const s = preset.shared;
   if (!s.modes[s.defaultMode]) issues.push({ path: 'shared.defaultMode', message: `"${s.defaultMode}" is not one of the modes: ${Object.keys(s.modes).join(', ')}` });
   const tpcs = Math.ceil(preset.chip.sms / preset.chip.smPerTpc);

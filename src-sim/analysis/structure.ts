@@ -1,0 +1,695 @@
+/**
+ * Analysers of MEI's fine-grained P-chase (MEI 3.2, Listing 4): they read cache size, line size,
+ * sets, ways, the set-index mapping and the replacement policy off recorded per-access latencies
+ * and the addresses the chase visited. They see numbers only: never a preset or a geometry.
+ *
+ * Hit or miss is not given: it is read from the latencies. All latencies of an experiment are
+ * pooled; the lowest latency cluster is a first-level hit, everything slower a miss (MEI: "the
+ * smallest memory latency indicates cache hit and bigger latencies indicate cache misses").
+ */
+
+/** One fine-grained P-chase run, as MEI's kernel writes it out: every address and its latency. */
+export interface ChaseRecord {
+  /** Array size N and stride s, bytes (0 for a hand-initialised, non-uniform chase). */
+  N: number;
+  s: number;
+  /** Byte offset of each access, in order. */
+  address: Float64Array;
+  /** Measured latency of each access, cycles. */
+  latency: Float64Array;
+  /** Accesses in one traversal of the array; the first traversal is the cold warm-up. */
+  perTraversal: number;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Hit / miss: latency clusters
+
+export interface LatencyCluster {
+  from: number;
+  to: number;
+  count: number;
+  mean: number;
+}
+
+export interface LatencySplit {
+  /** Latencies below it are first-level hits. +Infinity when the latencies form one cluster. */
+  threshold: number;
+  /** Mean latency of the lowest cluster (first-level hits) and of the next one. */
+  hitLatency: number;
+  missLatency: number;
+  /** False when all latencies fall in one cluster: hits and misses cannot be told apart. */
+  separated: boolean;
+  clusters: LatencyCluster[];
+}
+
+/** Histogram resolution, cycles. */
+const BIN = 0.5;
+/** Clusters are separated by an empty stretch at least this wide (cycles) ... */
+const MIN_GAP = 3;
+/** ... and at least this fraction of the widest empty stretch. */
+const GAP_FRACTION = 1 / 8;
+
+/**
+ * A pool of measured latencies kept as a histogram (half-cycle bins), split into clusters by
+ * empty stretches. Adding data never allocates per value.
+ */
+export class LatencyPool {
+  private counts = new Float64Array(0);
+  private sums = new Float64Array(0);
+  private base = 0;
+  private total = 0;
+
+  get size(): number {
+    return this.total;
+  }
+
+  add(latency: ArrayLike<number>, from = 0, to = latency.length): void {
+    if (to <= from) return;
+    let lo = Infinity;
+    let hi = -Infinity;
+    for (let i = from; i < to; i++) {
+      const v = latency[i];
+      if (v < lo) lo = v;
+      if (v > hi) hi = v;
+    }
+    this.ensure(Math.floor(lo / BIN), Math.floor(hi / BIN));
+    const counts = this.counts;
+    const sums = this.sums;
+    const base = this.base;
+    for (let i = from; i < to; i++) {
+      const v = latency[i];
+      const b = Math.floor(v / BIN) - base;
+      counts[b]++;
+      sums[b] += v;
+    }
+    this.total += to - from;
+  }
+
+  private ensure(loBin: number, hiBin: number): void {
+    const len = this.counts.length;
+    if (len > 0 && loBin >= this.base && hiBin < this.base + len) return;
+    const newLo = len > 0 ? Math.min(loBin, this.base) : loBin;
+    const newHi = len > 0 ? Math.max(hiBin, this.base + len - 1) : hiBin;
+    const counts = new Float64Array(newHi - newLo + 1);
+    const sums = new Float64Array(newHi - newLo + 1);
+    if (len > 0) {
+      counts.set(this.counts, this.base - newLo);
+      sums.set(this.sums, this.base - newLo);
+    }
+    this.counts = counts;
+    this.sums = sums;
+    this.base = newLo;
+  }
+
+  /** Clusters of the pooled latencies; the lowest is the first-level hit. */
+  split(): LatencySplit {
+    const c = this.counts;
+    const occupied: number[] = [];
+    for (let b = 0; b < c.length; b++) if (c[b] > 0) occupied.push(b);
+    if (occupied.length === 0) return { threshold: Infinity, hitLatency: NaN, missLatency: NaN, separated: false, clusters: [] };
+    let widest = 0;
+    for (let i = 1; i < occupied.length; i++) widest = Math.max(widest, (occupied[i] - occupied[i - 1]) * BIN);
+    const significant = Math.max(MIN_GAP, widest * GAP_FRACTION);
+    const clusters: LatencyCluster[] = [];
+    let start = 0;
+    for (let i = 1; i <= occupied.length; i++) {
+      if (i === occupied.length || (occupied[i] - occupied[i - 1]) * BIN >= significant) {
+        let count = 0;
+        let sum = 0;
+        for (let j = start; j < i; j++) {
+          count += c[occupied[j]];
+          sum += this.sums[occupied[j]];
+        }
+        clusters.push({ from: (occupied[start] + this.base) * BIN, to: (occupied[i - 1] + this.base + 1) * BIN, count, mean: sum / count });
+        start = i;
+      }
+    }
+    if (clusters.length < 2) return { threshold: Infinity, hitLatency: clusters[0].mean, missLatency: NaN, separated: false, clusters };
+    return {
+      threshold: (clusters[0].to + clusters[1].from) / 2,
+      hitLatency: clusters[0].mean,
+      missLatency: clusters[1].mean,
+      separated: true,
+      clusters,
+    };
+  }
+}
+
+/** Misses (latency at or above the threshold) among accesses [from, to). */
+export function countMisses(latency: ArrayLike<number>, threshold: number, from = 0, to = latency.length): number {
+  let n = 0;
+  for (let i = from; i < to; i++) if (latency[i] >= threshold) n++;
+  return n;
+}
+
+/** Misses after the cold first traversal. */
+export function warmMisses(rec: ChaseRecord, threshold: number): number {
+  return countMisses(rec.latency, threshold, rec.perTraversal);
+}
+
+/** Distinct byte addresses that missed after the cold first traversal, ascending. */
+export function missedAddresses(rec: ChaseRecord, threshold: number): number[] {
+  const seen = new Set<number>();
+  for (let i = rec.perTraversal; i < rec.latency.length; i++) if (rec.latency[i] >= threshold) seen.add(rec.address[i]);
+  return [...seen].sort((a, b) => a - b);
+}
+
+/**
+ * Whether every warm traversal after the first misses at exactly the same positions (MEI 3.2
+ * step 4: with LRU "the memory access process should be periodic"). Needs three warm traversals.
+ */
+export function isPeriodic(rec: ChaseRecord, threshold: number): boolean {
+  const per = rec.perTraversal;
+  const traversals = Math.floor(rec.latency.length / per);
+  if (traversals < 4) return false;
+  const lat = rec.latency;
+  const ref = 2 * per;
+  for (let t = 3; t < traversals; t++) {
+    const o = t * per;
+    for (let i = 0; i < per; i++) if (lat[o + i] >= threshold !== lat[ref + i] >= threshold) return false;
+  }
+  return true;
+}
+
+function gcd(a: number, b: number): number {
+  a = Math.abs(a);
+  b = Math.abs(b);
+  while (b) [a, b] = [b, a % b];
+  return a;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Step 1: cache size
+
+export interface SizeAnalysis {
+  /** Largest N with no miss after warm-up (undefined: every N missed). */
+  sizeBytes?: number;
+  /** Smallest N that missed after warm-up (undefined: none did). */
+  firstMissBytes?: number;
+  /** True when the probes are monotone (no fit above a miss). */
+  consistent: boolean;
+  /** N (ascending) and misses per warm traversal of each probe. */
+  n: number[];
+  missesPerTraversal: number[];
+}
+
+/** MEI 3.2 step 1: "C equals the maximum N where all memory accesses fit in the cache". */
+export function analyseCacheSize(records: readonly ChaseRecord[], threshold: number): SizeAnalysis {
+  const rows = records
+    .map((r) => ({ N: r.N, m: warmMisses(r, threshold) / Math.max(1, r.latency.length / r.perTraversal - 1) }))
+    .sort((a, b) => a.N - b.N);
+  let size: number | undefined;
+  let firstMiss: number | undefined;
+  for (const r of rows) {
+    if (r.m === 0) size = r.N;
+    else if (firstMiss === undefined) firstMiss = r.N;
+  }
+  const consistent = size === undefined || firstMiss === undefined || size < firstMiss;
+  return { sizeBytes: size, firstMissBytes: firstMiss, consistent, n: rows.map((r) => r.N), missesPerTraversal: rows.map((r) => r.m) };
+}
+
+// ---------------------------------------------------------------------------------------------
+// Step 2: line size
+
+export interface LineAnalysis {
+  /** Greatest common divisor of every address that missed: the line size (undefined: no miss). */
+  lineBytes?: number;
+  /** Per probe: N, distinct lines that missed, misses per warm traversal. */
+  n: number[];
+  missedLines: number[];
+  missesPerTraversal: number[];
+  /** MEI's jump: the first N at which more distinct lines miss than at the first probe. */
+  jumpBytes?: number;
+  /** Every missed address (bytes) against the N of its probe: the missed-index pattern. */
+  patternN: number[];
+  patternAddress: number[];
+}
+
+/**
+ * MEI 3.2 step 2, with s = one element and N just above C: only the first element of a line can
+ * miss (the rest of the line was loaded with it), so every missed address is a multiple of the line
+ * size, and once two adjacent lines miss their greatest common divisor is the line size. The
+ * paper's own reading, the N at which a second set starts missing (C + b + 1 element), is reported
+ * alongside.
+ */
+export function analyseLineSize(records: readonly ChaseRecord[], threshold: number): LineAnalysis {
+  const sorted = [...records].sort((a, b) => a.N - b.N);
+  let g = 0;
+  const patternN: number[] = [];
+  const patternAddress: number[] = [];
+  const missed = sorted.map((r) => missedAddresses(r, threshold));
+  missed.forEach((addrs, i) => {
+    for (const a of addrs) {
+      g = gcd(g, a);
+      patternN.push(sorted[i].N);
+      patternAddress.push(a);
+    }
+  });
+  const lineBytes = g > 0 ? g : undefined;
+  const missedLines = missed.map((addrs) => (lineBytes ? new Set(addrs.map((a) => Math.floor(a / lineBytes))).size : 0));
+  let jumpBytes: number | undefined;
+  for (let i = 1; i < sorted.length; i++) {
+    if (missedLines[i] > missedLines[0]) {
+      jumpBytes = sorted[i].N;
+      break;
+    }
+  }
+  return {
+    lineBytes,
+    n: sorted.map((r) => r.N),
+    missedLines,
+    missesPerTraversal: sorted.map((r) => warmMisses(r, threshold) / Math.max(1, r.latency.length / r.perTraversal - 1)),
+    jumpBytes,
+    patternN,
+    patternAddress,
+  };
+}
+
+// ---------------------------------------------------------------------------------------------
+// Step 3: sets and ways
+
+/** A bit-selection set mapping: set = floor(address / granularityBytes) mod sets. */
+export interface BitMapping {
+  sets: number;
+  granularityBytes: number;
+}
+
+export interface SetAnalysis {
+  sets?: number;
+  ways?: number;
+  /** Bytes of consecutive addresses that go to one set before the next set is used. */
+  granularityBytes?: number;
+  /** "7-8": the address bits that select the set (undefined when the sets are not a power of two). */
+  setIndexBits?: string;
+  /** True when the set index is the line number's low bits (granularity = line size). */
+  lineNumberBits?: boolean;
+  /** The bit-selection mapping that explains every first miss of the sweep (undefined: none does). */
+  mapping?: BitMapping;
+  /** MEI's own reading: the steps at which many lines started missing at once, and their count. */
+  bigSteps: number[];
+  countSets: number;
+  /** Mean number of lines that started missing at those steps (ways + 1 for LRU). */
+  meanOverflowLines: number;
+  /** Whether every line of the largest array missed at least once: all sets overflowed. */
+  saturated: boolean;
+  /** Per probe: N, new lines that started missing, all lines missed so far, misses per traversal, miss rate. */
+  n: number[];
+  newMissedLines: number[];
+  cumulativeMissedLines: number[];
+  missesPerTraversal: number[];
+  missRate: number[];
+  /** Per line of the cache-sized array [0, C): the step (N = C + step x b) at which it first missed; -1 never. */
+  firstMissStep: Int32Array;
+}
+
+/** Mean misses per warm traversal and the miss rate (misses / accesses) after warm-up. */
+function warmRate(r: ChaseRecord, threshold: number): { perTraversal: number; rate: number } {
+  const warm = r.latency.length - r.perTraversal;
+  const m = warmMisses(r, threshold);
+  return { perTraversal: warm > 0 ? (m * r.perTraversal) / warm : 0, rate: warm > 0 ? m / warm : 0 };
+}
+
+function setBitsLabel(granularityBytes: number, sets: number): string | undefined {
+  const shift = Math.log2(granularityBytes);
+  const bits = Math.log2(sets);
+  if (!Number.isInteger(shift) || !Number.isInteger(bits)) return undefined;
+  if (bits === 0) return 'none';
+  return bits === 1 ? `${shift}` : `${shift}-${shift + bits - 1}`;
+}
+
+/**
+ * The step-3 sweep (s = b, N = C + j x b for j = 0, 1, 2, ...), read probe by probe. For each line of
+ * the cache-sized array it keeps the step at which the line first missed; the experiment asks after
+ * every probe whether the sweep can stop.
+ *
+ * Two facts hold for any replacement policy and make a set mapping checkable: a line never misses
+ * before its set first overflows (until then the set holds all its lines), and when a set first
+ * overflows at least one of its old lines misses in that very probe (the new line's compulsory miss
+ * in the cold traversal evicts one of them, which misses when the next traversal reaches it). A
+ * bit-selection mapping (set = floor(address / g) mod S) is consistent with the sweep when both hold
+ * for every set it predicts. The true mapping always is; merging its sets (fewer sets) keeps it
+ * consistent, splitting them (more sets) does not once each set has missed a few lines. So the
+ * consistent mapping with the most sets is the cache's.
+ */
+export class SetSweep {
+  readonly cacheLines: number;
+  readonly firstMissStep: Int32Array;
+  /** Per probe added: whether every line of its array had missed by then. */
+  readonly covered: boolean[] = [];
+  private readonly seen = new Set<number>();
+  private readonly records: ChaseRecord[] = [];
+  private readonly fresh: number[] = [];
+  private maxStep = 0;
+
+  constructor(
+    private readonly threshold: number,
+    readonly sizeBytes: number,
+    readonly lineBytes: number,
+  ) {
+    this.cacheLines = Math.floor(sizeBytes / lineBytes);
+    this.firstMissStep = new Int32Array(this.cacheLines).fill(-1);
+  }
+
+  /** The step of a probe: N = C + step x b. */
+  stepOf(rec: ChaseRecord): number {
+    return Math.round((rec.N - this.sizeBytes) / this.lineBytes);
+  }
+
+  /** Adds the next probe (in order of N); returns the number of lines that missed for the first time. */
+  add(rec: ChaseRecord): number {
+    const step = this.stepOf(rec);
+    this.maxStep = Math.max(this.maxStep, step);
+    this.records.push(rec);
+    let added = 0;
+    for (const a of missedAddresses(rec, this.threshold)) {
+      const line = Math.floor(a / this.lineBytes);
+      if (this.seen.has(line)) continue;
+      this.seen.add(line);
+      added++;
+      if (line < this.cacheLines) this.firstMissStep[line] = step;
+    }
+    this.fresh.push(added);
+    this.covered.push(this.seen.size >= Math.ceil(rec.N / this.lineBytes));
+    return added;
+  }
+
+  /**
+   * Whether the mapping of `sets` sets of `run` consecutive lines explains the sweep: returns the step
+   * at which its last set overflowed (Infinity if one never did), or -1 when it is contradicted.
+   */
+  check(sets: number, run: number): number {
+    const L = this.cacheLines;
+    const overflow = new Float64Array(sets).fill(Infinity);
+    for (let j = this.maxStep; j >= 1; j--) overflow[Math.floor((L + j - 1) / run) % sets] = j;
+    const minFirst = new Float64Array(sets).fill(Infinity);
+    const f = this.firstMissStep;
+    for (let l = 0; l < L; l++) {
+      if (f[l] < 0) continue;
+      const s = Math.floor(l / run) % sets;
+      if (f[l] < overflow[s]) return -1;
+      if (f[l] < minFirst[s]) minFirst[s] = f[l];
+    }
+    let last = 0;
+    for (let s = 0; s < sets; s++) {
+      if (overflow[s] !== minFirst[s]) return -1;
+      last = Math.max(last, overflow[s]);
+    }
+    return last;
+  }
+
+  /**
+   * The consistent bit-selection mapping with the most sets (ties: the finest granularity); sets
+   * that fill the cache-sized array evenly (sets x ways = C / b, ways a multiple of the run).
+   */
+  mapping(): (BitMapping & { lastOverflow: number }) | undefined {
+    const L = this.cacheLines;
+    for (let sets = L; sets >= 1; sets--) {
+      if (L % sets !== 0) continue;
+      const ways = L / sets;
+      for (let run = 1; run <= ways; run *= 2) {
+        if (ways % run !== 0) continue;
+        const last = this.check(sets, run);
+        if (last >= 0) return { sets, granularityBytes: run * this.lineBytes, lastOverflow: last };
+      }
+    }
+    return undefined;
+  }
+
+  /** The full reading of the sweep so far. */
+  analyse(): SetAnalysis {
+    const t = this.threshold;
+    const recs = this.records;
+    const fresh = this.fresh;
+    const cumulative: number[] = [];
+    fresh.reduce((acc, x) => {
+      cumulative.push(acc + x);
+      return acc + x;
+    }, 0);
+    const rates = recs.map((r) => warmRate(r, t));
+    const maxFresh = Math.max(0, ...fresh);
+    const big: number[] = [];
+    if (maxFresh >= 2) fresh.forEach((x, i) => x >= (maxFresh + 1) / 2 && big.push(i));
+    const bigSteps = big.map((i) => this.stepOf(recs[i]));
+    const out: SetAnalysis = {
+      bigSteps,
+      countSets: bigSteps.length,
+      meanOverflowLines: big.length ? big.reduce((a, i) => a + fresh[i], 0) / big.length : 0,
+      saturated: this.covered.length > 0 && this.covered[this.covered.length - 1],
+      n: recs.map((r) => r.N),
+      newMissedLines: fresh.slice(),
+      cumulativeMissedLines: cumulative,
+      missesPerTraversal: rates.map((r) => r.perTraversal),
+      missRate: rates.map((r) => r.rate),
+      firstMissStep: this.firstMissStep,
+    };
+    const m = this.mapping();
+    let sets: number | undefined;
+    let gran: number | undefined;
+    if (m) {
+      out.mapping = { sets: m.sets, granularityBytes: m.granularityBytes };
+      sets = m.sets;
+      gran = m.granularityBytes;
+    } else if (bigSteps.length) {
+      // No bit-selection mapping explains the sweep (a hashed index?): MEI's count of overflows.
+      sets = bigSteps.length;
+      const gaps = bigSteps.slice(1).map((x, i) => x - bigSteps[i]);
+      if (gaps.every((d) => d === (gaps[0] ?? 1))) gran = (gaps[0] ?? 1) * this.lineBytes;
+    }
+    if (sets === undefined) return out;
+    out.sets = sets;
+    const ways = this.sizeBytes / (sets * this.lineBytes);
+    if (Number.isInteger(ways)) out.ways = ways;
+    if (gran !== undefined) {
+      out.granularityBytes = gran;
+      out.lineNumberBits = gran === this.lineBytes;
+      out.setIndexBits = setBitsLabel(gran, sets);
+    }
+    return out;
+  }
+}
+
+/**
+ * MEI 3.2 step 3: s = b, N from C upward by b. Each step adds one line; when that line's set had
+ * room to spare before, the set now overflows and its lines start missing (LRU: ways + 1 at once,
+ * MEI Fig 3); when its set was overflowing already, only the new line is new. MEI counts the
+ * overflowing steps (reported as `bigSteps`); the sets, their granularity (1 line: line-number bits;
+ * 4 lines of 32 B: texture bits 7-8) and the ways = C / (sets x b) come from the bit-selection
+ * mapping that explains every first miss (see SetSweep), which holds for any replacement policy.
+ */
+export function analyseSetsWays(records: readonly ChaseRecord[], threshold: number, sizeBytes: number, lineBytes: number): SetAnalysis {
+  const sweep = new SetSweep(threshold, sizeBytes, lineBytes);
+  for (const r of [...records].sort((a, b) => a.N - b.N)) sweep.add(r);
+  return sweep.analyse();
+}
+
+// ---------------------------------------------------------------------------------------------
+// Fig 12: which set each line goes to
+
+export interface SetMappingAnalysis {
+  /** Per line of [0, C): the inferred set (sets numbered in the order they overflowed), -1 unknown. */
+  lineSet: Int32Array;
+  lineBytes: number;
+  sets: number;
+  /** Lines of [0, C) assigned to each set. */
+  linesPerSet: number[];
+  /** Lines that went to one set before the next, and the period (lines) after which the sets repeat. */
+  runLines?: number;
+  periodLines?: number;
+  /** True when lineSet[l] = floor(l / runLines) mod sets for every line, up to the sets' naming. */
+  bitSelected: boolean;
+  granularityBytes?: number;
+  setIndexBits?: string;
+  /** Lines that started missing in the probe where their set first overflowed. */
+  exactLines: number;
+}
+
+/**
+ * MEI Fig 12 from the step-3 sweep: which set each line of [0, C) goes to, the sets named in the
+ * order they overflowed. With a consistent bit-selection mapping (see SetSweep) a line's set is the
+ * mapping's; `exactLines` counts the lines that started missing in the very probe their set first
+ * overflowed (all of them under LRU, which is how MEI could read the figure off the misses). Without
+ * one, a line goes to the set whose overflow (a step where many lines started missing) it missed at.
+ */
+export function analyseSetMapping(sets: SetAnalysis, lineBytes: number): SetMappingAnalysis {
+  const first = sets.firstMissStep;
+  const L = first.length;
+  const lineSet = new Int32Array(L).fill(-1);
+  let exactLines = 0;
+  let count: number;
+  if (sets.mapping) {
+    const S = sets.mapping.sets;
+    const run = sets.mapping.granularityBytes / lineBytes;
+    const overflow = new Float64Array(S).fill(Infinity);
+    for (let l = 0; l < L; l++) {
+      const s = Math.floor(l / run) % S;
+      if (first[l] >= 0 && first[l] < overflow[s]) overflow[s] = first[l];
+    }
+    const order = Array.from({ length: S }, (_, s) => s).sort((a, b) => overflow[a] - overflow[b] || a - b);
+    const name = new Int32Array(S);
+    order.forEach((s, i) => (name[s] = i));
+    for (let l = 0; l < L; l++) {
+      const s = Math.floor(l / run) % S;
+      lineSet[l] = name[s];
+      if (first[l] === overflow[s]) exactLines++;
+    }
+    count = S;
+  } else {
+    const order = new Map<number, number>();
+    sets.bigSteps.forEach((s, i) => order.set(s, i));
+    for (let l = 0; l < L; l++) {
+      lineSet[l] = order.get(first[l]) ?? -1;
+      if (lineSet[l] >= 0) exactLines++;
+    }
+    count = sets.bigSteps.length;
+  }
+  const linesPerSet = new Array<number>(count).fill(0);
+  for (const s of lineSet) if (s >= 0) linesPerSet[s]++;
+  const out: SetMappingAnalysis = { lineSet, lineBytes, sets: count, linesPerSet, bitSelected: false, exactLines };
+  if (!L || count === 0) return out;
+  let run = 1;
+  while (run < L && lineSet[run] === lineSet[0]) run++;
+  const period = run * count;
+  out.runLines = run;
+  out.periodLines = period;
+  // Bit selection: each run of `run` lines holds one set, the runs of one period are all different
+  // sets, and the pattern repeats with the period.
+  const firstPeriod = new Set<number>();
+  for (let r = 0; r < count && r * run < L; r++) firstPeriod.add(lineSet[r * run]);
+  let ok = firstPeriod.size === Math.min(count, Math.ceil(L / run)) && !firstPeriod.has(-1);
+  for (let l = 0; ok && l < L; l++) if (lineSet[l] !== lineSet[Math.floor((l % period) / run) * run]) ok = false;
+  out.bitSelected = ok;
+  if (ok) {
+    const gran = run * lineBytes;
+    out.granularityBytes = gran;
+    out.setIndexBits = setBitsLabel(gran, count);
+  }
+  return out;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Step 4: replacement policy
+
+export interface PolicyAnalysis {
+  /** MEI: the miss pattern repeats every traversal once warm. */
+  periodic: boolean;
+  /** Lines (address / lineBytes) of the overflowing set, in the order they were first loaded. */
+  setLines: number[];
+  /** Ways of the overflowing set (its lines minus one). */
+  ways: number;
+  /** Misses of the overflowing set after it filled, in order: line numbers. */
+  missSequence: number[];
+  /** The way (0-based, in first-load order) each of those misses replaced. */
+  evictedWay: number[];
+  /** Share of the replacements that hit each way (0-based). */
+  wayShare: number[];
+  /** The way replaced most often (0-based), and the mean number of misses between its replacements. */
+  hotWay: number;
+  hotInterval: number;
+  /** Warm traversals in the trace. */
+  traversals: number;
+}
+
+/**
+ * MEI 3.2 step 4 and Fig 8. With N = C + b and s = b one set holds one line more than it has ways;
+ * at any moment exactly one of its lines is out of the cache, so the victim of each miss is the
+ * line that misses next. The ways are named as MEI does: by the order in which the set's lines were
+ * first loaded; a line then takes over the way of the line it replaced.
+ *
+ * `sameSet(address)` tells the lines of the overflowing set apart using the mapping inferred in
+ * step 3; without it, the lines that missed after warm-up are taken as the set.
+ */
+export function analysePolicy(
+  rec: ChaseRecord,
+  threshold: number,
+  lineBytes: number,
+  mapping?: { granularityBytes: number; sets: number },
+): PolicyAnalysis {
+  const per = rec.perTraversal;
+  const traversals = Math.floor(rec.latency.length / per) - 1;
+  const periodic = isPeriodic(rec, threshold);
+  const lineOf = (a: number): number => Math.floor(a / lineBytes);
+  const extra = lineOf(rec.N - lineBytes);
+  let members: Set<number>;
+  if (mapping) {
+    const setOf = (line: number): number => Math.floor((line * lineBytes) / mapping.granularityBytes) % mapping.sets;
+    const target = setOf(extra);
+    members = new Set<number>();
+    for (let l = 0; l <= extra; l++) if (setOf(l) === target) members.add(l);
+  } else {
+    members = new Set(missedAddresses(rec, threshold).map(lineOf));
+  }
+  const setLines = [...members].sort((a, b) => a - b);
+  const ways = Math.max(1, setLines.length - 1);
+  // Every miss of the set, in trace order.
+  const misses: number[] = [];
+  for (let i = 0; i < rec.latency.length; i++) {
+    const line = lineOf(rec.address[i]);
+    if (members.has(line) && rec.latency[i] >= threshold) misses.push(line);
+  }
+  const wayOf = new Map<number, number>();
+  // The cold fills: the first `ways` misses load the ways in order.
+  let i = 0;
+  for (; i < misses.length && wayOf.size < ways; i++) if (!wayOf.has(misses[i])) wayOf.set(misses[i], wayOf.size);
+  const missSequence = misses.slice(i);
+  const evictedWay: number[] = [];
+  for (let m = 0; m + 1 < missSequence.length; m++) {
+    const victim = missSequence[m + 1];
+    const way = wayOf.get(victim);
+    if (way === undefined) break;
+    evictedWay.push(way);
+    wayOf.set(missSequence[m], way);
+  }
+  const counts = new Array<number>(ways).fill(0);
+  for (const w of evictedWay) counts[w]++;
+  const total = evictedWay.length;
+  const wayShare = counts.map((c) => (total ? c / total : 0));
+  let hotWay = 0;
+  for (let w = 1; w < ways; w++) if (counts[w] > counts[hotWay]) hotWay = w;
+  let last = -1;
+  let gaps = 0;
+  let gapSum = 0;
+  evictedWay.forEach((w, idx) => {
+    if (w !== hotWay) return;
+    if (last >= 0) {
+      gapSum += idx - last;
+      gaps++;
+    }
+    last = idx;
+  });
+  return {
+    periodic,
+    setLines,
+    ways,
+    missSequence: missSequence.slice(0, evictedWay.length),
+    evictedWay,
+    wayShare,
+    hotWay,
+    hotInterval: gaps ? gapSum / gaps : NaN,
+    traversals,
+  };
+}
+
+export interface RecencyAnalysis {
+  rounds: number;
+  /** Rounds in which the re-used line was still cached after the set overflowed. */
+  survived: number;
+}
+
+/**
+ * Beyond MEI (periodicity cannot tell FIFO from LRU on a cyclic chase): fill a set, re-use its
+ * oldest line, overflow the set by one line, then time the re-used line. LRU keeps it (the victim
+ * is the next-oldest); FIFO evicts it. Each record is one round; `probe` is the index of the timed
+ * re-use.
+ */
+export function analyseRecency(records: readonly ChaseRecord[], threshold: number, probe: number): RecencyAnalysis {
+  let survived = 0;
+  for (const r of records) if (r.latency[probe] < threshold) survived++;
+  return { rounds: records.length, survived };
+}
+
+/** MEI's policy verdict: LRU needs a periodic miss pattern and, with two or more ways, a re-used line kept. */
+export function policyVerdict(policy: PolicyAnalysis, recency?: RecencyAnalysis): 'LRU' | 'not LRU' {
+  if (!policy.periodic) return 'not LRU';
+  if (policy.ways < 2 || !recency) return 'LRU';
+  return recency.survived === recency.rounds ? 'LRU' : 'not LRU';
+}

@@ -1,0 +1,330 @@
+/**
+ * The probes of MEI's four-step method (MEI 3.2), shared by the cache-structure and
+ * texture-set-mapping experiments. Each probe is one fine-grained P-chase kernel launch (cold
+ * caches) whose every address and latency is recorded; what the next probe is comes from the
+ * analysers' reading of the probes before it (src-sim/analysis/structure.ts), never from the preset.
+ */
+import type { PathModel } from '../model/path';
+import { DEFAULT_L1_CONFIG, withL1Config } from '../presets/l1-config';
+import type { Preset, SpaceId } from '../presets/types';
+import { Rng } from '../rng';
+import type { ChaseRecord, LatencySplit, LineAnalysis, PolicyAnalysis, RecencyAnalysis, SetAnalysis, SizeAnalysis } from '../analysis/structure';
+import {
+  analyseCacheSize,
+  analyseLineSize,
+  analysePolicy,
+  analyseRecency,
+  analyseSetsWays,
+  isPeriodic,
+  LatencyPool,
+  SetSweep,
+  warmMisses,
+} from '../analysis/structure';
+import { formatBytes } from './params';
+import { Measurement, openSpace } from './pchase';
+import type { ParamSpec, Progress } from './types';
+import { ExperimentError, MAX_TRACE } from './types';
+
+export const L1_CONFIG_PARAM: ParamSpec = {
+  name: 'l1Config',
+  label: 'L1 configuration',
+  unit: '',
+  kind: 'enum',
+  default: DEFAULT_L1_CONFIG,
+  options: [DEFAULT_L1_CONFIG, '48KB'],
+  description: "The SM's L1 data-cache configuration for global memory: the preset's default, or 48KB (Fermi, MEI 4.1).",
+};
+
+/** Something to launch fine-grained P-chase kernels on: a fresh, cold model per launch. */
+export interface StructureTarget {
+  launch(n: number): { model: PathModel; m: Measurement };
+}
+
+/** The first cache level of one memory space of a preset, with the chosen L1 configuration. */
+export function presetTarget(
+  preset: Preset,
+  space: SpaceId,
+  l1Config: string,
+  measurement: { jitter?: unknown; clockOverhead?: unknown },
+  seed: number,
+): StructureTarget {
+  let p: Preset;
+  try {
+    p = withL1Config(preset, l1Config);
+  } catch (e) {
+    throw new ExperimentError(`parameter "l1Config": ${(e as Error).message}`, 'l1Config');
+  }
+  if (l1Config !== DEFAULT_L1_CONFIG && space !== 'global' && space !== 'global-cg')
+    throw new ExperimentError(`parameter "l1Config" applies to global memory; space is ${space}`, 'l1Config');
+  const cfg = space === 'global-cg' && !p.spaces['global-cg'] ? p.spaces.global : p.spaces[space];
+  if (cfg && cfg.levels.length === 0)
+    throw new ExperimentError(`${preset.name} ${space} memory has no cache level to probe (the papers probe its TLBs instead: see tlb-probes)`, 'space');
+  openSpace(p, space, seed); // validates the space (throws ExperimentError naming it)
+  return {
+    launch(n: number) {
+      const s = Rng.derive(seed, n);
+      return { model: openSpace(p, space, s), m: Measurement.from(p, measurement, s) };
+    },
+  };
+}
+
+export interface FourStepOptions {
+  /** Bytes of one array element (MEI: one unsigned int). */
+  element: number;
+  /** Largest cache size searched in step 1. */
+  maxSize: number;
+  /** Largest line size step 2 is sure to resolve. */
+  maxLine: number;
+  /** Accesses of the step-4 trace. */
+  k: number;
+  /** Warm traversals per step-3 probe when the miss pattern is not periodic. */
+  passes: number;
+  /** Step 3 continues to at least N = C + this (MEI Fig 9 goes 8 KB beyond 16 KB). */
+  sweepBeyond: number;
+  /** Stop after this step (1..4). */
+  lastStep: number;
+}
+
+export interface FourSteps {
+  split: LatencySplit;
+  size: SizeAnalysis;
+  sizeRecords: ChaseRecord[];
+  line?: LineAnalysis;
+  lineRecords: ChaseRecord[];
+  sets?: SetAnalysis;
+  setRecords: ChaseRecord[];
+  policy?: PolicyAnalysis;
+  policyRecord?: ChaseRecord;
+  recency?: RecencyAnalysis;
+  notes: string[];
+  accesses: number;
+  /** Simulated accesses of each step walked. */
+  stepAccesses: number[];
+}
+
+/** What a work estimate may know of the level probed (the preset's declaration; findings never use it). */
+export interface EstimateShape {
+  sizeBytes: number;
+  lineBytes: number;
+  sets: number;
+  /** Lines that go to one set before the next (1: line-number bits). */
+  run: number;
+  /** Whether a cyclic chase misses periodically (three traversals per step-3 probe suffice). */
+  periodic: boolean;
+}
+
+/** Rough number of simulated accesses of a walk, for the work limit and the progress bar. */
+export function fourStepEstimate(shape: EstimateShape | undefined, o: FourStepOptions): number {
+  if (!shape || shape.sizeBytes > o.maxSize) {
+    // Step 1 doubles N up to maxSize and stops there.
+    return Math.round((4 * o.maxSize) / o.element);
+  }
+  const per = shape.sizeBytes / o.element;
+  const step1 = 4 * per + Math.log2(Math.max(2, per)) * 2 * 1.3 * per;
+  const step2 = (Math.log2(Math.max(2, (4 * o.maxLine) / o.element)) / 2 + 3) * 2 * per;
+  const lines = shape.sizeBytes / shape.lineBytes;
+  const steps = Math.max(shape.sets * shape.run, o.sweepBeyond / shape.lineBytes) + 4;
+  const step3 = steps * (lines + steps / 2) * (shape.periodic ? 4 : o.passes + 1);
+  const step4 = o.k + 4 * (lines + 3);
+  return Math.round(step1 + (o.lastStep >= 2 ? step2 : 0) + (o.lastStep >= 3 ? step3 : 0) + (o.lastStep >= 4 ? step4 : 0));
+}
+
+class Walker {
+  launches = 0;
+  accesses = 0;
+  readonly pool = new LatencyPool();
+
+  constructor(
+    private readonly target: StructureTarget,
+    private readonly progress: Progress,
+    private readonly budget: number,
+  ) {}
+
+  /** One launch of a uniform-stride fine-grained chase: `traversals` passes, the first cold. */
+  chase(N: number, s: number, traversals: number, phase: string): ChaseRecord {
+    const per = Math.ceil(N / s);
+    const total = per * traversals;
+    if (total > MAX_TRACE) throw new ExperimentError(`a probe of ${formatBytes(N)} would record ${total} accesses (limit ${MAX_TRACE}); lower "maxSize" or raise "element"`, 'maxSize');
+    // MEI Listing 3: A[i] = (i + s) mod N, visited from 0; the array itself is never allocated.
+    const address = new Float64Array(total);
+    let j = 0;
+    for (let i = 0; i < total; i++) {
+      address[i] = j;
+      j += s;
+      if (j >= N) j -= N;
+    }
+    return this.run(N, s, per, address, phase);
+  }
+
+  /** One launch of a hand-initialised chase over `addresses` (non-uniform strides). */
+  sequence(addresses: readonly number[], phase: string): ChaseRecord {
+    return this.run(0, 0, addresses.length, Float64Array.from(addresses), phase);
+  }
+
+  private run(N: number, s: number, per: number, address: Float64Array, phase: string): ChaseRecord {
+    const { model, m } = this.target.launch(this.launches++);
+    const total = address.length;
+    const latency = new Float64Array(total);
+    for (let i = 0; i < total; i++) latency[i] = m.read(model.access(address[i]));
+    this.accesses += total;
+    this.pool.add(latency);
+    this.progress(Math.min(this.accesses, this.budget), Math.max(this.budget, this.accesses), phase);
+    return { N, s, address, latency, perTraversal: per };
+  }
+}
+
+/**
+ * Walks MEI 3.2: (1) C with s = one element, (2) b with N = C + 1 element and up, (3) sets and ways
+ * with s = b and N from C upward by b, (4) the replacement policy from the periodicity of a long
+ * trace at N = C + b, then which way each miss replaces.
+ */
+export function walkFourSteps(target: StructureTarget, o: FourStepOptions, progress: Progress, budget: number): FourSteps {
+  const w = new Walker(target, progress, budget);
+  const e = o.element;
+  const notes: string[] = [];
+  const stepAccesses: number[] = [];
+  const mark = (): void => {
+    stepAccesses.push(w.accesses - stepAccesses.reduce((a, b) => a + b, 0));
+  };
+  const result = (): FourSteps => ({
+    split: w.pool.split(),
+    size: analyseCacheSize(sizeRecords, w.pool.split().threshold),
+    sizeRecords,
+    lineRecords,
+    setRecords,
+    notes,
+    accesses: w.accesses,
+    stepAccesses,
+  });
+
+  // ---- Step 1: C. Double N until a warm traversal misses, then bisect to one element.
+  const sizeRecords: ChaseRecord[] = [];
+  const lineRecords: ChaseRecord[] = [];
+  const setRecords: ChaseRecord[] = [];
+  const fits = (N: number): boolean => {
+    const per = Math.ceil(N / e);
+    const rec = w.chase(N, e, 1 + Math.max(1, Math.ceil(64 / per)), `step 1: N = ${formatBytes(N)}`);
+    sizeRecords.push(rec);
+    return warmMisses(rec, w.pool.split().threshold) === 0;
+  };
+  let lo = 0;
+  let hi = 0;
+  for (let N = e; ; N *= 2) {
+    const n = Math.min(N, o.maxSize - (o.maxSize % e));
+    if (fits(n)) lo = n;
+    else {
+      hi = n;
+      break;
+    }
+    if (n >= o.maxSize - (o.maxSize % e)) break;
+  }
+  if (!w.pool.split().separated) {
+    notes.push('The latencies form a single cluster: hits and misses cannot be told apart.');
+    return result();
+  }
+  if (hi === 0) {
+    notes.push(`No miss up to ${formatBytes(lo)}: the first cache level is larger than "maxSize".`);
+    return result();
+  }
+  if (lo === 0) {
+    notes.push(`Even one ${e}-byte element misses after warm-up: no cache, or a cache smaller than one element.`);
+    return result();
+  }
+  while (hi - lo > e) {
+    const mid = lo + Math.floor((hi - lo) / (2 * e)) * e;
+    if (fits(mid)) lo = mid;
+    else hi = mid;
+  }
+  mark();
+  const size1 = analyseCacheSize(sizeRecords, w.pool.split().threshold);
+  const C = size1.sizeBytes;
+  if (C === undefined || !size1.consistent) {
+    notes.push('Step 1 probes are not monotone in N (a larger array fitted where a smaller one missed).');
+    return result();
+  }
+  if (o.lastStep < 2) return result();
+
+  // ---- Step 2: b. N = C + j elements, j = 1, 8, 32, 128, ... up to 4 x maxLine: the misses fall on
+  // line starts, and once lines of two neighbouring sets miss their common divisor is the line.
+  const reach = Math.max(1, Math.floor((4 * o.maxLine) / e));
+  const js = [1];
+  for (let j = 8; j < reach; j *= 4) js.push(j);
+  if (reach > 1) js.push(reach);
+  for (const j of js) lineRecords.push(w.chase(C + j * e, e, 2, `step 2: N = C + ${formatBytes(j * e)}`));
+  let line = analyseLineSize(lineRecords, w.pool.split().threshold);
+  const b = line.lineBytes;
+  if (b === undefined) {
+    notes.push('Step 2 saw no miss beyond C: the line size is not resolved.');
+    return result();
+  }
+  if (b === e) notes.push(`Every element missed on its own: the line is ${e} B or smaller (rerun with a smaller "element" to tell).`);
+  // MEI's own reading: the miss count is flat up to N = C + b and jumps at C + b + 1 element.
+  for (const N of [C + b, C + b + e]) if (!lineRecords.some((r) => r.N === N)) lineRecords.push(w.chase(N, e, 2, 'step 2: confirming the jump'));
+  line = analyseLineSize(lineRecords, w.pool.split().threshold);
+  mark();
+  if (o.lastStep < 3) return { ...result(), line };
+
+  // ---- Step 3: sets and ways. s = b, N = C, C + b, C + 2b, ... until every set has overflowed.
+  const limit = Math.max(2 * C + 2 * b, C + o.sweepBeyond);
+  const sweep = new SetSweep(w.pool.split().threshold, C, b);
+  const add = (rec: ChaseRecord): void => {
+    setRecords.push(rec);
+    sweep.add(rec);
+  };
+  add(w.chase(C, b, 3, 'step 3: N = C'));
+  const first = w.chase(C + b, b, 1 + Math.max(3, o.passes), 'step 3: N = C + b');
+  add(first);
+  // A periodic miss pattern (LRU, FIFO) misses every line of an overflowing set every traversal:
+  // three traversals show them all. Otherwise each probe gets `passes` traversals.
+  const passes = isPeriodic(first, w.pool.split().threshold) ? 3 : Math.max(3, o.passes);
+  let stable = 0;
+  let previous = '';
+  for (let N = C + 2 * b; N <= limit; N += b) {
+    const step = (N - C) / b - 1;
+    if (N - b >= C + o.sweepBeyond) {
+      // Stop once every line has missed (twice running), or once the set mapping that explains the
+      // sweep has seen all its sets overflow and has not changed for three probes.
+      const cov = sweep.covered;
+      if (cov.length >= 2 && cov[cov.length - 1] && cov[cov.length - 2]) break;
+      const m = sweep.mapping();
+      const key = m ? `${m.sets}/${m.granularityBytes}` : '';
+      stable = m && m.lastOverflow <= step - 2 && key === previous ? stable + 1 : 0;
+      previous = key;
+      if (stable >= 2) break;
+    }
+    add(w.chase(N, b, 1 + passes, `step 3: N = C + ${(N - C) / b} lines`));
+  }
+  mark();
+  const sets = sweep.analyse();
+  if (!sets.saturated && sets.mapping === undefined) notes.push('Step 3 ended before every line had missed and no set mapping explains it: the set count may be low.');
+  if (o.lastStep < 4 || sets.sets === undefined) return { ...result(), line, sets: analyseSetsWays(setRecords, w.pool.split().threshold, C, b) };
+
+  // ---- Step 4: policy. N = C + b, s = b, k accesses; then the re-use probe where the pattern is periodic.
+  const per = C / b + 1;
+  const policyRecord = w.chase(C + b, b, Math.max(5, Math.floor(o.k / per)), 'step 4: long trace');
+  const mapping = sets.mapping;
+  let policy = analysePolicy(policyRecord, w.pool.split().threshold, b, mapping);
+  let recency: RecencyAnalysis | undefined;
+  const rounds: ChaseRecord[] = [];
+  const group = policy.setLines;
+  const ways = group.length - 1;
+  const probeAt = ways + 2;
+  if (policy.periodic && ways >= 2) {
+    const seq = [...group.slice(0, ways), group[0], group[ways], group[0], group[1]].map((l) => l * b);
+    for (let r = 0; r < 4; r++) rounds.push(w.sequence(seq, 'step 4: re-use probe'));
+  }
+  mark();
+  // Final reading with every latency pooled.
+  const t = w.pool.split().threshold;
+  const finalSets = analyseSetsWays(setRecords, t, C, b);
+  policy = analysePolicy(policyRecord, t, b, finalSets.mapping);
+  if (rounds.length) recency = analyseRecency(rounds, t, probeAt);
+  return {
+    ...result(),
+    line: analyseLineSize(lineRecords, t),
+    sets: finalSets,
+    policy,
+    policyRecord,
+    recency,
+  };
+}

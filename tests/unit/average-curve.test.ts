@@ -1,0 +1,216 @@
+import { describe, expect, it } from 'vitest';
+import { analyseAverageCurve, analyseCurve, noiseSigma } from '../../src-sim/analysis/average-curve';
+import { averageChase, Measurement } from '../../src-sim/experiments/pchase';
+import type { CacheLevelConfig, PathConfig } from '../../src-sim/model/path';
+import { Chip, PathModel } from '../../src-sim/model/path';
+import { level } from '../../src-sim/presets/build';
+import { Rng } from '../../src-sim/rng';
+
+/** A random LRU level: the geometry the analyser must recover. */
+interface Geo {
+  name: string;
+  lineBytes: number;
+  sets: number;
+  ways: number;
+}
+const size = (g: Geo): number => g.lineBytes * g.sets * g.ways;
+const waySize = (g: Geo): number => g.lineBytes * g.sets;
+
+function path(geos: Geo[], latencies: number[]): PathConfig {
+  const levels: CacheLevelConfig[] = geos.map((g) => level(g.name, 'sm', size(g), g.lineBytes, g.sets, g.ways));
+  const latency: Record<string, number> = {};
+  geos.forEach((g, i) => (latency[`${g.name}/-`] = latencies[i]));
+  latency['memory/-'] = latencies[geos.length];
+  return { description: 'random test path', levels, latency, interconnectFrom: levels.length };
+}
+
+/** Average-latency curve of a path, one fresh chip (kernel launch) per array size, as pchase-average does. */
+function sweep(cfg: PathConfig, s: number, from: number, to: number, dx: number, seed: number, jitter = 0, passes = 1) {
+  const x: number[] = [];
+  const y: number[] = [];
+  for (let N = from, i = 0; N <= to; N += dx, i++) {
+    const ps = Rng.derive(seed, i);
+    const model = new PathModel(cfg, new Chip(ps, 1), 0, 0);
+    x.push(N);
+    y.push(averageChase(model, new Measurement(0, jitter, ps), N, s, Math.max(256 * passes, Math.ceil(N / s) * passes)));
+  }
+  return { x, y };
+}
+
+const pick = <T,>(rng: Rng, xs: readonly T[]): T => xs[rng.int(xs.length)];
+const between = (rng: Rng, lo: number, hi: number): number => lo + rng.int(hi - lo + 1);
+
+describe('average-curve analyser: one level, stride below the line (WONG Fig 4)', () => {
+  const rng = new Rng(20240601);
+  for (let t = 0; t < 10; t++) {
+    const g: Geo = { name: 'L1', lineBytes: pick(rng, [32, 64, 128, 256]), sets: pick(rng, [2, 4, 8, 16]), ways: between(rng, 2, 12) };
+    const s = g.lineBytes / pick(rng, [2, 4]);
+    const hit = between(rng, 5, 300);
+    const miss = hit + between(rng, 40, 400);
+    it(`recovers ${size(g)} B, ${g.ways}-way, ${g.sets} sets of ${g.lineBytes} B lines with stride ${s} B`, () => {
+      const C = size(g);
+      const from = C - Math.max(8 * s, Math.floor(C / 4 / s) * s);
+      const { x, y } = sweep(path([g], [hit, miss]), s, from, C + 2 * waySize(g) + 4 * s, s, t + 1);
+      const a = analyseCurve(x, y, s);
+      expect(a.ramps).toHaveLength(1);
+      const r = a.ramps[0];
+      expect(r.sizeBytes).toBe(C);
+      expect(r.lineBytes).toBe(g.lineBytes);
+      expect(r.sets).toBe(g.sets);
+      expect(r.widthBytes).toBe(waySize(g));
+      expect(r.ways).toBe(g.ways);
+      expect(a.plateaus[0].latency).toBe(hit);
+      // Past the overflow each line misses once and its other b/s-1 loads hit: a plateau between the two,
+      // hit + (miss-hit) s ceil(N/b) / N, which lies within (miss-hit) s / C above hit + (miss-hit) s / b.
+      const floor = hit + ((miss - hit) * s) / g.lineBytes;
+      expect(a.plateaus[1].latency).toBeGreaterThanOrEqual(floor - 1e-9);
+      expect(a.plateaus[1].latency).toBeLessThanOrEqual(floor + ((miss - hit) * s) / C);
+    });
+  }
+});
+
+describe('average-curve analyser: one level, stride of a line or more', () => {
+  const rng = new Rng(777);
+  for (let t = 0; t < 6; t++) {
+    const g: Geo = { name: 'L1', lineBytes: pick(rng, [32, 64, 128]), sets: pick(rng, [4, 8, 16, 32]), ways: between(rng, 2, 16) };
+    const s = g.lineBytes * pick(rng, [1, 2]);
+    const hit = between(rng, 5, 300);
+    const miss = hit + between(rng, 40, 400);
+    it(`recovers ${size(g)} B, ${g.ways}-way with stride ${s} B (line not visible)`, () => {
+      const C = size(g);
+      const { x, y } = sweep(path([g], [hit, miss]), s, Math.max(s, C - 8 * s), C + 2 * waySize(g) + 4 * s, s, 100 + t);
+      const a = analyseCurve(x, y, s);
+      expect(a.ramps).toHaveLength(1);
+      expect(a.ramps[0].sizeBytes).toBe(C);
+      expect(a.ramps[0].ways).toBe(g.ways);
+      expect(a.ramps[0].lineBytes).toBeUndefined();
+      expect(a.plateaus.map((p) => p.latency)).toEqual([hit, miss]);
+    });
+  }
+});
+
+describe('average-curve analyser: two-level paths with random latencies', () => {
+  const rng = new Rng(4242);
+  for (let t = 0; t < 6; t++) {
+    const b1 = pick(rng, [32, 64, 128]);
+    const g1: Geo = { name: 'L1', lineBytes: b1, sets: pick(rng, [4, 8, 16]), ways: between(rng, 2, 8) };
+    const b2 = b1 * pick(rng, [1, 2]);
+    const g2: Geo = { name: 'L2', lineBytes: b2, sets: 1, ways: between(rng, 2, 8) };
+    // The L2 is at least three times the L1 and its rise clear of the L1's.
+    while (size(g2) < 3 * size(g1)) g2.sets *= 2;
+    const lat = [between(rng, 5, 100)];
+    lat.push(lat[0] + between(rng, 40, 200));
+    lat.push(lat[1] + between(rng, 60, 300));
+    const s = b2; // a line of both levels or more: every plateau is one level's latency
+    it(`L1 ${size(g1)} B ${g1.ways}-way, L2 ${size(g2)} B ${g2.ways}-way, latencies ${lat.join('/')}, stride ${s} B`, () => {
+      const { x, y } = sweep(path([g1, g2], lat), s, s, size(g2) + 2 * waySize(g2), s, 200 + t);
+      const a = analyseCurve(x, y, s);
+      expect(a.ramps.map((r) => r.sizeBytes)).toEqual([size(g1), size(g2)]);
+      expect(a.ramps.map((r) => r.ways)).toEqual([g1.ways, g2.ways]);
+      expect(a.plateaus.map((p) => p.latency)).toEqual(lat);
+    });
+  }
+
+  it('reads both line sizes with a stride below both lines', () => {
+    const g1: Geo = { name: 'L1', lineBytes: 64, sets: 8, ways: 4 };
+    const g2: Geo = { name: 'L2', lineBytes: 256, sets: 16, ways: 3 };
+    const { x, y } = sweep(path([g1, g2], [30, 120, 400]), 16, 1024, size(g2) + 2 * waySize(g2), 32, 9);
+    const a = analyseCurve(x, y, 16);
+    expect(a.ramps.map((r) => [r.sizeBytes, r.lineBytes, r.sets, r.ways])).toEqual([
+      [2048, 64, 8, 4],
+      [12288, 256, 16, 3],
+    ]);
+    expect(a.plateaus[0].latency).toBe(30);
+  });
+});
+
+describe('average-curve analyser: caches that are not LRU', () => {
+  for (const [t, g] of [
+    [1, { lineBytes: 128, sets: 32, ways: 4 }],
+    [2, { lineBytes: 64, sets: 16, ways: 8 }],
+    [3, { lineBytes: 32, sets: 8, ways: 6 }],
+  ] as const) {
+    it(`random replacement, ${g.lineBytes * g.sets * g.ways} B: the size only, flagged as not the LRU staircase`, () => {
+      const C = g.lineBytes * g.sets * g.ways;
+      const cfg: PathConfig = {
+        description: 'random-replacement test path',
+        levels: [level('R', 'sm', C, g.lineBytes, g.sets, g.ways, { kind: 'random' })],
+        latency: { 'R/-': 100, 'memory/-': 400 },
+        interconnectFrom: 1,
+      };
+      const s = g.lineBytes;
+      const { x, y } = sweep(cfg, s, C / 2, 2 * C, s, 400 + t);
+      const a = analyseCurve(x, y, s);
+      expect(a.ramps.length).toBeGreaterThanOrEqual(1);
+      expect(a.ramps[0].sizeBytes).toBe(C);
+      expect(a.ramps[0].regular).toBe(false);
+      expect(a.ramps[0].ways).toBeUndefined();
+      expect(a.ramps[0].lineBytes).toBeUndefined();
+      const f = analyseAverageCurve(x, y, s, 'r');
+      expect(f.find((q) => q.key === 'r.level1.regular')?.value).toBe('no');
+    });
+  }
+});
+
+describe('average-curve analyser: seeded jitter', () => {
+  const rng = new Rng(99);
+  for (let t = 0; t < 4; t++) {
+    const jitter = pick(rng, [2, 5, 10]);
+    const g1: Geo = { name: 'L1', lineBytes: 64, sets: pick(rng, [4, 8]), ways: between(rng, 2, 6) };
+    const g2: Geo = { name: 'L2', lineBytes: 128, sets: pick(rng, [8, 16]), ways: between(rng, 2, 6) };
+    while (size(g2) < 3 * size(g1)) g2.sets *= 2;
+    const lat = [between(rng, 10, 50), between(rng, 150, 250), between(rng, 400, 600)];
+    it(`jitter +-${jitter}: L1 ${size(g1)} B ${g1.ways}-way, L2 ${size(g2)} B ${g2.ways}-way`, () => {
+      const s = 128;
+      const { x, y } = sweep(path([g1, g2], lat), s, s, size(g2) + 2 * waySize(g2), s, 300 + t, jitter, 4);
+      const a = analyseCurve(x, y, s);
+      expect(a.noise).toBeGreaterThan(0);
+      expect(a.ramps.map((r) => r.sizeBytes)).toEqual([size(g1), size(g2)]);
+      expect(a.ramps.map((r) => r.ways)).toEqual([g1.ways, g2.ways]);
+      a.plateaus.forEach((p, i) => expect(Math.abs(p.latency - lat[i])).toBeLessThan(1));
+    });
+  }
+
+  it('finds no level in a flat curve with jitter', () => {
+    const cfg: PathConfig = { description: 'uncached', levels: [], latency: { 'memory/-': 440 }, interconnectFrom: 0 };
+    const { x, y } = sweep(cfg, 64, 1024, 65536, 1024, 5, 20);
+    const f = analyseAverageCurve(x, y, 64, 'flat');
+    expect(f.find((q) => q.key === 'flat.levels')?.value).toBe(0);
+    const lat = f.find((q) => q.key === 'flat.plateau1.latency')?.value as number;
+    expect(Math.abs(lat - 440)).toBeLessThan(1);
+  });
+});
+
+describe('average-curve analyser: pieces', () => {
+  it('estimates the noise of a flat noisy series and ignores steps', () => {
+    const r = new Rng(3);
+    const y = Array.from({ length: 400 }, (_, i) => (i < 200 ? 100 : 300) + (r.next() - 0.5) * 2 * Math.sqrt(3));
+    expect(noiseSigma(y)).toBeGreaterThan(0.8);
+    expect(noiseSigma(y)).toBeLessThan(1.2);
+  });
+
+  it('reports an unfinished rise without ways or a last plateau', () => {
+    const x = Array.from({ length: 20 }, (_, i) => 1024 + 64 * i);
+    const y = x.map((n) => (n <= 1536 ? 10 : 10 + Math.floor((n - 1536 - 1) / 128 + 1) * 5));
+    const a = analyseCurve(x, y, 32);
+    expect(a.ramps).toHaveLength(1);
+    expect(a.ramps[0].complete).toBe(false);
+    expect(a.ramps[0].sizeBytes).toBe(1536);
+    expect(a.ramps[0].lineBytes).toBe(128);
+    expect(a.ramps[0].ways).toBeUndefined();
+    expect(a.plateaus).toHaveLength(1);
+  });
+
+  it('names findings by label', () => {
+    const x = [256, 512, 768, 1024, 1280, 1536, 1792, 2048, 2304, 2560];
+    const y = [8, 8, 8, 8, 40, 72, 72, 72, 72, 72];
+    const keys = analyseAverageCurve(x, y, 256, 'c').map((f) => f.key);
+    expect(keys).toEqual(expect.arrayContaining(['c.plateau1.latency', 'c.plateau2.latency', 'c.level1.sizeBytes', 'c.level1.ways']));
+    expect(analyseAverageCurve(x, y, 256, 'c').find((f) => f.key === 'c.level1.ways')?.value).toBe(2);
+  });
+
+  it('rejects mismatched or unsorted input', () => {
+    expect(() => analyseCurve([1, 2], [1], 4)).toThrow();
+    expect(() => analyseCurve([2, 1], [1, 1], 4)).toThrow();
+  });
+});

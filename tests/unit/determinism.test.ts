@@ -1,0 +1,50 @@
+import { describe, expect, it } from 'vitest';
+import { EXPERIMENTS } from '../../src-sim/experiments';
+import type { ExperimentResult } from '../../src-sim/experiments/types';
+import { ExperimentError } from '../../src-sim/experiments/types';
+import { PRESETS } from '../../src-sim/presets';
+
+/** A byte-exact serialisation: typed arrays as their raw bytes (hex), everything else as JSON. */
+function bytes(r: ExperimentResult): string {
+  return JSON.stringify(r, (_k, v: unknown) => {
+    if (ArrayBuffer.isView(v)) return Buffer.from(v.buffer, v.byteOffset, v.byteLength).toString('hex');
+    return v;
+  });
+}
+
+/** Small-but-real parameters for experiments whose defaults sweep widely. */
+const QUICK: Record<string, Record<string, unknown>> = {
+  'pchase-average': { sizeFrom: '8KB', sizeTo: '24KB', sizeStep: '2KB', strides: '128', jitter: 2 },
+  'pchase-fine': { iterations: 3000, jitter: 2 },
+  'shared-bank-stride': { jitter: 2 },
+  'global-latency-patterns': { jitter: 2, rounds: 2 },
+};
+
+describe('determinism: same preset, parameters and seed give byte-identical results', () => {
+  for (const e of EXPERIMENTS) {
+    it(e.id, () => {
+      let ran = 0;
+      for (const preset of PRESETS) {
+        const params = QUICK[e.id] ?? {};
+        let a: ExperimentResult;
+        try {
+          a = e.run(preset, params, 42, () => {});
+        } catch (err) {
+          // Not every experiment applies to every preset (no constant space on Fermi): that must be a clear ExperimentError.
+          expect(err).toBeInstanceOf(ExperimentError);
+          continue;
+        }
+        const b = e.run(preset, params, 42, () => {});
+        expect(bytes(b)).toBe(bytes(a));
+        ran++;
+      }
+      expect(ran).toBeGreaterThan(0);
+    });
+  }
+  it('a different seed changes a jittered result', () => {
+    const e = EXPERIMENTS.find((x) => x.id === 'pchase-fine')!;
+    const a = e.run(PRESETS[1], QUICK['pchase-fine'], 1, () => {});
+    const b = e.run(PRESETS[1], QUICK['pchase-fine'], 2, () => {});
+    expect(bytes(a)).not.toBe(bytes(b));
+  });
+});
