@@ -1,0 +1,6 @@
+/** The run store: see store.ts for the lifecycle, schema.ts for the layout, bundle.ts for the file format. */
+export { RunStore } from './store';
+export type { EndStatus, NewRun, StoreOptions } from './store';
+export { MIGRATIONS, SCHEMA_VERSION } from './schema';
+export type { Migration } from './schema';
+export { BUNDLE_EXTENSION, BUNDLE_FORMAT, BUNDLE_VERSION, decodeBundle, encodeBundle } from './bundle';

@@ -1,0 +1,567 @@
+/**
+ * The run store: runs, their results, custom presets and saved comparisons in one SQLite file.
+ *
+ * Synchronous (better-sqlite3). One store per process and file; other processes may read the file
+ * at the same time (WAL). Only the process that executes runs should open with
+ * `recoverInterrupted` (the default): it turns runs left queued or running into interrupted ones.
+ *
+ * Run lifecycle: createRun (queued) -> startRun (running) -> finishRun (done, with its result, in
+ * one transaction) | endRun (failed, cancelled, interrupted). A finished run never changes again
+ * except its title, tags and notes: the methods refuse it, and SQLite triggers refuse it too.
+ */
+import { randomUUID } from 'node:crypto';
+import type Database from 'better-sqlite3';
+import type {
+  ArgsOf,
+  BundleImportReport,
+  Comparison,
+  ComparisonSummary,
+  FileResult,
+  PresetRecord,
+  PresetSummary,
+  RunDetail,
+  RunPage,
+  RunStatus,
+  RunSummary,
+  RunUpdate,
+  StoredResult,
+  StoredSeries,
+} from '../../contract';
+import { comparisonSaveArgs, FIELDS, FINISHED_STATUSES, LabError, LIMITS, runListArgs } from '../../contract';
+import type { ExperimentResult, ParamValues, Trace } from '../../../src-sim/experiments/types';
+import { MAX_TRACE } from '../../../src-sim/experiments/types';
+import { findPreset, PRESETS } from '../../../src-sim/presets';
+import type { Preset } from '../../../src-sim/presets/types';
+import { formatIssues, validatePreset } from '../../../src-sim/presets/validate';
+import { SIM_VERSION } from '../../../src-sim/version';
+import { BUNDLE_EXTENSION, decodeBundle, encodeBundle } from './bundle';
+import { decodeJson, encodeJson, fromBytes, toBytes } from './codec';
+import { openDatabase } from './database';
+import type { Migration } from './schema';
+import { listSql, SUMMARY_COLUMNS } from './query';
+
+export interface StoreOptions {
+  /** The app's version: recorded in the database and in bundles, named in errors. */
+  appVersion?: string;
+  /** Turn runs left queued or running into interrupted ones (default true). */
+  recoverInterrupted?: boolean;
+  /** Clock in ms since the epoch (tests pin it). */
+  now?: () => number;
+  /** Tests only: a different migration list. */
+  migrations?: readonly Migration[];
+}
+
+/** What a new run needs; the preset is stored as a snapshot. */
+export interface NewRun {
+  experiment: string;
+  preset: Preset;
+  /** Resolved parameters (src-sim resolveParams). */
+  params: ParamValues;
+  seed: number;
+  title?: string;
+  tags?: string[];
+  notes?: string;
+  /** Defaults to the running simulator's version. */
+  simVersion?: string;
+}
+
+export type EndStatus = 'failed' | 'cancelled' | 'interrupted';
+
+const EDITABLE = new Set(['title', 'tags', 'notes']);
+
+interface SummaryRow {
+  id: string;
+  experiment: string;
+  title: string;
+  preset_id: string;
+  preset_name: string;
+  seed: number;
+  sim_version: string;
+  status: RunStatus;
+  error: string | null;
+  created_at: number;
+  started_at: number | null;
+  finished_at: number | null;
+  duration_ms: number | null;
+  notes: string;
+  tags_json: string;
+}
+
+function toSummary(r: SummaryRow): RunSummary {
+  return {
+    id: r.id,
+    experiment: r.experiment,
+    title: r.title,
+    presetId: r.preset_id,
+    presetName: r.preset_name,
+    seed: r.seed,
+    simVersion: r.sim_version,
+    status: r.status,
+    error: r.error,
+    createdAt: r.created_at,
+    startedAt: r.started_at,
+    finishedAt: r.finished_at,
+    durationMs: r.duration_ms,
+    tags: JSON.parse(r.tags_json) as string[],
+    notes: r.notes,
+  };
+}
+
+const isFinished = (s: RunStatus): boolean => FINISHED_STATUSES.includes(s);
+
+/** Throws LabError('invalid-args') unless the value passes the schema; returns the parsed value. */
+function check<T>(schema: { safeParse(v: unknown): { success: true; data: T } | { success: false; error: { issues: { path: PropertyKey[]; message: string }[] } } }, value: unknown, what: string): T {
+  const r = schema.safeParse(value);
+  if (r.success) return r.data;
+  const why = r.error.issues
+    .slice(0, 5)
+    .map((i) => `${i.path.length ? i.path.map(String).join('.') : what}: ${i.message}`)
+    .join('; ');
+  throw new LabError('invalid-args', `${what}: ${why}`);
+}
+
+function normaliseTags(tags: readonly string[]): string[] {
+  return [...new Set(check(FIELDS.tags, tags, 'tags'))].sort();
+}
+
+export class RunStore {
+  readonly schemaVersion: number;
+  /** Schema version of the file before this open (0: created now). */
+  readonly migratedFrom: number;
+  /** Runs marked interrupted when this store opened. */
+  readonly recovered: number;
+  private readonly db: Database.Database;
+  private readonly now: () => number;
+  private readonly appVersion: string;
+  private readonly statements = new Map<string, Database.Statement>();
+
+  private constructor(
+    readonly file: string,
+    options: StoreOptions,
+  ) {
+    this.appVersion = options.appVersion ?? 'unknown';
+    this.now = options.now ?? Date.now;
+    const opened = openDatabase(file, { appVersion: this.appVersion, migrations: options.migrations });
+    this.db = opened.db;
+    this.schemaVersion = opened.schemaVersion;
+    this.migratedFrom = opened.fromVersion;
+    this.recovered = options.recoverInterrupted === false ? 0 : this.recoverInterrupted();
+  }
+
+  /** Opens (creating and migrating as needed) the database file. */
+  static open(file: string, options: StoreOptions = {}): RunStore {
+    return new RunStore(file, options);
+  }
+
+  /** A prepared statement, compiled once per store. */
+  private sql(source: string): Database.Statement {
+    let st = this.statements.get(source);
+    if (!st) {
+      st = this.db.prepare(source);
+      this.statements.set(source, st);
+    }
+    return st;
+  }
+
+  close(): void {
+    if (this.db.open) this.db.close();
+  }
+
+  private recoverInterrupted(): number {
+    const info = this
+      .sql(
+        `UPDATE runs SET status = 'interrupted', finished_at = ?,
+           error = CASE status WHEN 'running' THEN 'interrupted: the app stopped while this run was running'
+                               ELSE 'interrupted: the app stopped before this run started' END
+         WHERE status IN ('queued', 'running')`,
+      )
+      .run(this.now());
+    return info.changes;
+  }
+
+  // -------------------------------------------------------------------------------------------
+  // Runs
+  // -------------------------------------------------------------------------------------------
+
+  /** Records a queued run. */
+  createRun(input: NewRun): RunSummary {
+    const experiment = check(FIELDS.experimentId, input.experiment, 'experiment');
+    const seed = check(FIELDS.seed, input.seed, 'seed');
+    const title = check(FIELDS.title, input.title ?? `${experiment} on ${input.preset.name}`.slice(0, LIMITS.titleChars), 'title');
+    const notes = check(FIELDS.notes, input.notes ?? '', 'notes');
+    const tags = normaliseTags(input.tags ?? []);
+    const presetId = check(FIELDS.presetId, input.preset.id, 'preset id');
+    const id = randomUUID();
+    this.db.transaction(() => {
+      this
+        .sql(
+          `INSERT INTO runs (id, experiment, title, preset_id, preset_name, params_json, seed, sim_version, status, created_at, notes, preset_json)
+           VALUES (?, ?, ?, ?, ?, ?, ?, ?, 'queued', ?, ?, ?)`,
+        )
+        .run(id, experiment, title, presetId, input.preset.name, encodeJson(input.params), seed, input.simVersion ?? SIM_VERSION, this.now(), notes, encodeJson(input.preset));
+      this.insertTags(id, tags);
+    })();
+    return this.getSummary(id);
+  }
+
+  /** queued -> running. */
+  startRun(id: string): RunSummary {
+    const run = this.getSummary(id);
+    if (run.status !== 'queued') throw this.transitionError(run, 'start');
+    this.sql("UPDATE runs SET status = 'running', started_at = ? WHERE id = ? AND status = 'queued'").run(this.now(), id);
+    return this.getSummary(id);
+  }
+
+  /**
+   * queued|running -> done, with the result, in one transaction. `durationMs` is the simulation's
+   * own time; without it, the time since the run started.
+   */
+  finishRun(id: string, result: ExperimentResult, options: { durationMs?: number } = {}): RunSummary {
+    const stored = toStoredResult(result);
+    const now = this.now();
+    this.db.transaction(() => {
+      const run = this.getSummary(id);
+      if (isFinished(run.status)) throw this.transitionError(run, 'finish');
+      const started = run.startedAt ?? now;
+      const duration = options.durationMs ?? now - started;
+      if (!Number.isFinite(duration) || duration < 0) throw new LabError('invalid-args', `duration must be a finite number of ms >= 0; got ${duration}`);
+      this.insertResult(id, stored);
+      this
+        .sql("UPDATE runs SET status = 'done', error = NULL, started_at = ?, finished_at = ?, duration_ms = ? WHERE id = ?")
+        .run(started, now, duration, id);
+    })();
+    return this.getSummary(id);
+  }
+
+  /** queued|running -> failed, cancelled or interrupted, with the reason. */
+  endRun(id: string, status: EndStatus, error: string): RunSummary {
+    if (!['failed', 'cancelled', 'interrupted'].includes(status)) throw new LabError('invalid-args', `"${status}" is not a way for a run to end`);
+    const message = String(error).slice(0, 100_000);
+    const now = this.now();
+    this.db.transaction(() => {
+      const run = this.getSummary(id);
+      if (isFinished(run.status)) throw this.transitionError(run, status === 'cancelled' ? 'cancel' : 'end');
+      const duration = run.startedAt === null ? null : now - run.startedAt;
+      this.sql('UPDATE runs SET status = ?, error = ?, finished_at = ?, duration_ms = ? WHERE id = ?').run(status, message, now, duration, id);
+    })();
+    return this.getSummary(id);
+  }
+
+  /** Changes title, tags or notes: the only things that ever change on a finished run. */
+  updateRun(id: string, patch: RunUpdate): RunSummary {
+    const keys = Object.keys(patch ?? {});
+    const frozen = keys.filter((k) => !EDITABLE.has(k));
+    if (frozen.length) throw new LabError('immutable', `only the title, tags and notes of a run can change; "${frozen.join('", "')}" cannot`);
+    const title = patch.title === undefined ? undefined : check(FIELDS.title, patch.title, 'title');
+    const notes = patch.notes === undefined ? undefined : check(FIELDS.notes, patch.notes, 'notes');
+    const tags = patch.tags === undefined ? undefined : normaliseTags(patch.tags);
+    this.db.transaction(() => {
+      this.getSummary(id);
+      if (title !== undefined) this.sql('UPDATE runs SET title = ? WHERE id = ?').run(title, id);
+      if (notes !== undefined) this.sql('UPDATE runs SET notes = ? WHERE id = ?').run(notes, id);
+      if (tags !== undefined) {
+        this.sql('DELETE FROM run_tags WHERE run_id = ?').run(id);
+        this.insertTags(id, tags);
+      }
+    })();
+    return this.getSummary(id);
+  }
+
+  getSummary(id: string): RunSummary {
+    const row = this.sql(`SELECT ${SUMMARY_COLUMNS} FROM runs r WHERE r.id = ?`).get(id) as SummaryRow | undefined;
+    if (!row) throw new LabError('not-found', `no run with id "${String(id).slice(0, 80)}"`);
+    return toSummary(row);
+  }
+
+  hasRun(id: string): boolean {
+    return this.sql('SELECT 1 FROM runs WHERE id = ?').get(id) !== undefined;
+  }
+
+  /** A run with its preset snapshot, parameters and (when done) result. */
+  getRun(id: string): RunDetail {
+    return this.db.transaction(() => {
+      const summary = this.getSummary(id);
+      const row = this.sql('SELECT preset_json, params_json FROM runs WHERE id = ?').get(id) as { preset_json: string; params_json: string };
+      return {
+        ...summary,
+        preset: decodeJson<Preset>(row.preset_json),
+        params: decodeJson<ParamValues>(row.params_json),
+        result: summary.status === 'done' ? this.readResult(id) : null,
+      };
+    })();
+  }
+
+  /** Filters, sorts and pages runs; reads the runs table only (no results, no blobs). */
+  listRuns(query: ArgsOf<'runs.list'> = {}): RunPage {
+    const q = check(runListArgs, query, 'runs.list');
+    const { count, page, params } = listSql(q);
+    const total = (this.sql(count).get(params) as { n: number }).n;
+    const rows = this.sql(page).all(params) as SummaryRow[];
+    return { total, items: rows.map(toSummary) };
+  }
+
+  /** Deletes finished runs (all or none): refuses unknown ids and runs still queued or running. */
+  deleteRuns(ids: readonly string[]): number {
+    const list = check(FIELDS.runIds, ids, 'ids');
+    return this.db.transaction(() => {
+      const found = this
+        .sql('SELECT id, status FROM runs WHERE id IN (SELECT value FROM json_each(?))')
+        .all(JSON.stringify(list)) as { id: string; status: RunStatus }[];
+      const missing = list.filter((id) => !found.some((f) => f.id === id));
+      if (missing.length) throw new LabError('not-found', `no run with id ${missing.slice(0, 5).map((m) => `"${m}"`).join(', ')}${missing.length > 5 ? ` and ${missing.length - 5} more` : ''}; nothing was deleted`);
+      const active = found.filter((f) => !isFinished(f.status));
+      if (active.length) throw new LabError('conflict', `run ${active[0].id} is ${active[0].status}: cancel it before deleting it; nothing was deleted`);
+      return this.sql('DELETE FROM runs WHERE id IN (SELECT value FROM json_each(?))').run(JSON.stringify(list)).changes;
+    })();
+  }
+
+  private transitionError(run: RunSummary, verb: string): LabError {
+    if (isFinished(run.status)) return new LabError('immutable', `run ${run.id} is ${run.status}: a finished run cannot ${verb} again`);
+    return new LabError('conflict', `run ${run.id} is ${run.status}; it cannot ${verb}`);
+  }
+
+  private insertTags(id: string, tags: string[]): void {
+    const ins = this.sql('INSERT INTO run_tags (run_id, tag) VALUES (?, ?)');
+    for (const t of tags) ins.run(id, t);
+  }
+
+  private insertResult(id: string, r: StoredResult): void {
+    this.sql('INSERT INTO run_results (run_id, tables_json, findings_json, notes_json) VALUES (?, ?, ?, ?)').run(id, encodeJson(r.tables), encodeJson(r.findings), encodeJson(r.notes));
+    const ins = this.sql('INSERT INTO run_series (run_id, position, meta_json, points, x, y) VALUES (?, ?, ?, ?, ?, ?)');
+    r.series.forEach((s, i) => {
+      const { x, y, ...meta } = s;
+      ins.run(id, i, encodeJson(meta), x.length, toBytes(x, 'f64'), toBytes(y, 'f64'));
+    });
+    if (r.trace) {
+      const t = r.trace;
+      this
+        .sql('INSERT INTO run_traces (run_id, meta_json, accesses, address, latency, level, tlb, set_index, way, evicted) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)')
+        .run(
+          id,
+          encodeJson({ levelNames: t.levelNames, dropped: t.dropped }),
+          t.address.length,
+          toBytes(t.address, 'f64'),
+          toBytes(t.latency, 'f64'),
+          toBytes(t.level, 'u8'),
+          toBytes(t.tlb, 'u8'),
+          toBytes(t.set, 'i32'),
+          toBytes(t.way, 'i32'),
+          toBytes(t.evicted, 'f64'),
+        );
+    }
+  }
+
+  private readResult(id: string): StoredResult {
+    const res = this.sql('SELECT tables_json, findings_json, notes_json FROM run_results WHERE run_id = ?').get(id) as
+      | { tables_json: string; findings_json: string; notes_json: string }
+      | undefined;
+    if (!res) throw new LabError('internal', `run ${id} is done but its result is missing`);
+    const rows = this.sql('SELECT position, meta_json, x, y FROM run_series WHERE run_id = ? ORDER BY position').all(id) as {
+      position: number;
+      meta_json: string;
+      x: Buffer;
+      y: Buffer;
+    }[];
+    const series: StoredSeries[] = rows.map((s) => ({
+      ...decodeJson<Omit<StoredSeries, 'x' | 'y'>>(s.meta_json),
+      x: fromBytes(s.x, 'f64', `run ${id} series ${s.position} x`),
+      y: fromBytes(s.y, 'f64', `run ${id} series ${s.position} y`),
+    }));
+    const out: StoredResult = { series, tables: decodeJson(res.tables_json), findings: decodeJson(res.findings_json), notes: decodeJson(res.notes_json) };
+    const t = this.sql('SELECT * FROM run_traces WHERE run_id = ?').get(id) as Record<string, unknown> | undefined;
+    if (t) {
+      const meta = decodeJson<{ levelNames: string[]; dropped: number }>(t.meta_json as string);
+      const what = (k: string) => `run ${id} trace ${k}`;
+      out.trace = {
+        address: fromBytes(t.address as Buffer, 'f64', what('address')),
+        latency: fromBytes(t.latency as Buffer, 'f64', what('latency')),
+        level: fromBytes(t.level as Buffer, 'u8', what('level')),
+        tlb: fromBytes(t.tlb as Buffer, 'u8', what('tlb')),
+        set: fromBytes(t.set_index as Buffer, 'i32', what('set')),
+        way: fromBytes(t.way as Buffer, 'i32', what('way')),
+        evicted: fromBytes(t.evicted as Buffer, 'f64', what('evicted')),
+        levelNames: meta.levelNames,
+        dropped: meta.dropped,
+      };
+    }
+    return out;
+  }
+
+  // -------------------------------------------------------------------------------------------
+  // Presets
+  // -------------------------------------------------------------------------------------------
+
+  /** Built-in presets first (generation order), then custom ones by name. */
+  listPresets(): PresetSummary[] {
+    const builtin: PresetSummary[] = PRESETS.map((p) => ({ id: p.id, name: p.name, device: p.device, generation: p.generation, builtin: true, updatedAt: null }));
+    const rows = this.sql('SELECT preset_json, updated_at FROM custom_presets ORDER BY name COLLATE NOCASE, id').all() as { preset_json: string; updated_at: number }[];
+    const custom = rows.map((r) => {
+      const p = decodeJson<Preset>(r.preset_json);
+      return { id: p.id, name: p.name, device: p.device, generation: p.generation, builtin: false, updatedAt: r.updated_at };
+    });
+    return [...builtin, ...custom];
+  }
+
+  /** A built-in or custom preset. */
+  getPreset(id: string): PresetRecord {
+    const builtin = findPreset(id);
+    if (builtin) return { preset: builtin, builtin: true };
+    const row = this.sql('SELECT preset_json FROM custom_presets WHERE id = ?').get(id) as { preset_json: string } | undefined;
+    if (!row) throw new LabError('not-found', `no preset with id "${String(id).slice(0, 80)}"; the built-in ones are ${PRESETS.map((p) => p.id).join(', ')}`);
+    return { preset: decodeJson<Preset>(row.preset_json), builtin: false };
+  }
+
+  /** Validates (src-sim validatePreset) and saves a custom preset, replacing one with its id. */
+  saveCustomPreset(input: unknown): PresetSummary {
+    const v = validatePreset(input);
+    if (!v.ok) throw new LabError('invalid-preset', `the preset is invalid:\n${formatIssues(v.issues)}`);
+    const p = v.preset;
+    if (findPreset(p.id)) throw new LabError('conflict', `"${p.id}" is the id of a built-in preset; give your preset another id`);
+    const json = encodeJson(p);
+    if (Buffer.byteLength(json) > LIMITS.presetJsonBytes) throw new LabError('invalid-preset', `the preset is larger than ${LIMITS.presetJsonBytes} bytes as JSON`);
+    const now = this.now();
+    this
+      .sql(
+        `INSERT INTO custom_presets (id, name, preset_json, created_at, updated_at) VALUES (?, ?, ?, ?, ?)
+         ON CONFLICT (id) DO UPDATE SET name = excluded.name, preset_json = excluded.preset_json, updated_at = excluded.updated_at`,
+      )
+      .run(p.id, p.name, json, now, now);
+    return { id: p.id, name: p.name, device: p.device, generation: p.generation, builtin: false, updatedAt: now };
+  }
+
+  deleteCustomPreset(id: string): boolean {
+    if (findPreset(id)) throw new LabError('conflict', `"${id}" is a built-in preset; it cannot be deleted`);
+    return this.sql('DELETE FROM custom_presets WHERE id = ?').run(id).changes > 0;
+  }
+
+  // -------------------------------------------------------------------------------------------
+  // Comparisons
+  // -------------------------------------------------------------------------------------------
+
+  /** Creates (no id) or replaces (id) a comparison; every run must exist. */
+  saveComparison(input: ArgsOf<'comparisons.save'>): Comparison {
+    const args = check(comparisonSaveArgs, input, 'comparisons.save');
+    const now = this.now();
+    const id = args.id ?? randomUUID();
+    this.db.transaction(() => {
+      const found = new Set(
+        (this.sql('SELECT id FROM runs WHERE id IN (SELECT value FROM json_each(?))').all(JSON.stringify(args.runIds)) as { id: string }[]).map((r) => r.id),
+      );
+      const missing = args.runIds.filter((r) => !found.has(r));
+      if (missing.length) throw new LabError('not-found', `no run with id ${missing.map((m) => `"${m}"`).join(', ')}`);
+      if (args.id !== undefined) {
+        const changed = this.sql('UPDATE comparisons SET name = ?, notes = ?, updated_at = ? WHERE id = ?').run(args.name, args.notes ?? '', now, id).changes;
+        if (!changed) throw new LabError('not-found', `no comparison with id "${id}"`);
+        this.sql('DELETE FROM comparison_runs WHERE comparison_id = ?').run(id);
+      } else {
+        this.sql('INSERT INTO comparisons (id, name, notes, created_at, updated_at) VALUES (?, ?, ?, ?, ?)').run(id, args.name, args.notes ?? '', now, now);
+      }
+      const ins = this.sql('INSERT INTO comparison_runs (comparison_id, position, run_id) VALUES (?, ?, ?)');
+      args.runIds.forEach((r, i) => ins.run(id, i, r));
+    })();
+    return this.getComparison(id);
+  }
+
+  /** Newest first. */
+  listComparisons(): ComparisonSummary[] {
+    const rows = this
+      .sql(
+        `SELECT c.id, c.name, c.notes, c.created_at, c.updated_at, (SELECT count(*) FROM comparison_runs cr WHERE cr.comparison_id = c.id) AS run_count
+         FROM comparisons c ORDER BY c.updated_at DESC, c.id`,
+      )
+      .all() as { id: string; name: string; notes: string; created_at: number; updated_at: number; run_count: number }[];
+    return rows.map((r) => ({ id: r.id, name: r.name, notes: r.notes, runCount: r.run_count, createdAt: r.created_at, updatedAt: r.updated_at }));
+  }
+
+  getComparison(id: string): Comparison {
+    const c = this.sql('SELECT id, name, notes, created_at, updated_at FROM comparisons WHERE id = ?').get(id) as
+      | { id: string; name: string; notes: string; created_at: number; updated_at: number }
+      | undefined;
+    if (!c) throw new LabError('not-found', `no comparison with id "${String(id).slice(0, 80)}"`);
+    const runIds = (this.sql('SELECT run_id FROM comparison_runs WHERE comparison_id = ? ORDER BY position').all(id) as { run_id: string }[]).map((r) => r.run_id);
+    return { id: c.id, name: c.name, notes: c.notes, createdAt: c.created_at, updatedAt: c.updated_at, runIds };
+  }
+
+  deleteComparison(id: string): boolean {
+    return this.sql('DELETE FROM comparisons WHERE id = ?').run(id).changes > 0;
+  }
+
+  // -------------------------------------------------------------------------------------------
+  // Bundles
+  // -------------------------------------------------------------------------------------------
+
+  /** Finished runs, with their preset snapshots and results, as one bundle file. */
+  exportBundle(ids: readonly string[]): FileResult {
+    const list = check(FIELDS.runIds, ids, 'runIds');
+    const runs = this.db.transaction(() => list.map((id) => this.getRun(id)))();
+    const active = runs.find((r) => !isFinished(r.status));
+    if (active) throw new LabError('conflict', `run ${active.id} is ${active.status}: export it when it has finished`);
+    const now = this.now();
+    const stamp = new Date(now).toISOString().slice(0, 19).replace(/[:T]/g, '-');
+    return {
+      fileName: `gpulab-${runs.length}-run${runs.length === 1 ? '' : 's'}-${stamp}${BUNDLE_EXTENSION}`,
+      mimeType: 'application/gzip',
+      bytes: encodeBundle(runs, this.appVersion, now),
+    };
+  }
+
+  /**
+   * Imports a bundle in one transaction: everything or (when anything is wrong) nothing. Runs whose
+   * id is already here are skipped, not duplicated.
+   */
+  importBundle(bytes: Uint8Array): BundleImportReport {
+    const runs = decodeBundle(bytes);
+    const imported: string[] = [];
+    const skipped: string[] = [];
+    this.db.transaction(() => {
+      for (const r of runs) {
+        if (this.hasRun(r.id)) {
+          skipped.push(r.id);
+          continue;
+        }
+        this.insertFinished(r);
+        imported.push(r.id);
+      }
+    })();
+    return { imported, skipped };
+  }
+
+  /** Writes a finished run as it was (ids, times, status): unfinished first, then finished. */
+  private insertFinished(r: RunDetail): void {
+    this
+      .sql(
+        `INSERT INTO runs (id, experiment, title, preset_id, preset_name, params_json, seed, sim_version, status, error, created_at, started_at, notes, preset_json)
+         VALUES (?, ?, ?, ?, ?, ?, ?, ?, 'running', NULL, ?, ?, ?, ?)`,
+      )
+      .run(r.id, r.experiment, r.title, r.presetId, r.presetName, encodeJson(r.params), r.seed, r.simVersion, r.createdAt, r.startedAt, r.notes, encodeJson(r.preset));
+    this.insertTags(r.id, r.tags);
+    if (r.result) this.insertResult(r.id, r.result);
+    this.sql('UPDATE runs SET status = ?, error = ?, finished_at = ?, duration_ms = ? WHERE id = ?').run(r.status, r.error, r.finishedAt, r.durationMs, r.id);
+  }
+}
+
+/** Checks a simulator result and converts series to Float64Array (copies). */
+function toStoredResult(r: ExperimentResult): StoredResult {
+  const series = r.series.map((s, i) => {
+    if (s.x.length !== s.y.length) throw new LabError('invalid-args', `series ${i} ("${s.name}") has ${s.x.length} x values but ${s.y.length} y values`);
+    // Float64Arrays are kept as they are (their bytes are stored as they are); others are converted.
+    return { ...s, x: s.x instanceof Float64Array ? s.x : Float64Array.from(s.x), y: s.y instanceof Float64Array ? s.y : Float64Array.from(s.y) };
+  });
+  const out: StoredResult = { series, tables: r.tables, findings: r.findings, notes: r.notes };
+  if (r.trace) {
+    const t = r.trace;
+    const n = t.address.length;
+    const lengths: [string, number][] = [
+      ['latency', t.latency.length],
+      ['level', t.level.length],
+      ['tlb', t.tlb.length],
+      ['set', t.set.length],
+      ['way', t.way.length],
+      ['evicted', t.evicted.length],
+    ];
+    for (const [k, len] of lengths) if (len !== n) throw new LabError('invalid-args', `trace ${k} has ${len} entries, address ${n}`);
+    if (n > MAX_TRACE) throw new LabError('invalid-args', `the trace has ${n} accesses; at most ${MAX_TRACE} are stored`);
+    out.trace = t satisfies Trace;
+  }
+  return out;
+}
