@@ -1,11 +1,13 @@
 import type { CheckResult, Reference, ReproductionRow, RowResult } from './types';
 import type { Preset } from '../presets/types';
+import { formatBytes } from '../experiments/params';
 
 /** REPRODUCTION.md: latencies within 5 % of the paper's value. */
 export const LATENCY_TOLERANCE = 0.05;
 
 function fmt(v: number | string, unit: string): string {
   if (typeof v === 'string') return v;
+  if (unit === 'B' && Number.isInteger(v) && v > 0) return formatBytes(v);
   const n = Number.isInteger(v) ? String(v) : v.toFixed(1);
   return unit ? `${n} ${unit}` : n;
 }

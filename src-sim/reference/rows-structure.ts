@@ -1,3 +1,4 @@
+import { tlbStructure } from './rows-tlb';
 import type { ExperimentResult, ParamValues } from '../experiments/types';
 import type { Preset } from '../presets/types';
 import { finding, runFor } from './rows-core';
@@ -64,13 +65,21 @@ function collect(r: ExperimentResult, names: Record<string, string>): Record<str
 const MEI_T4: ReproductionRow = {
   id: 'MEI-T4',
   paper: 'MEI',
-  title: 'Structures found with the fine-grained P-chase (MEI Table 4: Fermi L1 data cache, texture L1)',
+  title: 'Structures found with the fine-grained P-chase (MEI Table 4: Fermi L1 data cache, L1 and L2 TLBs, texture L1)',
   presets: ['fermi'],
   references: () => [
     exact('L1 data size', 16 * 1024, 'B', 'MEI Table 4 (Fermi L1 data cache: N = 16 KB)'),
     exact('L1 data line', 128, 'B', 'MEI Table 4 (b = 128 byte)'),
     exact('L1 data sets', 32, '', 'MEI Table 4 (a = 32)'),
     exact('L1 data LRU', 'not LRU', '', 'MEI Table 4 (LRU: no)'),
+    exact('L1 TLB reach', 32 * 1024 * 1024, 'B', 'MEI Table 4 (Fermi/Kepler L1 TLB: N = 32 MB)'),
+    exact('L1 TLB entries', 16, '', 'MEI 4.2 (16 entries, one set)'),
+    exact('L1 TLB sets', 1, '', 'MEI Table 4 (a = 1)'),
+    exact('L1 TLB policy', 'LRU', '', 'MEI Table 4 (LRU: yes)'),
+    exact('TLB entry size (page)', 2 * 1024 * 1024, 'B', 'MEI Table 4 (b = 2 MB for both TLBs)'),
+    exact('L2 TLB reach', 130 * 1024 * 1024, 'B', 'MEI Table 4 (Fermi/Kepler L2 TLB: N = 130 MB)'),
+    exact('L2 TLB sets', 7, '', 'MEI Table 4 (a = 7)'),
+    exact('L2 TLB policy', 'LRU', '', 'MEI Table 4 (LRU: yes)'),
     exact('texture L1 size', 12 * 1024, 'B', 'MEI Table 4 (Fermi/Kepler texture L1: N = 12 KB)'),
     exact('texture L1 line', 32, 'B', 'MEI Table 4 (b = 32 byte)'),
     exact('texture L1 sets', 4, '', 'MEI Table 4 (a = 4)'),
@@ -81,8 +90,11 @@ const MEI_T4: ReproductionRow = {
     const l1 = run(runs, 'cache-structure', preset, L1_WALK, seed);
     // The texture walk is the one MEI-F12 maps (texture-set-mapping walks the same four steps).
     const tex = run(runs, 'texture-set-mapping', preset, TEXTURE_WALK, seed);
+    const tlb = tlbStructure(preset, seed, runs);
+    if (tlb['page size'] !== undefined) tlb['TLB entry size (page)'] = tlb['page size'];
     return {
       measured: {
+        ...tlb,
         ...collect(l1, { 'L1 data size': 'cache.sizeBytes', 'L1 data line': 'cache.lineBytes', 'L1 data sets': 'cache.sets', 'L1 data LRU': 'cache.policy' }),
         ...collect(tex, { 'texture L1 size': 'texture.sizeBytes', 'texture L1 line': 'texture.lineBytes', 'texture L1 sets': 'texture.sets', 'texture L1 LRU': 'texture.policy' }),
       },

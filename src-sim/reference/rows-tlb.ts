@@ -36,7 +36,7 @@ function take(out: Measured, findings: readonly Finding[], map: Record<string, s
 const exact = (name: string, value: number | string, unit: string, citation: string): Reference => ({ name, value, unit, tolerance: 'exact', citation });
 const latency = (name: string, value: number, citation: string): Reference => ({ name, value, unit: 'cycles', tolerance: 'latency', citation });
 
-function tlbStructure(preset: Preset, seed: number, runs: Runs): Measured {
+export function tlbStructure(preset: Preset, seed: number, runs: Runs): Measured {
   const reach = probe(preset, seed, { probe: 'reach' }, runs);
   const page = probe(preset, seed, { probe: 'page-size' }, runs);
   const out: Measured = {};

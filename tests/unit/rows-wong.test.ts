@@ -44,7 +44,7 @@ describe('WONG memory rows on the Tesla preset', () => {
 
   it('reports the measured values the paper gives', () => {
     const f10 = runRow(row('WONG-F10..F12'), tesla, 1);
-    expect(check(f10, 'L1 size')?.simulated).toBe('5120 B');
+    expect(check(f10, 'L1 size')?.simulated).toBe('5 KB');
     expect(check(f10, 'L2 line')?.simulated).toBe('256 B');
     const glb = runRow(row('WONG-GLB'), tesla, 1);
     expect(check(glb, 'latency (mean placement)')?.simulated).toBe('440 cycles');
@@ -79,7 +79,7 @@ describe('WONG rows follow the model, not the paper', () => {
     const res = runRow(row('WONG-F20/F21'), p, 1);
     expect(check(res, 'L2 beside a constant block on the same TPC')?.simulated).toBe('private');
     expect(check(res, 'L2 beside a constant block on the same SM')?.simulated).toBe('shared');
-    expect(check(res, 'L2 observed beside a block on the same TPC')?.simulated).toBe('8192 B');
+    expect(check(res, 'L2 observed beside a block on the same TPC')?.simulated).toBe('8 KB');
     expect(res.pass).toBe(false);
   });
 
