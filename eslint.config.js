@@ -50,6 +50,35 @@ export default tseslint.config(
     },
   },
   {
+    // The simulation process's entry: the one file of src-sim that talks to its process (process.parentPort,
+    // process.send, process.env). It still imports src-sim only: no Node built-ins, Electron, main or renderer.
+    files: ['src-sim/worker.ts'],
+    languageOptions: { globals: { ...globals.es2022, process: 'readonly', performance: 'readonly' } },
+    rules: {
+      '@typescript-eslint/no-restricted-imports': [
+        'error',
+        {
+          paths: [
+            ...nodeBuiltins.map((name) => ({ name, message: 'The worker imports src-sim only (it reaches its process through the process global).' })),
+            { name: 'electron', message: 'The worker detects Electron through process.parentPort; it never imports electron.' },
+            { name: 'better-sqlite3', message: 'The worker imports src-sim only: no database.' },
+          ],
+          patterns: [
+            { group: ['**/src-main/**', '**/src-renderer/**'], message: 'The worker imports src-sim only.' },
+            { group: ['vue', 'pinia', 'echarts', 'echarts/*'], message: 'The worker imports src-sim only.' },
+          ],
+        },
+      ],
+      'no-restricted-globals': [
+        'error',
+        ...['window', 'document', 'navigator', 'localStorage', 'require', 'Buffer', '__dirname'].map((name) => ({
+          name,
+          message: `The worker uses only process from its host: no ${name}.`,
+        })),
+      ],
+    },
+  },
+  {
     // The renderer talks only to the contract; it may import types (only) from src-main.
     files: ['src-renderer/**/*.ts'],
     languageOptions: { globals: { ...globals.browser } },

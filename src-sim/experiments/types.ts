@@ -20,6 +20,8 @@ interface ParamBase {
 
 export type ParamValue = number | string | boolean | number[];
 export type ParamValues = Record<string, ParamValue>;
+/** Parameters as a user gave them (strings from a form or the CLI, numbers, lists): every experiment resolves and validates them. */
+export type RawParams = Record<string, unknown>;
 
 /** A named x/y series. x and y have equal length. */
 export interface Series {
@@ -89,9 +91,9 @@ export interface Experiment {
   reproduces: string[];
   params: ParamSpec[];
   /** Estimated simulated accesses for the given parameters (for progress and limits). */
-  estimate(preset: Preset, params: ParamValues): number;
+  estimate(preset: Preset, params: RawParams): number;
   /** Pure: no I/O, deterministic for (preset, params, seed). Throws ExperimentError on bad input. */
-  run(preset: Preset, params: ParamValues, seed: number, progress: Progress): ExperimentResult;
+  run(preset: Preset, params: RawParams, seed: number, progress: Progress): ExperimentResult;
 }
 
 /** A user-facing error: bad parameter, unsupported space on a preset, too much work. */

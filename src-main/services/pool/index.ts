@@ -1,0 +1,11 @@
+export { SimPool, DEFAULT_TIME_LIMIT_MS, defaultPoolSize } from './pool';
+export type { SimPoolOptions, RunJob, RunOutcome, FailReason, QueueState, PoolEvents } from './pool';
+export { SimProcess, describeExit, formatDuration } from './sim-process';
+export type { KillReason, RunAnswer, ProcessState, ProcessEnd } from './sim-process';
+export { ForkLauncher, sourceWorkerPath, tsxExecArgv } from './node-launcher';
+export type { ForkLauncherOptions } from './node-launcher';
+export { ElectronLauncher } from './electron-launcher';
+export type { ElectronLauncherOptions, UtilityProcessLike, UtilityProcessModule } from './electron-launcher';
+export type { WorkerLauncher, WorkerHandle, ProcessExit, LogSink } from './launcher';
+export { validateRun } from './validate';
+export type { RunSpec, ValidRun } from './validate';

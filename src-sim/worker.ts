@@ -1,0 +1,122 @@
+/**
+ * Entry of a simulation process: run requests in, progress and a result (or an error) out.
+ *
+ * Started either as an Electron utility process (messages through `process.parentPort`) or by
+ * `child_process.fork` under plain Node (`process.send` / `process.on('message')`, with
+ * `serialization: 'advanced'` so that typed arrays arrive intact). It imports src-sim only; the
+ * protocol is src-sim/worker-protocol.ts. One run at a time; cancelling is the owner killing
+ * the process.
+ */
+import { EXPERIMENTS } from './experiments';
+import type { Experiment, ExperimentResult } from './experiments/types';
+import type { ErrorMessage, ProgressMessage, RunRequest, WorkerMessage } from './worker-protocol';
+import { TEST_EXPERIMENTS_ENV } from './worker-protocol';
+import { testExperiments } from './worker-test-experiments';
+
+/** Progress messages at most this often (the last one of a run always goes out). */
+const PROGRESS_INTERVAL_MS = 100;
+
+/** Electron's `process.parentPort` (typed here so the worker needs no Electron types). */
+interface ParentPortLike {
+  on(event: 'message', listener: (event: { data: unknown }) => void): unknown;
+  postMessage(message: unknown): void;
+}
+
+const catalogue = new Map<string, Experiment>(EXPERIMENTS.map((e) => [e.id, e]));
+if (process.env[TEST_EXPERIMENTS_ENV] === '1') {
+  const host = {
+    exit: (code: number) => process.exit(code),
+    kill: (signal: NodeJS.Signals) => void process.kill(process.pid, signal),
+  };
+  for (const e of testExperiments(host)) catalogue.set(e.id, e);
+}
+
+function connect(): { post: (m: WorkerMessage) => void; listen: (on: (m: unknown) => void) => void } {
+  const parentPort = (process as { parentPort?: ParentPortLike }).parentPort;
+  if (parentPort) {
+    return {
+      post: (m) => parentPort.postMessage(m),
+      listen: (on) => parentPort.on('message', (event) => on(event.data)),
+    };
+  }
+  const send = process.send?.bind(process);
+  if (send) {
+    // The owner is gone: nobody will read a result.
+    process.on('disconnect', () => process.exit(0));
+    return { post: (m) => void send(m), listen: (on) => process.on('message', on) };
+  }
+  process.stderr.write('src-sim/worker.ts is a simulation process: start it with utilityProcess.fork or child_process.fork\n');
+  process.exit(2);
+}
+
+function isRunRequest(m: unknown): m is RunRequest {
+  if (typeof m !== 'object' || m === null) return false;
+  const o = m as Record<string, unknown>;
+  return (
+    o.type === 'run' &&
+    typeof o.runId === 'string' &&
+    typeof o.experiment === 'string' &&
+    typeof o.preset === 'object' &&
+    o.preset !== null &&
+    typeof o.params === 'object' &&
+    o.params !== null &&
+    typeof o.seed === 'number'
+  );
+}
+
+function errorMessage(runId: string, err: unknown): ErrorMessage {
+  if (err instanceof Error) {
+    const param = (err as { param?: unknown }).param;
+    return {
+      type: 'error',
+      runId,
+      message: err.message,
+      name: err.name,
+      ...(typeof param === 'string' ? { param } : {}),
+      ...(err.name === 'ExperimentError' || err.stack === undefined ? {} : { stack: err.stack }),
+    };
+  }
+  return { type: 'error', runId, message: String(err), name: 'Error' };
+}
+
+function run(req: RunRequest, post: (m: WorkerMessage) => void): void {
+  const experiment = catalogue.get(req.experiment);
+  if (!experiment) {
+    post({ type: 'error', runId: req.runId, message: `unknown experiment "${req.experiment}"`, name: 'ExperimentError' });
+    return;
+  }
+  // Throttled: the first call, then at most one per PROGRESS_INTERVAL_MS; the latest held back is sent at the end.
+  const throttle: { last: number; held: Omit<ProgressMessage, 'type' | 'runId'> | null } = { last: -Infinity, held: null };
+  const progress = (done: number, total: number, phase: string): void => {
+    const now = Date.now();
+    if (now - throttle.last >= PROGRESS_INTERVAL_MS || done >= total) {
+      throttle.last = now;
+      throttle.held = null;
+      post({ type: 'progress', runId: req.runId, done, total, phase });
+    } else {
+      throttle.held = { done, total, phase };
+    }
+  };
+  const started = performance.now();
+  let result: ExperimentResult;
+  try {
+    result = experiment.run(req.preset, req.params, req.seed, progress);
+  } catch (err) {
+    post(errorMessage(req.runId, err));
+    return;
+  }
+  const elapsedMs = performance.now() - started;
+  if (throttle.held) post({ type: 'progress', runId: req.runId, ...throttle.held });
+  try {
+    post({ type: 'result', runId: req.runId, result, elapsedMs });
+  } catch (err) {
+    // A result that cannot be cloned (a function, a symbol) is a fault of the experiment.
+    post(errorMessage(req.runId, new Error(`the result could not be sent: ${err instanceof Error ? err.message : String(err)}`)));
+  }
+}
+
+const channel = connect();
+channel.listen((m) => {
+  if (isRunRequest(m)) run(m, channel.post);
+});
+channel.post({ type: 'ready', experiments: [...catalogue.keys()] });
