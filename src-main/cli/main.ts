@@ -1,0 +1,480 @@
+/**
+ * The `gpulab` command line: listing presets and experiments, headless runs and the papers'
+ * reproduction. `runCli` builds the whole output before anything is printed, so a failure leaves
+ * stdout empty and says one line on stderr.
+ */
+import { parseArgs } from 'node:util';
+import { EXPERIMENTS, findExperiment } from '../../src-sim/experiments';
+import { formatBytes, resolveParams } from '../../src-sim/experiments/params';
+import type { Experiment, ParamValues, Progress } from '../../src-sim/experiments/types';
+import { ExperimentError, MAX_TRACE } from '../../src-sim/experiments/types';
+import { totalLines } from '../../src-sim/model/types';
+import { findPreset, PRESETS } from '../../src-sim/presets';
+import type { Preset, SpaceId } from '../../src-sim/presets/types';
+import { formatIssues, validatePreset } from '../../src-sim/presets/validate';
+import { reproduce, selectRows } from '../../src-sim/reference';
+import { SIM_VERSION } from '../../src-sim/version';
+import { DEFAULT_TRACE_LIMIT, formatNumber, formatParam, resultJson, resultText, seriesCsv, textTable } from './format';
+
+/** Exit codes: 0 success, 1 a reproduction row failed (or an internal error), 2 bad input. */
+export const EXIT_OK = 0;
+export const EXIT_FAILED = 1;
+export const EXIT_USAGE = 2;
+
+/** Bad input from the user: printed as one line, exit code 2. */
+export class CliError extends Error {
+  override name = 'CliError';
+}
+
+export interface CliOutput {
+  code: number;
+  stdout: string;
+  stderr: string;
+}
+
+export interface CliContext {
+  /** Package version (package.json). */
+  version: string;
+  readFile(path: string): string;
+  /** Live status line sink (a TTY's stderr), or null for none. */
+  status: ((line: string) => void) | null;
+}
+
+const OPTIONS = {
+  format: { type: 'string', short: 'f' },
+  preset: { type: 'string', short: 'p' },
+  'preset-file': { type: 'string' },
+  param: { type: 'string', multiple: true, short: 'P' },
+  seed: { type: 'string', short: 's' },
+  'trace-limit': { type: 'string' },
+  help: { type: 'boolean', short: 'h' },
+  version: { type: 'boolean', short: 'V' },
+} as const;
+
+type OptionName = keyof typeof OPTIONS;
+type Values = ReturnType<typeof parse>['values'];
+
+interface Command {
+  usage: string;
+  summary: string;
+  /** Options besides --help; the first --format listed is the default. */
+  options: OptionName[];
+  formats?: readonly string[];
+  positionals: [min: number, max: number];
+  run(args: string[], v: Values, format: string, ctx: CliContext): CliOutput;
+}
+
+function parse(argv: string[]) {
+  return parseArgs({ args: argv, options: OPTIONS, allowPositionals: true, strict: true });
+}
+
+const ok = (stdout: string): CliOutput => ({ code: EXIT_OK, stdout, stderr: '' });
+const json = (value: unknown): string => JSON.stringify(value, null, 2) + '\n';
+
+// ---------------------------------------------------------------------------------------------
+// presets
+
+function spacesOf(p: Preset): SpaceId[] {
+  return (Object.keys(p.spaces) as SpaceId[]).filter((s) => p.spaces[s]);
+}
+
+function presetSummary(p: Preset) {
+  const g = p.spaces.global;
+  const t = g.translation;
+  return {
+    id: p.id,
+    name: p.name,
+    device: p.device,
+    generation: p.generation,
+    computeCapability: p.computeCapability,
+    sms: p.chip.sms,
+    sharedBytes: p.shared.sizeBytes,
+    sharedBanks: p.shared.banks,
+    globalLevels: g.levels.map((l) => ({ name: l.name, sizeBytes: l.sizeBytes, lineBytes: l.geometry.lineBytes, scope: l.scope })),
+    pageBytes: t ? t.pageBytes : null,
+    tlbEntries: t ? [totalLines(t.l1.geometry), totalLines(t.l2.geometry)] : null,
+    spaces: spacesOf(p),
+  };
+}
+
+function presetsCommand(_args: string[], _v: Values, format: string): CliOutput {
+  const rows = PRESETS.map(presetSummary);
+  if (format === 'json') return ok(json(rows));
+  const table = textTable(
+    ['id', 'name', 'device', 'generation', 'cc', 'SMs', 'shared', 'global memory path', 'page', 'TLB entries', 'spaces'],
+    rows.map((r) => [
+      r.id,
+      r.name,
+      r.device,
+      r.generation,
+      r.computeCapability,
+      String(r.sms),
+      `${formatBytes(r.sharedBytes)} / ${r.sharedBanks} banks`,
+      r.globalLevels.map((l) => `${l.name} ${formatBytes(l.sizeBytes)} (${l.lineBytes} B lines)`).join(', ') || 'uncached',
+      r.pageBytes === null ? '-' : formatBytes(r.pageBytes),
+      r.tlbEntries === null ? '-' : r.tlbEntries.join(' + '),
+      r.spaces.join(', '),
+    ]),
+    [5],
+  );
+  return ok(`${table}\n\nFull data of one preset (a start for a custom preset file): gpulab preset <id>\n`);
+}
+
+function presetCommand(args: string[]): CliOutput {
+  return ok(json(builtinPreset(args[0])));
+}
+
+function builtinPreset(id: string): Preset {
+  const p = findPreset(id);
+  if (!p) throw new CliError(`unknown preset "${id}"; known: ${PRESETS.map((q) => q.id).join(', ')}`);
+  return p;
+}
+
+/** A user's preset file: JSON, checked by the same validator as the built-in presets. */
+function presetFromFile(path: string, ctx: CliContext): Preset {
+  let text: string;
+  try {
+    text = ctx.readFile(path);
+  } catch (e) {
+    throw new CliError(`cannot read preset file "${path}": ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}`);
+  }
+  let data: unknown;
+  try {
+    data = JSON.parse(text);
+  } catch (e) {
+    throw new CliError(`preset file "${path}" is not valid JSON: ${(e as Error).message}`);
+  }
+  const v = validatePreset(data);
+  if (!v.ok) {
+    const more = v.issues.length > 5 ? `; and ${v.issues.length - 5} more` : '';
+    throw new CliError(`invalid preset file "${path}": ${formatIssues(v.issues.slice(0, 5)).split('\n').join('; ')}${more}`);
+  }
+  if (findPreset(v.preset.id))
+    throw new CliError(`preset file "${path}" uses the id of the built-in preset "${v.preset.id}"; give the custom preset its own id`);
+  return v.preset;
+}
+
+/** --preset or --preset-file (exactly one when `required`). */
+function choosePreset(v: Values, ctx: CliContext, required: boolean): Preset | undefined {
+  if (v.preset !== undefined && v['preset-file'] !== undefined) throw new CliError('give --preset or --preset-file, not both');
+  if (v.preset !== undefined) return builtinPreset(v.preset);
+  if (v['preset-file'] !== undefined) return presetFromFile(v['preset-file'], ctx);
+  if (required) throw new CliError(`missing --preset <id> (one of: ${PRESETS.map((p) => p.id).join(', ')}) or --preset-file <file.json>`);
+  return undefined;
+}
+
+function parseSeed(text: string | undefined): number {
+  if (text === undefined) return 1;
+  if (!/^\d+$/.test(text.trim()) || Number(text) > 0xffffffff) throw new CliError(`--seed must be a whole number from 0 to 4294967295; got "${text}"`);
+  return Number(text);
+}
+
+// ---------------------------------------------------------------------------------------------
+// experiments
+
+function paramsJson(e: Experiment) {
+  return e.params.map((s) => ({
+    name: s.name,
+    label: s.label,
+    kind: s.kind,
+    unit: s.unit,
+    default: s.default,
+    ...('min' in s ? { min: s.min, max: s.max } : {}),
+    ...('maxItems' in s ? { maxItems: s.maxItems } : {}),
+    ...('options' in s ? { options: [...s.options] } : {}),
+    description: s.description,
+  }));
+}
+
+function rangeText(s: Experiment['params'][number]): string {
+  if (s.kind === 'enum') return s.options.join(' | ');
+  if (s.kind === 'boolean') return 'true | false';
+  const f = (n: number): string => (s.kind === 'bytes' || s.kind === 'bytes-list' ? formatBytes(n) : String(n));
+  const r = `${f(s.min)} .. ${f(s.max)}`;
+  return 'maxItems' in s ? `${r}, up to ${s.maxItems} values` : r;
+}
+
+function experimentsCommand(args: string[], _v: Values, format: string): CliOutput {
+  const list = args.length ? [requireExperiment(args[0])] : EXPERIMENTS;
+  if (format === 'json')
+    return ok(json(list.map((e) => ({ id: e.id, title: e.title, description: e.description, reproduces: e.reproduces, params: paramsJson(e) }))));
+  const blocks = list.map((e) => {
+    const head = [`${e.id}: ${e.title}`, `  ${e.description}`];
+    if (e.reproduces.length) head.push(`  Reproduces: ${e.reproduces.join(', ')}`);
+    const params = e.params.length
+      ? textTable(
+          ['parameter', 'kind', 'unit', 'default', 'range', 'description'],
+          e.params.map((s) => [s.name, s.kind, s.unit || '-', formatParam(s, s.default) || '-', rangeText(s), s.description]),
+        )
+          .split('\n')
+          .map((l) => `  ${l}`)
+          .join('\n')
+      : '  (no parameters)';
+    return `${head.join('\n')}\n${params}`;
+  });
+  return ok(blocks.join('\n\n') + '\n');
+}
+
+function requireExperiment(id: string): Experiment {
+  const e = findExperiment(id);
+  if (!e) throw new CliError(`unknown experiment "${id}"; known: ${EXPERIMENTS.map((x) => x.id).join(', ')}`);
+  return e;
+}
+
+// ---------------------------------------------------------------------------------------------
+// run
+
+function rawParams(items: string[] | undefined, e: Experiment): Record<string, string> {
+  const raw: Record<string, string> = {};
+  for (const item of items ?? []) {
+    const eq = item.indexOf('=');
+    if (eq <= 0) throw new CliError(`--param takes name=value; got "${item}" (parameters of ${e.id}: ${e.params.map((p) => p.name).join(', ') || 'none'})`);
+    const name = item.slice(0, eq).trim();
+    if (name in raw) throw new CliError(`parameter "${name}" is given twice`);
+    raw[name] = item.slice(eq + 1);
+  }
+  return raw;
+}
+
+function statusProgress(ctx: CliContext, label: string): Progress {
+  const sink = ctx.status;
+  if (!sink) return () => {};
+  let last = 0;
+  return (done, total, phase) => {
+    const now = Date.now();
+    if (now - last < 100 && done < total) return;
+    last = now;
+    const pct = total > 0 ? Math.min(100, Math.floor((100 * done) / total)) : 0;
+    sink(`${label}: ${phase} ${pct}%`);
+  };
+}
+
+function runCommand(args: string[], v: Values, format: string, ctx: CliContext): CliOutput {
+  const e = requireExperiment(args[0]);
+  const raw = rawParams(v.param, e);
+  const preset = choosePreset(v, ctx, true) as Preset;
+  const seed = parseSeed(v.seed);
+  let traceLimit = DEFAULT_TRACE_LIMIT;
+  if (v['trace-limit'] !== undefined) {
+    traceLimit = Number(v['trace-limit']);
+    if (!/^\d+$/.test(v['trace-limit'].trim()) || traceLimit > MAX_TRACE)
+      throw new CliError(`--trace-limit must be a whole number from 0 to ${MAX_TRACE}; got "${v['trace-limit']}"`);
+  }
+  const params: ParamValues = resolveParams(e.params, raw);
+  const started = Date.now();
+  let result;
+  try {
+    result = e.run(preset, params, seed, statusProgress(ctx, `${e.id} on ${preset.id}`));
+  } catch (err) {
+    if (err instanceof ExperimentError) throw new ExperimentError(`${e.id} on ${preset.id}: ${err.message}`, err.param);
+    throw err;
+  }
+  const seconds = (Date.now() - started) / 1000;
+
+  if (format === 'csv') return ok(seriesCsv(result.series));
+  if (format === 'json') {
+    return ok(
+      json({
+        experiment: e.id,
+        preset: { id: preset.id, name: preset.name, device: preset.device, builtIn: findPreset(preset.id) === preset },
+        seed,
+        params,
+        simVersion: SIM_VERSION,
+        ...resultJson(result, traceLimit),
+      }),
+    );
+  }
+  const paramLine = e.params.map((s) => `${s.name}=${formatParam(s, params[s.name])}`).join(' ');
+  const head = [
+    `${e.title}`,
+    `Preset: ${preset.name} (${preset.device})${findPreset(preset.id) === preset ? '' : ' [custom]'}   seed ${seed}   simulator ${SIM_VERSION}   ${formatNumber(seconds)} s`,
+    `Parameters: ${paramLine || '(none)'}`,
+    '',
+  ];
+  return ok(head.join('\n') + '\n' + resultText(result));
+}
+
+// ---------------------------------------------------------------------------------------------
+// reproduce
+
+interface RowOut {
+  id: string;
+  preset: string;
+  target: string;
+  simulated: string;
+  deviation?: number;
+  pass: boolean;
+}
+
+function reproduceCommand(args: string[], v: Values, format: string, ctx: CliContext): CliOutput {
+  const override = choosePreset(v, ctx, false);
+  const seed = parseSeed(v.seed);
+  let rows;
+  try {
+    rows = selectRows(args[0]);
+  } catch (e) {
+    throw new CliError((e as Error).message);
+  }
+  if (rows.length === 0) throw new CliError(`no reproduction rows match "${args[0]}" (none are implemented yet)`);
+  const progress = statusProgress(ctx, 'reproduce');
+  const started = Date.now();
+  const out: RowOut[] = [];
+  rows.forEach((row, i) => {
+    progress(i, rows.length, row.id);
+    let results: RowOut[];
+    try {
+      // Row by row: a row that throws is reported as failed, the others still run.
+      results = reproduce(row.id, override, seed);
+    } catch (err) {
+      const presets = override ? [override.id] : row.presets;
+      results = presets.map((preset) => ({ id: row.id, preset, target: '', simulated: `error: ${(err as Error).message}`, pass: false }));
+    }
+    for (const r of results)
+      out.push({ id: r.id, preset: r.preset, target: r.target, simulated: r.simulated, ...(r.deviation !== undefined ? { deviation: r.deviation } : {}), pass: r.pass });
+  });
+  const seconds = (Date.now() - started) / 1000;
+  const passed = out.filter((r) => r.pass).length;
+  const failed = out.length - passed;
+  const code = failed ? EXIT_FAILED : EXIT_OK;
+  if (format === 'json') return { code, stdout: JSON.stringify({ rows: out, passed, failed }) + '\n', stderr: '' };
+  const lines = out.map((r) =>
+    [
+      `${r.pass ? 'PASS' : 'FAIL'}  ${r.id} on ${r.preset}${r.deviation !== undefined ? `  (largest deviation ${formatNumber(r.deviation * 100)} %)` : ''}`,
+      `      paper:     ${r.target || '-'}`,
+      `      simulated: ${r.simulated}`,
+    ].join('\n'),
+  );
+  return { code, stdout: `${lines.join('\n')}\n\n${passed} passed, ${failed} failed in ${formatNumber(seconds)} s (seed ${seed})\n`, stderr: '' };
+}
+
+// ---------------------------------------------------------------------------------------------
+// help
+
+const COMMANDS: Record<string, Command> = {
+  presets: {
+    usage: 'presets [--format text|json]',
+    summary: 'List the simulated GPUs and their key sizes.',
+    options: ['format'],
+    formats: ['text', 'json'],
+    positionals: [0, 0],
+    run: presetsCommand,
+  },
+  preset: {
+    usage: 'preset <id>',
+    summary: 'Print one preset in full as JSON (copy it, change the id, edit, use with --preset-file).',
+    options: [],
+    positionals: [1, 1],
+    run: presetCommand,
+  },
+  experiments: {
+    usage: 'experiments [<experiment>] [--format text|json]',
+    summary: 'List the experiments and their parameters (name, kind, unit, default, range).',
+    options: ['format'],
+    formats: ['text', 'json'],
+    positionals: [0, 1],
+    run: experimentsCommand,
+  },
+  run: {
+    usage: 'run <experiment> (--preset <id> | --preset-file <file.json>) [--param name=value ...] [--seed n] [--format text|json|csv] [--trace-limit n]',
+    summary: 'Run one experiment headless and print its findings, series and notes.',
+    options: ['format', 'preset', 'preset-file', 'param', 'seed', 'trace-limit'],
+    formats: ['text', 'json', 'csv'],
+    positionals: [1, 1],
+    run: runCommand,
+  },
+  reproduce: {
+    usage: 'reproduce <row-id|MEI|WONG|all> [--preset <id> | --preset-file <file.json>] [--seed n] [--format text|json]',
+    summary: "Run the papers' reproduction rows and hold them to the published values (exit 1 if any fails).",
+    options: ['preset', 'preset-file', 'seed', 'format'],
+    formats: ['text', 'json'],
+    positionals: [1, 1],
+    run: reproduceCommand,
+  },
+  help: {
+    usage: 'help [<command>]',
+    summary: 'Show this help, or the help of one command.',
+    options: [],
+    positionals: [0, 1],
+    run: (args) => ok(helpText(args[0])),
+  },
+};
+
+const OPTION_HELP: Record<string, string> = {
+  format: '-f, --format <f>      output format (text is the default)',
+  preset: '-p, --preset <id>     a built-in preset (gpulab presets)',
+  'preset-file': '    --preset-file <f> a custom preset: JSON checked by the preset validator',
+  param: '-P, --param n=v       an experiment parameter; repeat for more (gpulab experiments <id>)',
+  seed: '-s, --seed <n>        seed of the run, 0 to 4294967295 (default 1): same seed, same result',
+  'trace-limit': `    --trace-limit <n> trace entries kept in --format json (default ${DEFAULT_TRACE_LIMIT}; the rest are counted in "dropped")`,
+};
+
+function helpText(command?: string): string {
+  if (command !== undefined) {
+    const c = COMMANDS[command];
+    if (!c) throw new CliError(`unknown command "${command}"; commands: ${Object.keys(COMMANDS).join(', ')}`);
+    const opts = c.options.map((o) => `  ${OPTION_HELP[o]}`);
+    return [`Usage: gpulab ${c.usage}`, '', c.summary, ...(opts.length ? ['', 'Options:', ...opts] : [])].join('\n') + '\n';
+  }
+  const width = Math.max(...Object.keys(COMMANDS).map((k) => k.length));
+  return [
+    'gpulab: the GPU Memory Lab command line (simulated Tesla, Fermi, Kepler and Titan memory hierarchies).',
+    '',
+    'Usage: gpulab <command> [options]',
+    '',
+    'Commands:',
+    ...Object.entries(COMMANDS).map(([k, c]) => `  ${k.padEnd(width)}  ${c.summary}`),
+    '',
+    'Examples:',
+    '  gpulab presets',
+    '  gpulab experiments pchase-average',
+    '  gpulab run pchase-average --preset fermi --param strides=128 --param sizeTo=24KB',
+    '  gpulab run pchase-average --preset kepler --format csv > curve.csv',
+    '  gpulab reproduce all',
+    '',
+    'Exit codes: 0 success, 1 a reproduction row failed, 2 bad input (one line on stderr, nothing on stdout).',
+    'gpulab help <command> shows the options of one command; gpulab --version the versions.',
+  ].join('\n') + '\n';
+}
+
+// ---------------------------------------------------------------------------------------------
+
+function dispatch(argv: string[], ctx: CliContext): CliOutput {
+  let parsed: ReturnType<typeof parse>;
+  try {
+    parsed = parse(argv);
+  } catch (e) {
+    const err = e as NodeJS.ErrnoException;
+    const unknown = /^Unknown option '([^']+)'/.exec(err.message);
+    if (err.code === 'ERR_PARSE_ARGS_UNKNOWN_OPTION' && unknown) throw new CliError(`unknown option ${unknown[1]} (gpulab help)`);
+    const hint = /ambiguous/.test(err.message) ? ' (a value that starts with "-" is written --option=value)' : '';
+    throw new CliError(err.message.split('\n')[0] + hint);
+  }
+  const { values, positionals } = parsed;
+  const [name, ...args] = positionals;
+  if (values.version) return ok(`gpulab ${ctx.version} (simulator ${SIM_VERSION})\n`);
+  if (name === undefined) return ok(helpText());
+  const command = COMMANDS[name];
+  if (!command) throw new CliError(`unknown command "${name}"; commands: ${Object.keys(COMMANDS).join(', ')} (gpulab help)`);
+  if (values.help) return ok(helpText(name));
+  for (const key of Object.keys(values) as OptionName[]) {
+    if (key !== 'help' && !command.options.includes(key)) throw new CliError(`option --${key} does not apply to "${name}" (gpulab help ${name})`);
+  }
+  const [min, max] = command.positionals;
+  if (args.length < min) throw new CliError(`missing argument: gpulab ${command.usage}`);
+  if (args.length > max) throw new CliError(`unexpected argument "${args[max]}": gpulab ${command.usage}`);
+  const formats = command.formats ?? ['text'];
+  const format = values.format ?? formats[0];
+  if (!formats.includes(format)) throw new CliError(`--format must be one of: ${formats.join(', ')}; got "${format}"`);
+  return command.run(args, values, format, ctx);
+}
+
+/** Runs one command line. Never throws: bad input becomes exit code 2 and one line on stderr. */
+export function runCli(argv: string[], ctx: CliContext): CliOutput {
+  try {
+    return dispatch(argv, ctx);
+  } catch (e) {
+    const usage = e instanceof CliError || e instanceof ExperimentError;
+    const message = (e instanceof Error ? e.message : String(e)).replace(/\s*\n\s*/g, '; ');
+    return { code: usage ? EXIT_USAGE : EXIT_FAILED, stdout: '', stderr: `gpulab: ${usage ? 'error' : 'internal error'}: ${message}\n` };
+  }
+}
