@@ -2,13 +2,15 @@ import { Rng } from '../rng';
 import { bitsSet } from './index/bits';
 import { interleaveTable } from './index/interleave';
 import { xorSet } from './index/xor';
-import { fermiVictim, lruVictim, POLICY_CODE, randomVictim } from './replacement';
+import { fermiVictim, POLICY_CODE, randomVictim } from './replacement';
 import type { CacheGeometry } from './types';
 import { totalLines } from './types';
 
 const INDEX_BITS = 0;
 const INDEX_XOR = 1;
 const INDEX_INTERLEAVE = 2;
+const POLICY_RANDOM = POLICY_CODE.random;
+const POLICY_FERMI = POLICY_CODE.fermi;
 
 /**
  * A set-associative cache of lines (or a TLB of page entries): equal or unequal sets, a named index
@@ -35,6 +37,10 @@ export class Cache {
 
   private readonly indexCode: number;
   private readonly divisor: number;
+  /** Reciprocals used where they are exact (powers of two); 0 where not. */
+  private readonly invLine: number;
+  private readonly invDivisor: number;
+  private readonly invSets: number;
   private readonly table: Int32Array | null;
   private readonly policyCode: number;
   private readonly refreshOnHit: boolean;
@@ -44,6 +50,12 @@ export class Cache {
   private rng: Rng;
   private readonly seed: number;
   private clock = 0;
+  /** The slot (and its set and way) of the last line hit or filled. */
+  private mruSlot = 0;
+  private mruSet = 0;
+  private mruWay = 0;
+  /** Whether a line's set follows from its line number alone (not so if set bits lie inside the line). */
+  private readonly mruSafe: boolean;
 
   constructor(geometry: CacheGeometry, seed = 1) {
     this.geometry = geometry;
@@ -65,6 +77,11 @@ export class Cache {
     this.indexCode = idx.kind === 'bits' ? INDEX_BITS : idx.kind === 'xor' ? INDEX_XOR : INDEX_INTERLEAVE;
     const shift = idx.kind === 'bits' && idx.shiftBits !== undefined ? idx.shiftBits : Math.log2(geometry.lineBytes);
     this.divisor = 2 ** shift;
+    const pow2 = (n: number): boolean => n > 0 && Number.isInteger(Math.log2(n));
+    this.invLine = pow2(geometry.lineBytes) ? 1 / geometry.lineBytes : 0;
+    this.invDivisor = 1 / this.divisor;
+    this.invSets = pow2(this.sets) && Number.isInteger(shift) ? 1 / this.sets : 0;
+    this.mruSafe = idx.kind !== 'bits' || this.divisor >= geometry.lineBytes;
     this.table =
       idx.kind === 'interleave'
         ? interleaveTable(geometry.setWays ?? new Array<number>(this.sets).fill(geometry.ways))
@@ -79,10 +96,22 @@ export class Cache {
     this.rng = new Rng(seed);
   }
 
+  /** The line number of an address (a multiplication where the line size is a power of two: exact and fast). */
+  lineOf(addr: number): number {
+    return this.invLine > 0 ? Math.floor(addr * this.invLine) : Math.floor(addr / this.lineBytes);
+  }
+
   /** The set an address maps to. */
   setOf(addr: number): number {
-    if (this.indexCode === INDEX_BITS) return bitsSet(addr, this.divisor, this.sets);
-    const lineNo = Math.floor(addr / this.lineBytes);
+    if (this.indexCode === INDEX_BITS) {
+      if (this.invSets > 0) {
+        // Powers of two: multiplications are exact, and no floating-point remainder (a slow call) is needed.
+        const q = Math.floor(addr * this.invDivisor);
+        return q - Math.floor(q * this.invSets) * this.sets;
+      }
+      return bitsSet(addr, this.divisor, this.sets);
+    }
+    const lineNo = this.lineOf(addr);
     if (this.indexCode === INDEX_XOR) return xorSet(lineNo, this.sets);
     const t = this.table as Int32Array;
     return t[lineNo % t.length];
@@ -90,52 +119,68 @@ export class Cache {
 
   /** Looks an address up; on a miss allocates (if configured). Returns true on a hit. */
   access(addr: number): boolean {
-    const lineNo = Math.floor(addr / this.lineBytes);
+    const lineNo = this.lineOf(addr);
+    const tags = this.tags;
+    const stamp = this.stamp;
+    const t = ++this.clock;
+    this.lastEvicted = -1;
+    // Most recently touched line first: a chase with a stride below the line or page size asks for it
+    // again and again (same outcome and state as the full lookup below).
+    const mru = this.mruSlot;
+    if (tags[mru] === lineNo && this.mruSafe) {
+      if (this.refreshOnHit) stamp[mru] = t;
+      this.lastSet = this.mruSet;
+      this.lastWay = this.mruWay;
+      return true;
+    }
     const set = this.setOf(addr);
     const base = this.setBase[set];
     const ways = this.setWays[set];
-    const tags = this.tags;
-    const t = ++this.clock;
     this.lastSet = set;
-    this.lastEvicted = -1;
-    let invalid = -1;
+    // One pass: look for the line and, on the way, for the slot with the oldest stamp. Invalid slots
+    // have stamp 0 and valid ones at least 1, so the oldest is the first invalid slot when one exists.
+    let oldestWay = 0;
+    let oldest = Infinity;
     for (let w = 0; w < ways; w++) {
-      const tag = tags[base + w];
-      if (tag === lineNo) {
-        if (this.refreshOnHit) this.stamp[base + w] = t;
+      const slot = base + w;
+      if (tags[slot] === lineNo) {
+        if (this.refreshOnHit) stamp[slot] = t;
         this.lastWay = w;
+        this.mruSlot = slot;
+        this.mruSet = set;
+        this.mruWay = w;
         return true;
       }
-      if (tag < 0 && invalid < 0) invalid = w;
+      const st = stamp[slot];
+      if (st < oldest) {
+        oldest = st;
+        oldestWay = w;
+      }
     }
     if (!this.allocate) {
       this.lastWay = -1;
       return false;
     }
-    let victim = invalid;
-    if (victim < 0) {
-      switch (this.policyCode) {
-        case POLICY_CODE.lru:
-        case POLICY_CODE.fifo:
-          victim = lruVictim(this.stamp, base, ways);
-          break;
-        case POLICY_CODE.random:
-          victim = randomVictim(this.rng, ways);
-          break;
-        default:
-          victim = fermiVictim(this.rng, ways, this.hotWay < ways ? this.hotWay : 0, this.hotProbability);
-      }
+    let victim = oldestWay;
+    if (oldest !== 0) {
+      const code = this.policyCode;
+      if (code === POLICY_RANDOM) victim = randomVictim(this.rng, ways);
+      else if (code === POLICY_FERMI) victim = fermiVictim(this.rng, ways, this.hotWay < ways ? this.hotWay : 0, this.hotProbability);
       this.lastEvicted = tags[base + victim];
     }
-    tags[base + victim] = lineNo;
-    this.stamp[base + victim] = t;
+    const slot = base + victim;
+    tags[slot] = lineNo;
+    stamp[slot] = t;
     this.lastWay = victim;
+    this.mruSlot = slot;
+    this.mruSet = set;
+    this.mruWay = victim;
     return false;
   }
 
   /** True if the address's line is present (no state change). */
   contains(addr: number): boolean {
-    const lineNo = Math.floor(addr / this.lineBytes);
+    const lineNo = this.lineOf(addr);
     const set = this.setOf(addr);
     const base = this.setBase[set];
     for (let w = 0; w < this.setWays[set]; w++) if (this.tags[base + w] === lineNo) return true;
@@ -147,6 +192,9 @@ export class Cache {
     this.tags.fill(-1);
     this.stamp.fill(0);
     this.clock = 0;
+    this.mruSlot = 0;
+    this.mruSet = 0;
+    this.mruWay = 0;
     this.rng = new Rng(this.seed);
   }
 }
