@@ -32,7 +32,9 @@ function fail(spec: ParamSpec, why: string): never {
 }
 
 function checkNumber(spec: ParamSpec & { min: number; max: number }, v: number, integer: boolean): number {
-  if (!Number.isFinite(v)) fail(spec, `must be a number (${range(spec)} ${spec.unit})`.trim());
+  const bytes = spec.kind === 'bytes' || spec.kind === 'bytes-list';
+  if (!Number.isFinite(v))
+    fail(spec, bytes ? `must be a size such as 4096, 4KB or 2MB (${range(spec)})` : `must be a number (${`${range(spec)} ${spec.unit}`.trim()})`);
   if (integer && !Number.isInteger(v)) fail(spec, `must be a whole number (${range(spec)})`);
   if (v < spec.min || v > spec.max) fail(spec, `is ${spec.kind.startsWith('bytes') ? formatBytes(v) : v}; allowed: ${range(spec)}${spec.kind.startsWith('bytes') ? '' : ` ${spec.unit}`}`.trimEnd());
   return v;

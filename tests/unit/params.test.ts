@@ -53,3 +53,10 @@ describe('every experiment', () => {
     expect(() => e.run(findPreset('fermi')!, { strides: '4', sizeFrom: '1GB', sizeTo: '4GB', sizeStep: '1GB' }, 1, () => {})).toThrow(/over the limit/);
   });
 });
+
+describe('malformed sizes', () => {
+  it('say what a size looks like, with the range written once', () => {
+    const specs: ParamSpec[] = [{ name: 'n', label: 'n', unit: 'B', kind: 'bytes', default: 64, min: 4, max: 1024, description: '' }];
+    expect(() => resolveParams(specs, { n: 'lots' })).toThrow('parameter "n" must be a size such as 4096, 4KB or 2MB (4 B to 1 KB)');
+  });
+});
