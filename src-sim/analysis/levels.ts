@@ -36,7 +36,7 @@ export function latencyLevels(values: ArrayLike<number>, minGap = 3): LatencyLev
 }
 
 /** Index of the level a latency belongs to (nearest level by range), for classifying a trace. */
-export function levelOf(levels: readonly LatencyLevel[], v: number): number {
+export function levelOf(levels: readonly { min: number; max: number }[], v: number): number {
   let best = 0;
   let bestD = Infinity;
   for (let i = 0; i < levels.length; i++) {

@@ -1,3 +1,4 @@
+import { latencyLevels, levelOf } from './levels';
 import type { Finding } from '../experiments/types';
 import { formatBytes } from '../experiments/params';
 
@@ -44,35 +45,11 @@ export function latencyClasses(values: ArrayLike<number>, minGap = 4): LatencyCl
 }
 
 function cutClasses(v: Float64Array, gap: number): LatencyClass[] {
-  const n = v.length;
-  const classes: LatencyClass[] = [];
-  let start = 0;
-  let sum = v[0];
-  for (let i = 1; i <= n; i++) {
-    if (i === n || v[i] - v[i - 1] > gap) {
-      classes.push({ min: v[start], max: v[i - 1], mean: sum / (i - start), count: i - start });
-      start = i;
-      sum = 0;
-    }
-    if (i < n) sum += v[i];
-  }
-  return classes;
+  return latencyLevels(v, gap).map((l) => ({ min: l.min, max: l.max, mean: l.latency, count: l.count }));
 }
 
 /** Index of the class a latency belongs to (the nearest one when it falls between classes). */
-export function classOf(classes: readonly LatencyClass[], value: number): number {
-  let best = 0;
-  let bestD = Infinity;
-  for (let c = 0; c < classes.length; c++) {
-    const k = classes[c];
-    const dist = value < k.min ? k.min - value : value > k.max ? value - k.max : 0;
-    if (dist < bestD) {
-      bestD = dist;
-      best = c;
-    }
-  }
-  return best;
-}
+export const classOf: (classes: readonly LatencyClass[], value: number) => number = levelOf;
 
 // ---------------------------------------------------------------------------------------------
 // Average-latency curves: plateaus and the steps between them (WONG III-B, Fig 4).
