@@ -79,6 +79,31 @@ export default tseslint.config(
     },
   },
   {
+    // Browser-safe modules of src-main (the browser mode's HTTP client and its wire codec): the renderer
+    // imports them at runtime, so they import no Node built-ins, Electron, database or main-side services.
+    files: ['src-main/shared/**/*.ts'],
+    rules: {
+      '@typescript-eslint/no-restricted-imports': [
+        'error',
+        {
+          paths: [
+            ...nodeBuiltins.map((name) => ({ name, message: 'src-main/shared runs in the browser: no Node built-ins.' })),
+            { name: 'electron', message: 'src-main/shared runs in the browser: no Electron.' },
+            { name: 'better-sqlite3', message: 'src-main/shared runs in the browser: no database.' },
+          ],
+          patterns: [{ regex: '(^|/)(services|electron|web|cli)(/|$)', message: 'src-main/shared imports only the contract and its own folder.' }],
+        },
+      ],
+      'no-restricted-globals': [
+        'error',
+        ...['process', 'require', 'Buffer', '__dirname', '__filename', 'window', 'document'].map((name) => ({
+          name,
+          message: `src-main/shared runs in the browser and in Node: no ${name}.`,
+        })),
+      ],
+    },
+  },
+  {
     // The renderer talks only to the contract; it may import types (only) from src-main.
     files: ['src-renderer/**/*.ts'],
     languageOptions: { globals: { ...globals.browser } },
@@ -93,9 +118,10 @@ export default tseslint.config(
           ],
           patterns: [
             {
-              group: ['**/src-main/**', '../../src-main/*', '../src-main/*'],
+              // Anything of src-main except src-main/shared/ (browser-safe modules: the browser mode's client).
+              regex: '(^|/)src-main/(?!shared/)',
               allowTypeImports: true,
-              message: 'The renderer may import only types from src-main (the contract).',
+              message: 'The renderer may import only types from src-main (the contract), and src-main/shared/ at runtime.',
             },
           ],
         },

@@ -519,7 +519,11 @@ export type LabErrorCode =
   | 'invalid-bundle'
   | 'database-too-new'
   | 'database-invalid'
-  | 'internal';
+  | 'internal'
+  /** Transports only: the browser mode's token is missing or wrong. */
+  | 'unauthorized'
+  /** Transports only: the main process (the browser mode's server) cannot be reached. */
+  | 'unreachable';
 
 /** An error a user can act on; `code` survives the transports as `{ code, message }`. */
 export class LabError extends Error {

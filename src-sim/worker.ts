@@ -115,6 +115,11 @@ function run(req: RunRequest, post: (m: WorkerMessage) => void): void {
   }
 }
 
+// A terminal's Ctrl+C (or hang-up) reaches the whole process group, this process included. The owner
+// decides when a simulation process ends (it kills it, or the worker exits on disconnect) and records
+// the run as interrupted; dying here first would record it as crashed.
+for (const signal of ['SIGINT', 'SIGHUP'] as const) process.on(signal, () => {});
+
 const channel = connect();
 channel.listen((m) => {
   if (isRunRequest(m)) run(m, channel.post);

@@ -1,0 +1,111 @@
+/**
+ * The paper's values beside a run's findings. Pure: src-sim data only.
+ *
+ * Which rows: the REPRODUCTION_ROWS that the run's experiment declares it reproduces
+ * (`Experiment.reproduces`) and that the paper measured on the run's preset (`row.presets`, by
+ * preset id: a custom preset is not a GPU the paper measured, so it gets no paper values). A row
+ * says which experiments it runs only when it is measured, which an export must not do; the
+ * experiment's own list is the static record of the same relation.
+ *
+ * Which finding a reference sits beside: the one whose label (or the part of it after the first
+ * ": ", e.g. "shared: odd strides conflict-free") is the reference's name or starts with it
+ * followed by a non-alphanumeric character ("Pattern 1 (data hit, ...)" for "pattern 1"), ignoring
+ * case, with the same unit. Only one-to-one matches count: a reference that fits several findings
+ * or a finding that fits several references stays unmatched, and the report lists it under
+ * "Paper values" instead. References repeated by several rows (same name, value and unit) count once.
+ */
+import { findExperiment } from '../../../src-sim/experiments';
+import type { Finding } from '../../../src-sim/experiments/types';
+import type { Preset } from '../../../src-sim/presets/types';
+import { REPRODUCTION_ROWS } from '../../../src-sim/reference';
+import { checkOne } from '../../../src-sim/reference/check';
+import type { CheckResult, Reference } from '../../../src-sim/reference/types';
+
+export interface PaperRow {
+  id: string;
+  paper: 'MEI' | 'WONG';
+  title: string;
+  references: Reference[];
+}
+
+/** A reference with the rows that cite it. */
+export interface PaperValue {
+  rowIds: string[];
+  reference: Reference;
+}
+
+export interface FindingBeside {
+  finding: Finding;
+  /** The paper's value for the same quantity, when one matches unambiguously. */
+  paper?: PaperValue;
+  /** The finding held to the reference's tolerance (src-sim/reference/check.ts). */
+  check?: CheckResult;
+}
+
+export interface PaperComparison {
+  rows: PaperRow[];
+  findings: FindingBeside[];
+  /** References of those rows that no finding matched. */
+  unmatched: PaperValue[];
+}
+
+/** The rows that reproduce with this experiment on this preset, with their references for it. */
+export function paperRows(experimentId: string, presetId: string, preset: Preset): PaperRow[] {
+  const experiment = findExperiment(experimentId);
+  if (!experiment) return [];
+  return REPRODUCTION_ROWS.filter((r) => experiment.reproduces.includes(r.id) && r.presets.includes(presetId))
+    .map((r) => ({ id: r.id, paper: r.paper, title: r.title, references: r.references(preset) }))
+    .filter((r) => r.references.length > 0);
+}
+
+const norm = (s: string): string => s.toLowerCase().replace(/\s+/g, ' ').trim();
+
+/** Whether a finding is about the quantity a reference names (see the module comment). */
+export function namesMatch(reference: Pick<Reference, 'name' | 'unit'>, finding: Pick<Finding, 'label' | 'unit'>): boolean {
+  if (reference.unit !== finding.unit) return false;
+  const name = norm(reference.name);
+  if (!name) return false;
+  const label = norm(finding.label);
+  const colon = label.indexOf(': ');
+  const candidates = colon >= 0 ? [label, label.slice(colon + 2)] : [label];
+  return candidates.some((c) => c === name || (c.startsWith(name) && /^[^a-z0-9]/.test(c.slice(name.length))));
+}
+
+/** Merges references that several rows repeat (same name, value and unit). */
+function distinctValues(rows: readonly PaperRow[]): PaperValue[] {
+  const out: PaperValue[] = [];
+  for (const row of rows)
+    for (const ref of row.references) {
+      const same = out.find((v) => v.reference.name === ref.name && v.reference.unit === ref.unit && String(v.reference.value) === String(ref.value));
+      if (same) same.rowIds.push(row.id);
+      else out.push({ rowIds: [row.id], reference: ref });
+    }
+  return out;
+}
+
+/** Pairs findings with paper values one to one (see the module comment). */
+export function besidePaper(findings: readonly Finding[], rows: readonly PaperRow[]): PaperComparison {
+  const values = distinctValues(rows);
+  const fits = values.map((v) => findings.map((f, i) => (namesMatch(v.reference, f) ? i : -1)).filter((i) => i >= 0));
+  const fitCount = findings.map((_, i) => fits.filter((list) => list.includes(i)).length);
+  const pairedWith = new Map<number, PaperValue>();
+  const unmatched: PaperValue[] = [];
+  values.forEach((v, k) => {
+    const only = fits[k].length === 1 ? fits[k][0] : -1;
+    if (only >= 0 && fitCount[only] === 1) pairedWith.set(only, v);
+    else unmatched.push(v);
+  });
+  return {
+    rows: [...rows],
+    findings: findings.map((finding, i) => {
+      const paper = pairedWith.get(i);
+      return paper ? { finding, paper, check: checkOne(paper.reference, finding.value) } : { finding };
+    }),
+    unmatched,
+  };
+}
+
+/** The paper comparison of one run. */
+export function paperComparison(run: { experiment: string; presetId: string; preset: Preset }, findings: readonly Finding[]): PaperComparison {
+  return besidePaper(findings, paperRows(run.experiment, run.presetId, run.preset));
+}

@@ -1,0 +1,174 @@
+/**
+ * The browser mode's client side: `LabApi` (the contract's API object, the same shape as the
+ * desktop app's `window.lab`) over the loopback HTTP API of src-main/web/server.ts.
+ *
+ *   const lab = createHttpLab(location.origin, pageToken(location.hash) ?? '');
+ *   const { runId } = await lab.runs.start({ experiment: 'pchase-average', preset: 'fermi' });
+ *   const off = lab.on('run.progress', (p) => ...);
+ *
+ * Calls are `POST /api/call/<name>` with the argument as wire JSON (./wire.ts: typed arrays and
+ * non-finite numbers restored exactly), or, for `bundles.import`, the file's bytes as the raw body.
+ * Every request carries the per-launch token (`Authorization: Bearer`); events come from one
+ * EventSource on `/api/events?token=...` (EventSource cannot set headers), opened at the first
+ * subscription and closed after the last. A failed call rejects with a LabError whose `code` is the
+ * server's (or 'unauthorized' / 'unreachable' for transport failures).
+ *
+ * Browser-safe: no Node built-ins, no DOM types (fetch and EventSource are taken from globalThis or
+ * passed in). The renderer may import this folder (eslint.config.js).
+ */
+import type { CallName, EventName, LabApi, LabErrorCode, LabEvents } from '../contract';
+import { buildCalls, LabError } from '../contract';
+import { decodeWire, encodeWire } from './wire';
+
+/** Route of a call: `POST ${CALL_PATH}<name>`. */
+export const CALL_PATH = '/api/call/';
+/** Server-sent events: `GET ${EVENTS_PATH}?token=<token>`. */
+export const EVENTS_PATH = '/api/events';
+/** The other header that may carry the token (besides `Authorization: Bearer <token>`). */
+export const TOKEN_HEADER = 'x-lab-token';
+/** Calls whose argument is `{ bytes }` and whose bytes travel as the raw request body. */
+export const BINARY_CALLS: readonly CallName[] = ['bundles.import'];
+export const BINARY_CONTENT_TYPE = 'application/octet-stream';
+export const JSON_CONTENT_TYPE = 'application/json';
+
+/** What the client needs of fetch's response. */
+export interface FetchResponseLike {
+  status: number;
+  text(): Promise<string>;
+}
+export type FetchLike = (
+  url: string,
+  init: { method: 'POST'; headers: Record<string, string>; body: string | Uint8Array; cache: 'no-store'; credentials: 'omit'; redirect: 'error' },
+) => Promise<FetchResponseLike>;
+/** What the client needs of an EventSource. */
+export interface EventSourceLike {
+  addEventListener(type: string, listener: (event: { data: unknown }) => void): void;
+  close(): void;
+}
+export type EventSourceCtor = new (url: string) => EventSourceLike;
+
+export interface HttpLabOptions {
+  /** Default: globalThis.fetch. */
+  fetch?: FetchLike;
+  /** Default: globalThis.EventSource. */
+  EventSource?: EventSourceCtor;
+}
+
+export interface HttpLab extends LabApi {
+  /** Closes the event stream (listeners stay registered but hear nothing more). */
+  close(): void;
+}
+
+/** The token in the page's fragment (`#token=<hex>`), or null. */
+export function pageToken(hash: string): string | null {
+  const params = new URLSearchParams(hash.startsWith('#') ? hash.slice(1) : hash);
+  const token = params.get('token');
+  return token && /^[0-9a-f]{16,256}$/.test(token) ? token : null;
+}
+
+const ERROR_CODES: readonly LabErrorCode[] = [
+  'invalid-args',
+  'not-found',
+  'conflict',
+  'immutable',
+  'invalid-preset',
+  'invalid-bundle',
+  'database-too-new',
+  'database-invalid',
+  'internal',
+  'unauthorized',
+  'unreachable',
+];
+
+function errorFrom(status: number, body: unknown): LabError {
+  const e = (body as { error?: { code?: unknown; message?: unknown } } | null)?.error;
+  const code = ERROR_CODES.includes(e?.code as LabErrorCode) ? (e!.code as LabErrorCode) : status === 401 ? 'unauthorized' : 'internal';
+  const message = typeof e?.message === 'string' ? e.message : `the lab server answered HTTP ${status}`;
+  return new LabError(code, message);
+}
+
+/** The contract's API over HTTP. `baseUrl` is the server's origin (e.g. `http://127.0.0.1:5173`). */
+export function createHttpLab(baseUrl: string, token: string, options: HttpLabOptions = {}): HttpLab {
+  const base = baseUrl.replace(/\/+$/, '');
+  const g = globalThis as unknown as { fetch?: FetchLike; EventSource?: EventSourceCtor };
+  const fetchFn = options.fetch ?? g.fetch?.bind(globalThis);
+  if (!fetchFn) throw new Error('createHttpLab: no fetch in this environment');
+
+  const invoke = async (name: CallName, args: unknown): Promise<unknown> => {
+    const binary = BINARY_CALLS.includes(name) && (args as { bytes?: unknown } | null)?.bytes instanceof Uint8Array;
+    let res: FetchResponseLike;
+    try {
+      res = await fetchFn(`${base}${CALL_PATH}${name}`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${token}`, 'content-type': binary ? BINARY_CONTENT_TYPE : JSON_CONTENT_TYPE },
+        body: binary ? (args as { bytes: Uint8Array }).bytes : encodeWire(args ?? {}),
+        cache: 'no-store',
+        credentials: 'omit',
+        redirect: 'error',
+      });
+    } catch (err) {
+      throw new LabError('unreachable', `the lab server is not reachable: ${err instanceof Error ? err.message : String(err)}`);
+    }
+    const text = await res.text();
+    let body: unknown;
+    try {
+      body = decodeWire(text);
+    } catch {
+      throw new LabError(res.status === 401 ? 'unauthorized' : 'internal', `the lab server answered HTTP ${res.status} with a body that is not the lab's JSON`);
+    }
+    if (res.status !== 200 || body === null || typeof body !== 'object' || !('result' in body)) throw errorFrom(res.status, body);
+    return (body as { result: unknown }).result;
+  };
+
+  const listeners = new Map<EventName, Set<(payload: never) => void>>();
+  let source: EventSourceLike | null = null;
+  let closed = false;
+
+  const open = (): void => {
+    if (source || closed) return;
+    const Ctor = options.EventSource ?? g.EventSource;
+    if (!Ctor) throw new Error('createHttpLab: no EventSource in this environment');
+    source = new Ctor(`${base}${EVENTS_PATH}?token=${encodeURIComponent(token)}`);
+    for (const event of ['run.progress', 'run.finished', 'queue.changed'] as const satisfies readonly EventName[]) {
+      source.addEventListener(event, (e) => {
+        let payload: unknown;
+        try {
+          payload = decodeWire(String(e.data));
+        } catch {
+          return;
+        }
+        for (const l of [...(listeners.get(event) ?? [])]) {
+          try {
+            (l as (p: unknown) => void)(payload);
+          } catch (err) {
+            console.error(`a "${event}" listener threw`, err);
+          }
+        }
+      });
+    }
+  };
+  const shut = (): void => {
+    source?.close();
+    source = null;
+  };
+
+  const on = <E extends EventName>(event: E, listener: (payload: LabEvents[E]) => void): (() => void) => {
+    let set = listeners.get(event);
+    if (!set) listeners.set(event, (set = new Set()));
+    set.add(listener);
+    open();
+    return () => {
+      set.delete(listener);
+      if ([...listeners.values()].every((s) => s.size === 0)) shut();
+    };
+  };
+
+  return {
+    ...buildCalls(invoke),
+    on,
+    close: () => {
+      closed = true;
+      shut();
+    },
+  };
+}

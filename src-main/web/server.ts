@@ -1,0 +1,471 @@
+/**
+ * The browser mode's HTTP server: the lab service's calls and events on 127.0.0.1, and the built
+ * renderer as static files.
+ *
+ * - Loopback only: it listens on 127.0.0.1 and refuses any other host. Requests whose Host header
+ *   is not `127.0.0.1:<port>` or `localhost:<port>` are refused (DNS rebinding), and so are API
+ *   requests with an Origin other than the server's own. No CORS headers, ever.
+ * - A per-launch token (32 random bytes, hex) on every API request: `Authorization: Bearer <token>`
+ *   or `x-lab-token: <token>`, compared in constant time; 401 otherwise. The event stream takes it
+ *   as `?token=` (EventSource cannot set headers). The page URL carries it in the fragment
+ *   (`http://127.0.0.1:<port>/#token=<token>`), which browsers never send to the server.
+ * - Calls: `POST /api/call/<name>` only (405 for other methods, 404 for unknown names), the argument
+ *   as wire JSON (src-main/shared/wire.ts) of at most 1 MiB (413 beyond), or for bundles.import the
+ *   raw file bytes (application/octet-stream, up to the contract's bundle limit). Answers:
+ *   200 `{"result": ...}` or an error status with `{"error": {"code", "message"}}` (never a stack).
+ * - Events: `GET /api/events?token=` as server-sent events (`event: run.progress`, ...).
+ * - Static files from the built renderer (out/renderer): GET and HEAD only, no dotfiles, no path
+ *   that leaves the folder (`..`, encoded or not, backslashes, NUL, symlinks out), an unknown
+ *   extension-less path falls back to index.html.
+ * - Strict headers on every response: the renderer's Content-Security-Policy (src-main/electron/csp.ts)
+ *   with frame-ancestors 'none', nosniff, no referrer, no framing, same-origin isolation.
+ */
+import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
+import { createReadStream, existsSync, realpathSync, statSync } from 'node:fs';
+import { createServer } from 'node:http';
+import type { IncomingMessage, Server, ServerResponse } from 'node:http';
+import type { AddressInfo, Socket } from 'node:net';
+import { extname, join, resolve, sep } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import type { LabErrorCode, LabErrorPayload, LabEvents } from '../contract';
+import { EVENT_NAMES, isCallName, LIMITS } from '../contract';
+import { CSP_HEADER } from '../electron/csp';
+import type { CallOutcome } from '../services/lab';
+import { BINARY_CALLS, BINARY_CONTENT_TYPE, CALL_PATH, EVENTS_PATH, JSON_CONTENT_TYPE, TOKEN_HEADER } from '../shared/http-client';
+import { decodeWire, encodeWire, WireError } from '../shared/wire';
+
+export const LOOPBACK = '127.0.0.1';
+/** Largest JSON argument of a call. */
+export const DEFAULT_BODY_LIMIT = 1024 * 1024;
+/** The built renderer (electron-vite's out/renderer), from src-main/web/. */
+export const DEFAULT_STATIC_DIR = fileURLToPath(new URL('../../out/renderer', import.meta.url));
+
+/** What the server needs of the lab service (src-main/services/lab.ts LabService). */
+export interface LabDispatcher {
+  dispatch(name: string, rawArgs: unknown): Promise<CallOutcome>;
+  on<E extends keyof LabEvents>(event: E, listener: (payload: LabEvents[E]) => void): () => void;
+}
+
+export interface LabServerOptions {
+  lab: LabDispatcher;
+  /** Only "127.0.0.1" (the default) is accepted. */
+  host?: string;
+  /** 0 (the default): a free port. */
+  port?: number;
+  /** Default: 32 random bytes as hex. Tests may pin one (hex, 32-256 characters). */
+  token?: string;
+  /** The built renderer; null serves no files. Default: DEFAULT_STATIC_DIR. */
+  staticDir?: string | null;
+  /** Largest JSON body (bytes). Default DEFAULT_BODY_LIMIT. */
+  bodyLimit?: number;
+  /** Largest raw body of a binary call (bundles.import). Default LIMITS.bundleBytes. */
+  binaryLimit?: number;
+  /** A comment line on every event stream this often, to keep it open (ms). Default 15 s. */
+  heartbeatMs?: number;
+  log?: (line: string) => void;
+}
+
+export interface LabServer {
+  readonly host: string;
+  readonly port: number;
+  /** `http://127.0.0.1:<port>` */
+  readonly origin: string;
+  readonly token: string;
+  /** The URL to open: the origin with the token in the fragment. */
+  readonly pageUrl: string;
+  /** Stops listening, ends the event streams and open connections. */
+  close(): Promise<void>;
+}
+
+/** Why a server cannot start (a refused option, a busy port). */
+export class LabServerError extends Error {
+  override name = 'LabServerError';
+}
+
+const STATUS: Record<LabErrorCode, number> = {
+  'invalid-args': 400,
+  'invalid-preset': 400,
+  'invalid-bundle': 400,
+  'not-found': 404,
+  conflict: 409,
+  immutable: 409,
+  'database-too-new': 500,
+  'database-invalid': 500,
+  internal: 500,
+  unauthorized: 401,
+  unreachable: 502,
+};
+
+const MIME: Record<string, string> = {
+  '.html': 'text/html; charset=utf-8',
+  '.js': 'text/javascript; charset=utf-8',
+  '.mjs': 'text/javascript; charset=utf-8',
+  '.css': 'text/css; charset=utf-8',
+  '.json': 'application/json; charset=utf-8',
+  '.map': 'application/json; charset=utf-8',
+  '.svg': 'image/svg+xml',
+  '.png': 'image/png',
+  '.jpg': 'image/jpeg',
+  '.jpeg': 'image/jpeg',
+  '.gif': 'image/gif',
+  '.webp': 'image/webp',
+  '.ico': 'image/x-icon',
+  '.woff': 'font/woff',
+  '.woff2': 'font/woff2',
+  '.ttf': 'font/ttf',
+  '.otf': 'font/otf',
+  '.txt': 'text/plain; charset=utf-8',
+  '.wasm': 'application/wasm',
+};
+
+const SECURITY_HEADERS: Record<string, string> = {
+  'content-security-policy': CSP_HEADER,
+  'x-content-type-options': 'nosniff',
+  'referrer-policy': 'no-referrer',
+  'x-frame-options': 'DENY',
+  'cross-origin-opener-policy': 'same-origin',
+  'cross-origin-resource-policy': 'same-origin',
+  'permissions-policy': 'camera=(), microphone=(), geolocation=(), usb=(), serial=(), bluetooth=()',
+};
+
+/** Event streams at most (each holds a connection). */
+const MAX_STREAMS = 64;
+/** A stream whose client reads slower than this much buffered output is ended (it reconnects). */
+const STREAM_BACKLOG = 8 * 1024 * 1024;
+
+class HttpError extends Error {
+  constructor(
+    readonly status: number,
+    readonly code: LabErrorCode,
+    message: string,
+    readonly headers: Record<string, string> = {},
+  ) {
+    super(message);
+  }
+}
+
+function sha256(text: string): Buffer {
+  return createHash('sha256').update(text, 'utf8').digest();
+}
+
+/** Starts the server; resolves once it listens. */
+export function startLabServer(options: LabServerOptions): Promise<LabServer> {
+  const host = options.host ?? LOOPBACK;
+  if (host !== LOOPBACK)
+    return Promise.reject(new LabServerError(`the browser mode listens on ${LOOPBACK} only (loopback); refusing to bind to "${String(host).slice(0, 80)}"`));
+  const port = options.port ?? 0;
+  if (!Number.isInteger(port) || port < 0 || port > 65535) return Promise.reject(new LabServerError(`--port must be a whole number from 0 to 65535; got ${port}`));
+  const token = options.token ?? randomBytes(32).toString('hex');
+  if (!/^[0-9a-f]{32,256}$/.test(token)) return Promise.reject(new LabServerError('a token must be 32 to 256 lower-case hex characters'));
+  const staticDir = options.staticDir === undefined ? DEFAULT_STATIC_DIR : options.staticDir;
+  const impl = new ServerImpl(options.lab, token, staticDir, options.bodyLimit ?? DEFAULT_BODY_LIMIT, options.binaryLimit ?? LIMITS.bundleBytes, options.heartbeatMs ?? 15_000, options.log ?? (() => {}));
+  return impl.listen(port);
+}
+
+class ServerImpl {
+  private readonly server: Server;
+  private readonly expected: Buffer;
+  private readonly streams = new Set<ServerResponse>();
+  private readonly sockets = new Set<Socket>();
+  private readonly staticRoot: string | null;
+  private port = 0;
+  private allowedHosts = new Set<string>();
+  private origin = '';
+
+  constructor(
+    private readonly lab: LabDispatcher,
+    private readonly token: string,
+    staticDir: string | null,
+    private readonly bodyLimit: number,
+    private readonly binaryLimit: number,
+    private readonly heartbeatMs: number,
+    private readonly log: (line: string) => void,
+  ) {
+    this.expected = sha256(token);
+    this.staticRoot = staticDir && existsSync(staticDir) ? realpathSync(staticDir) : null;
+    this.server = createServer({ maxHeaderSize: 16 * 1024 }, (req, res) => {
+      void this.handle(req, res).catch((err: unknown) => {
+        this.log(`[web] ${req.method} ${String(req.url).slice(0, 120)}: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}`);
+        if (!res.headersSent) this.sendError(res, new HttpError(500, 'internal', 'internal error'));
+        else res.destroy();
+      });
+    });
+    this.server.maxConnections = 256;
+    this.server.on('connection', (s: Socket) => {
+      this.sockets.add(s);
+      s.on('close', () => this.sockets.delete(s));
+    });
+    this.server.on('clientError', (_err, socket: Socket) => {
+      if (socket.writable) socket.end('HTTP/1.1 400 Bad Request\r\nConnection: close\r\nContent-Length: 0\r\n\r\n');
+      else socket.destroy();
+    });
+  }
+
+  listen(port: number): Promise<LabServer> {
+    return new Promise((resolvePromise, reject) => {
+      const onError = (err: NodeJS.ErrnoException) => {
+        reject(new LabServerError(err.code === 'EADDRINUSE' ? `port ${port} on ${LOOPBACK} is in use; choose another with --port, or leave it out for a free one` : `cannot listen on ${LOOPBACK}:${port}: ${err.message}`));
+      };
+      this.server.once('error', onError);
+      this.server.listen({ host: LOOPBACK, port, exclusive: true }, () => {
+        this.server.off('error', onError);
+        this.server.on('error', (err) => this.log(`[web] server error: ${err.message}`));
+        this.port = (this.server.address() as AddressInfo).port;
+        this.origin = `http://${LOOPBACK}:${this.port}`;
+        this.allowedHosts = new Set([`${LOOPBACK}:${this.port}`, `localhost:${this.port}`]);
+        const close = () => this.close();
+        resolvePromise({ host: LOOPBACK, port: this.port, origin: this.origin, token: this.token, pageUrl: `${this.origin}/#token=${this.token}`, close });
+      });
+    });
+  }
+
+  private closing: Promise<void> | null = null;
+
+  close(): Promise<void> {
+    this.closing ??= new Promise<void>((done) => {
+      for (const s of this.streams) s.end();
+      this.streams.clear();
+      this.server.close(() => done());
+      this.server.closeIdleConnections();
+      // Connections still busy (a long call) get a moment, then go.
+      const timer = setTimeout(() => {
+        for (const s of this.sockets) s.destroy();
+      }, 1_000);
+      timer.unref();
+    });
+    return this.closing;
+  }
+
+  // -------------------------------------------------------------------------------------------
+
+  private async handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    for (const [k, v] of Object.entries(SECURITY_HEADERS)) res.setHeader(k, v);
+    const hostHeader = (req.headers.host ?? '').toLowerCase();
+    if (!this.allowedHosts.has(hostHeader)) return this.sendError(res, new HttpError(403, 'unauthorized', `refused: the Host header must be ${LOOPBACK}:${this.port} or localhost:${this.port}`));
+    const rawUrl = req.url ?? '';
+    if (!rawUrl.startsWith('/') || rawUrl.startsWith('//')) return this.sendError(res, new HttpError(400, 'invalid-args', 'bad request target'));
+    const url = new URL(rawUrl, this.origin);
+    if (url.pathname === '/api' || url.pathname.startsWith('/api/')) return this.api(req, res, url);
+    return this.serveStatic(req, res, url);
+  }
+
+  private async api(req: IncomingMessage, res: ServerResponse, url: URL): Promise<void> {
+    res.setHeader('cache-control', 'no-store');
+    const origin = req.headers.origin;
+    if (origin !== undefined && origin !== this.origin && origin !== `http://localhost:${this.port}`)
+      return this.sendError(res, new HttpError(403, 'unauthorized', 'refused: requests from other origins are not allowed'));
+    if (url.pathname === EVENTS_PATH) {
+      if (!this.authorized(url.searchParams.get('token') ?? this.headerToken(req))) return this.unauthorized(res);
+      if (req.method !== 'GET') return this.sendError(res, new HttpError(405, 'invalid-args', `${EVENTS_PATH} takes GET only`, { allow: 'GET' }));
+      return this.events(res);
+    }
+    if (!this.authorized(this.headerToken(req))) return this.unauthorized(res);
+    if (!url.pathname.startsWith(CALL_PATH)) return this.sendError(res, new HttpError(404, 'not-found', `no API route ${url.pathname.slice(0, 80)}`));
+    const name = url.pathname.slice(CALL_PATH.length);
+    if (!isCallName(name)) return this.sendError(res, new HttpError(404, 'not-found', `unknown call "${name.slice(0, 60)}"`));
+    if (req.method !== 'POST') return this.sendError(res, new HttpError(405, 'invalid-args', `${name} is called with POST`, { allow: 'POST' }));
+    if (url.search !== '') return this.sendError(res, new HttpError(400, 'invalid-args', 'a call takes its argument in the body, not the query'));
+
+    const type = String(req.headers['content-type'] ?? '')
+      .split(';')[0]
+      .trim()
+      .toLowerCase();
+    const binary = type === BINARY_CONTENT_TYPE && BINARY_CALLS.includes(name);
+    if (!binary && type !== JSON_CONTENT_TYPE) {
+      return this.sendError(
+        res,
+        new HttpError(415, 'invalid-args', BINARY_CALLS.includes(name) ? `send ${JSON_CONTENT_TYPE} or ${BINARY_CONTENT_TYPE}` : `send the argument as ${JSON_CONTENT_TYPE}`),
+      );
+    }
+    const limit = binary ? this.binaryLimit : this.bodyLimit;
+    const body = await readBody(req, limit);
+    if (body === 'too-large') {
+      return this.sendError(res, new HttpError(413, 'invalid-args', `the request body is larger than ${limit} bytes`, { connection: 'close' }));
+    }
+    let args: unknown;
+    if (binary) {
+      args = { bytes: new Uint8Array(body.buffer, body.byteOffset, body.byteLength) };
+    } else {
+      try {
+        args = body.length === 0 ? {} : decodeWire(body.toString('utf8'));
+      } catch (err) {
+        const why = err instanceof WireError ? err.message : 'not JSON';
+        return this.sendError(res, new HttpError(400, 'invalid-args', `${name}: the body is not valid: ${why.slice(0, 200)}`));
+      }
+    }
+    const outcome = await this.lab.dispatch(name, args);
+    if (outcome.ok) return this.sendJson(res, 200, { result: outcome.result });
+    return this.sendJson(res, STATUS[outcome.error.code] ?? 500, { error: outcome.error });
+  }
+
+  private events(res: ServerResponse): void {
+    if (this.streams.size >= MAX_STREAMS) return this.sendError(res, new HttpError(503, 'internal', 'too many event streams'));
+    res.writeHead(200, { 'content-type': 'text/event-stream; charset=utf-8', 'cache-control': 'no-store', connection: 'keep-alive', 'x-accel-buffering': 'no' });
+    res.write('retry: 2000\n: connected\n\n');
+    this.streams.add(res);
+    const offs = EVENT_NAMES.map((event) =>
+      this.lab.on(event, (payload) => {
+        if (res.writableEnded) return;
+        if (res.writableLength > STREAM_BACKLOG) {
+          res.end();
+          return;
+        }
+        res.write(`event: ${event}\ndata: ${encodeWire(payload)}\n\n`);
+      }),
+    );
+    const heartbeat = setInterval(() => {
+      if (!res.writableEnded) res.write(': ping\n\n');
+    }, this.heartbeatMs);
+    heartbeat.unref();
+    const stop = () => {
+      clearInterval(heartbeat);
+      for (const off of offs) off();
+      this.streams.delete(res);
+    };
+    // The response's close is the client going away (a request's own close only means its body was read).
+    res.on('close', stop);
+  }
+
+  private serveStatic(req: IncomingMessage, res: ServerResponse, url: URL): void {
+    if (req.method !== 'GET' && req.method !== 'HEAD') return this.sendText(res, 405, 'Method Not Allowed', { allow: 'GET, HEAD' });
+    const root = this.staticRoot;
+    if (!root) return this.sendText(res, 503, 'The renderer is not built. Run `npm run build`, then start the browser mode again.');
+    const file = this.resolveStatic(root, url.pathname);
+    if (!file) return this.sendText(res, 404, 'Not Found');
+    const type = MIME[extname(file).toLowerCase()] ?? 'application/octet-stream';
+    const size = statSync(file).size;
+    res.writeHead(200, { 'content-type': type, 'content-length': String(size), 'cache-control': 'no-cache' });
+    if (req.method === 'HEAD') {
+      res.end();
+      return;
+    }
+    const stream = createReadStream(file);
+    stream.on('error', () => res.destroy());
+    stream.pipe(res);
+  }
+
+  /** The file a path names inside the root, or null (missing, hidden, outside). */
+  private resolveStatic(root: string, pathname: string): string | null {
+    let segments: string[];
+    try {
+      segments = pathname.split('/').map((s) => decodeURIComponent(s));
+    } catch {
+      return null;
+    }
+    segments = segments.filter((s, i) => !(s === '' && (i === 0 || i === segments.length - 1)));
+    for (const s of segments) {
+      // No empty, dot or dot-dot segments, hidden files, separators or NUL inside a segment.
+      if (s === '' || s.startsWith('.') || s.includes('/') || s.includes('\\') || s.includes('\0') || s.includes(':')) return null;
+    }
+    const wantsIndex = segments.length === 0 || pathname.endsWith('/');
+    const candidate = wantsIndex ? join(root, ...segments, 'index.html') : join(root, ...segments);
+    const found = this.inside(root, candidate);
+    if (found) return found;
+    // A client-side route (no extension): the app's page.
+    if (!wantsIndex && extname(segments[segments.length - 1] ?? '') === '') return this.inside(root, join(root, 'index.html'));
+    return null;
+  }
+
+  /** The real path of a regular file that lies inside root (symlinks resolved), or null. */
+  private inside(root: string, candidate: string): string | null {
+    const abs = resolve(candidate);
+    if (!abs.startsWith(root + sep)) return null;
+    try {
+      const real = realpathSync(abs);
+      if (!real.startsWith(root + sep) || !statSync(real).isFile()) return null;
+      return real;
+    } catch {
+      return null;
+    }
+  }
+
+  // -------------------------------------------------------------------------------------------
+
+  private headerToken(req: IncomingMessage): string | null {
+    const auth = req.headers.authorization;
+    if (typeof auth === 'string') {
+      const m = /^Bearer +([^\s]+)$/i.exec(auth.trim());
+      return m ? m[1] : null;
+    }
+    const h = req.headers[TOKEN_HEADER];
+    return typeof h === 'string' ? h : null;
+  }
+
+  /** Constant-time comparison (of digests, so lengths never leak either). */
+  private authorized(given: string | null): boolean {
+    if (given === null || given.length > 1024) return false;
+    return timingSafeEqual(sha256(given), this.expected);
+  }
+
+  private unauthorized(res: ServerResponse): void {
+    this.sendError(res, new HttpError(401, 'unauthorized', 'this request needs the token of this launch: open the URL the browser mode printed', { 'www-authenticate': 'Bearer' }));
+  }
+
+  private sendError(res: ServerResponse, err: HttpError): void {
+    const payload: LabErrorPayload = { code: err.code, message: err.message };
+    for (const [k, v] of Object.entries(err.headers)) res.setHeader(k, v);
+    this.sendJson(res, err.status, { error: payload });
+  }
+
+  private sendJson(res: ServerResponse, status: number, body: unknown): void {
+    let text: string;
+    try {
+      text = encodeWire(body);
+    } catch (err) {
+      this.log(`[web] a result could not be encoded: ${err instanceof Error ? err.message : String(err)}`);
+      status = 500;
+      text = JSON.stringify({ error: { code: 'internal', message: 'the result could not be encoded' } });
+    }
+    const bytes = Buffer.from(text, 'utf8');
+    res.writeHead(status, { 'content-type': `${JSON_CONTENT_TYPE}; charset=utf-8`, 'content-length': String(bytes.length), 'cache-control': 'no-store' });
+    res.end(bytes);
+  }
+
+  private sendText(res: ServerResponse, status: number, text: string, headers: Record<string, string> = {}): void {
+    const bytes = Buffer.from(`${text}\n`, 'utf8');
+    res.writeHead(status, { 'content-type': 'text/plain; charset=utf-8', 'content-length': String(bytes.length), ...headers });
+    res.end(bytes);
+  }
+}
+
+/**
+ * The request body, or 'too-large'. A declared length over the limit is refused without reading;
+ * an undeclared body is read until it passes the limit, then the rest is drained (up to a bound,
+ * so the client can read the refusal) and dropped.
+ */
+function readBody(req: IncomingMessage, limit: number): Promise<Buffer | 'too-large'> {
+  const declared = Number(req.headers['content-length']);
+  const drainCap = limit + 16 * 1024 * 1024;
+  return new Promise((resolvePromise, reject) => {
+    if (Number.isFinite(declared) && declared > limit) {
+      // Read (and drop) a moderate excess so the client gets the 413 rather than a reset.
+      if (declared > drainCap) {
+        req.destroy();
+        resolvePromise('too-large');
+        return;
+      }
+      req.resume();
+      req.on('end', () => resolvePromise('too-large'));
+      req.on('error', reject);
+      return;
+    }
+    const chunks: Buffer[] = [];
+    let size = 0;
+    let over = false;
+    req.on('data', (chunk: Buffer) => {
+      size += chunk.length;
+      if (size > limit) {
+        over = true;
+        chunks.length = 0;
+        if (size > drainCap) {
+          req.destroy();
+          resolvePromise('too-large');
+        }
+        return;
+      }
+      chunks.push(chunk);
+    });
+    req.on('end', () => resolvePromise(over ? 'too-large' : Buffer.concat(chunks, size)));
+    req.on('error', reject);
+  });
+}

@@ -1,0 +1,212 @@
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { inflateSync } from 'node:zlib';
+import { afterAll, afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { exportPdf, paperComparison } from '../../src-main/services/export';
+import { displayValue } from '../../src-main/services/export/format';
+import { pdfText } from '../../src-main/services/export/pdf-writer';
+import { SIM_VERSION } from '../../src-sim/version';
+import { ExportLab, hasTool } from './export-fixtures';
+import { preset } from './store-fixtures';
+
+const HAS_POPPLER = hasTool('pdftotext') && hasTool('pdftoppm');
+if (!HAS_POPPLER) console.warn('export-pdf tests: pdftotext/pdftoppm not found (Debian: apt-get install -y poppler-utils); text and page checks are skipped');
+const NOW = Date.UTC(2026, 10, 2, 9, 30, 0);
+const work = mkdtempSync(join(tmpdir(), 'gpulab-pdf-'));
+afterAll(() => rmSync(work, { recursive: true, force: true }));
+
+let lab: ExportLab;
+beforeEach(() => {
+  lab = new ExportLab();
+});
+afterEach(() => lab.cleanup());
+
+let files = 0;
+function save(bytes: Uint8Array): string {
+  const file = join(work, `report-${++files}.pdf`);
+  writeFileSync(file, bytes);
+  return file;
+}
+
+/** The PDF's text (pdftotext), whitespace collapsed so that wrapped lines still match. */
+function textOf(file: string): string {
+  const r = spawnSync('pdftotext', [file, '-'], { encoding: 'utf8' });
+  expect(r.status, r.stderr).toBe(0);
+  return r.stdout.replace(/\s+/g, ' ');
+}
+
+function pageCount(file: string): number {
+  const r = spawnSync('pdfinfo', [file], { encoding: 'utf8' });
+  expect(r.status, r.stderr).toBe(0);
+  return Number(/Pages:\s+(\d+)/.exec(r.stdout)?.[1]);
+}
+
+/** Renders every page with pdftoppm and returns the PNG files. */
+function renderPages(file: string): string[] {
+  const dir = mkdtempSync(join(work, 'png-'));
+  const r = spawnSync('pdftoppm', ['-png', '-r', '30', file, join(dir, 'p')], { encoding: 'utf8' });
+  expect(r.status, r.stderr).toBe(0);
+  return readdirSync(dir).filter((f) => f.endsWith('.png'));
+}
+
+/** The decompressed content of every stream, and the PDF's object dictionaries (uncompressed in PDFKit's output). */
+function streams(bytes: Uint8Array): { contents: string[]; raw: string } {
+  const raw = Buffer.from(bytes).toString('latin1');
+  const contents: string[] = [];
+  const re = /(?<!end)stream\r?\n/g;
+  let m: RegExpExecArray | null;
+  while ((m = re.exec(raw))) {
+    const start = m.index + m[0].length;
+    const dict = raw.slice(raw.lastIndexOf(' obj', m.index), m.index);
+    const length = Number(/\/Length (\d+)/.exec(dict)?.[1]);
+    expect(Number.isInteger(length)).toBe(true);
+    const body = Buffer.from(bytes).subarray(start, start + length);
+    contents.push(dict.includes('/FlateDecode') ? inflateSync(body).toString('latin1') : body.toString('latin1'));
+    re.lastIndex = start + length;
+  }
+  return { contents, raw };
+}
+
+/** Vector drawing: many path operators (moveto/lineto/curveto), no raster image anywhere. */
+function expectVectorCharts(bytes: Uint8Array): void {
+  const { contents, raw } = streams(bytes);
+  expect(raw).not.toMatch(/\/Subtype\s*\/Image/);
+  const all = contents.join('\n');
+  const n = '-?[\\d.]+';
+  const count = (op: string, args: number): number => all.match(new RegExp(`${Array(args).fill(n).join(' ')} ${op}\\b`, 'g'))?.length ?? 0;
+  // moveto, lineto and curveto (scatter symbols are circles): a drawn chart has hundreds of them.
+  expect(count('m', 2)).toBeGreaterThan(20);
+  expect(count('l', 2) + count('c', 6)).toBeGreaterThan(100);
+  expect(all).toMatch(/\bS\b/); // strokes
+}
+
+describe('PDF report', () => {
+  it('reports one run: title page, metadata, a vector chart, findings beside the paper values', async () => {
+    const id = lab.run('shared-bank-stride', 'fermi', {}, 4242, { title: 'Bank conflicts, "Fermi"', notes: 'first look', tags: ['shared'] });
+    const file = await exportPdf(lab.store, [id], { now: NOW, appVersion: '9.8.7' });
+    expect(file.mimeType).toBe('application/pdf');
+    expect(file.fileName).toBe('gpulab-report-shared-bank-stride-fermi-2026-11-02-09-30-00.pdf');
+    expect(Buffer.from(file.bytes.subarray(0, 5)).toString()).toBe('%PDF-');
+    expect(file.bytes.byteLength).toBeLessThan(150_000);
+    expectVectorCharts(file.bytes);
+    if (!HAS_POPPLER) return;
+    const path = save(file.bytes);
+    const text = textOf(path);
+    for (const s of [
+      'GPU Memory Lab',
+      'Bank conflicts, "Fermi"',
+      'Generated 2026-11-02 09:30:00 UTC (app 9.8.7, simulator',
+      'Runs in this report (1)',
+      'Run 1: Bank conflicts, "Fermi"',
+      'Fermi - GeForce GTX 560 Ti (preset "fermi"; Fermi)',
+      'Seed 4242',
+      `Simulator version ${SIM_VERSION}`,
+      'Parameters',
+      'First stride (strideFrom)',
+      'Figure 1. Average latency vs Stride',
+      'Stride (words)',
+      'Average latency (cycles)',
+      'Findings',
+      "Beside the paper's values of MEI-F5",
+      'Paper values',
+      'MEI 4.1, Fig 5 (1210 cycles)',
+      'Tables',
+      'Conflict degree per stride',
+    ])
+      expect(text).toContain(s);
+    const run = lab.store.getRun(id);
+    const findings = run.result?.findings ?? [];
+    expect(findings.length).toBeGreaterThan(3);
+    for (const f of findings) {
+      expect(text).toContain(f.label);
+      expect(text).toContain(displayValue(f.value, f.unit).replace(/\s+/g, ' '));
+    }
+    // A finding that names a paper quantity sits beside the paper's value and its citation.
+    const cmp = paperComparison(run, findings);
+    const matched = cmp.findings.filter((b) => b.paper);
+    expect(matched.length).toBeGreaterThan(0);
+    for (const b of matched) expect(text).toContain(b.paper?.reference.citation);
+    // A reference no finding matched is listed with its value.
+    expect(cmp.unmatched.some((v) => v.reference.name === '32-way conflict')).toBe(true);
+    expect(text).toContain('32-way conflict 1210 cycles');
+    expect(renderPages(path)).toHaveLength(pageCount(path));
+  });
+
+  it('reports three runs of one experiment on different presets with a comparison section', async () => {
+    const ids = ['fermi', 'kepler', 'titan'].map((p, i) => lab.run('global-latency-patterns', p, {}, 7 + i));
+    const file = await exportPdf(lab.store, ids, { now: NOW, title: 'Latency patterns on three GPUs' });
+    expect(file.fileName).toBe('gpulab-report-3-runs-2026-11-02-09-30-00.pdf');
+    expect(file.bytes.byteLength).toBeLessThan(400_000);
+    expectVectorCharts(file.bytes);
+    if (!HAS_POPPLER) return;
+    const path = save(file.bytes);
+    const text = textOf(path);
+    for (const s of [
+      'Latency patterns on three GPUs',
+      'Runs in this report (3)',
+      'Comparisons',
+      'Run 1: global-latency-patterns on Fermi',
+      'Run 2: global-latency-patterns on Kepler',
+      'Run 3: global-latency-patterns on Titan',
+      'Seed 7',
+      'Seed 8',
+      'Seed 9',
+      'Kepler - GeForce GTX 780',
+      'Titan - GeForce GTX Titan Black',
+      'Comparison: Global memory latency by access pattern (MEI Table 3)',
+      '3 runs of global-latency-patterns, one colour per preset.',
+      'Fermi: run 1',
+      'Kepler: run 2',
+      'Titan: run 3',
+      'Parameters side by side',
+      'Series overlaid',
+      'Findings side by side',
+      // The paper's Kepler value of pattern 1, with its citation, beside the Kepler run's finding.
+      '230 cycles MEI Table 3 (Kepler, pattern 1)',
+      // Fermi's paper values do not name the patterns the same way: listed under "Paper values".
+      'L1 off, pattern 5 1245 cycles',
+    ])
+      expect(text).toContain(s);
+    const runs = ids.map((id) => lab.store.getRun(id));
+    for (const r of runs) for (const f of r.result?.findings ?? []) expect(text).toContain(displayValue(f.value, f.unit));
+    expect(renderPages(path)).toHaveLength(pageCount(path));
+  });
+
+  it('downsamples long series: a 200,000-access trace makes a small vector PDF', async () => {
+    const id = lab.run('pchase-fine', 'fermi', { iterations: 200_000, size: '64KB' }, 1);
+    const series = lab.store.getRun(id).result?.series ?? [];
+    expect(series[0].x.length).toBe(200_000);
+    const file = await exportPdf(lab.store, [id], { now: NOW });
+    expect(file.bytes.byteLength).toBeLessThan(300_000);
+    expectVectorCharts(file.bytes);
+    if (!HAS_POPPLER) return;
+    const text = textOf(save(file.bytes));
+    expect(text).toContain('1 series, 200000 points.');
+    expect(text).toContain('Figure 2. Array index vs Access');
+  });
+
+  it('lists a failed run with its error, and shows non-Latin text as "?" rather than garbage', async () => {
+    const r = lab.store.createRun({ experiment: 'tlb-probes', preset: preset('kepler'), params: {}, seed: 2, title: 'Übung ≥ 漢字 run' });
+    lab.store.startRun(r.id);
+    lab.store.endRun(r.id, 'failed', 'the simulation process exited with code 134');
+    const ok = lab.run('shared-bank-stride', 'kepler', {}, 1);
+    const file = await exportPdf(lab.store, [r.id, ok], { now: NOW });
+    expect(pdfText('Übung ≥ 漢字 – “ok”')).toBe('Übung ? ?? – “ok”');
+    if (!HAS_POPPLER) return;
+    const text = textOf(save(file.bytes));
+    expect(text).toContain('Run 1: Übung ? ?? run');
+    expect(text).toContain('Error the simulation process exited with code 134');
+    expect(text).toContain('This run ended failed; it has no result.');
+    expect(text).toContain('Run 2: shared-bank-stride on Kepler');
+    expect(text).not.toContain('Comparison:'); // one finished run per experiment: nothing to compare
+  });
+
+  it('is reproducible: the same runs and date give the same bytes', async () => {
+    const id = lab.run('shared-bank-stride', 'kepler', {}, 1);
+    const a = await exportPdf(lab.store, [id], { now: NOW });
+    const b = await exportPdf(lab.store, [id], { now: NOW });
+    expect(Buffer.from(a.bytes).equals(Buffer.from(b.bytes))).toBe(true);
+  });
+});

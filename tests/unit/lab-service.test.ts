@@ -1,0 +1,336 @@
+/**
+ * The lab service (src-main/services/lab.ts) with a real database and real simulation processes
+ * (pool size 1-2, the test-only experiments enabled in the workers).
+ */
+import { spawn } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import type { LabEvents, RunFinishedEvent } from '../../src-main/contract';
+import { LabError } from '../../src-main/contract';
+import type { LabService } from '../../src-main/services/lab';
+import { tsxExecArgv } from '../../src-main/services/pool';
+import { RunStore } from '../../src-main/services/store';
+import { defaultDbPath, userDataDir } from '../../src-main/services/paths';
+import { findPreset } from '../../src-sim/presets';
+import { SIM_VERSION } from '../../src-sim/version';
+import { inProcess, nextEvent, TempDir, TEST_CATALOGUE, testLab } from './lab-fixtures';
+import { bytesOf } from './store-fixtures';
+
+const tmp = new TempDir();
+const labs: LabService[] = [];
+let dbCount = 0;
+
+function open(options: Parameters<typeof testLab>[1] = {}) {
+  const made = testLab(tmp.file(`lab-${++dbCount}.db`), options);
+  labs.push(made.lab);
+  return made;
+}
+
+async function refusal(p: Promise<unknown>): Promise<LabError> {
+  try {
+    await p;
+  } catch (err) {
+    expect(err).toBeInstanceOf(LabError);
+    return err as LabError;
+  }
+  throw new Error('the call was accepted');
+}
+
+afterEach(async () => {
+  await Promise.all(labs.splice(0).map((l) => l.close()));
+});
+afterAll(() => tmp.remove());
+
+describe('LabService: runs', () => {
+  it('runs an experiment in a simulation process, emits its events, and stores a result byte-identical to an in-process run', async () => {
+    const { lab } = open();
+    const seen: string[] = [];
+    const statusAtFinish: string[] = [];
+    lab.on('queue.changed', () => seen.push('queue.changed'));
+    lab.on('run.progress', () => seen.push('run.progress'));
+    lab.on('run.finished', (e) => {
+      seen.push('run.finished');
+      statusAtFinish.push(lab.store.getSummary(e.runId).status);
+    });
+    const params = { sizeFrom: '1KB', sizeTo: '24KB', sizeStep: '1KB', jitter: 2 };
+    const finished = nextEvent(lab, 'run.finished');
+    const { runId } = await lab.api.runs.start({ experiment: 'pchase-average', preset: 'fermi', params, seed: 9, title: 'L1 of Fermi', tags: ['l1', 'fermi'] });
+    expect(await finished).toEqual({ runId, status: 'done', error: null });
+    // The store already had the result when run.finished went out.
+    expect(statusAtFinish).toEqual(['done']);
+    expect(seen[0]).toBe('queue.changed');
+    expect(seen).toContain('run.progress');
+    expect(seen.indexOf('run.finished')).toBeGreaterThan(seen.lastIndexOf('run.progress'));
+
+    const run = await lab.api.runs.get({ id: runId });
+    expect(run).toMatchObject({ status: 'done', title: 'L1 of Fermi', tags: ['fermi', 'l1'], seed: 9, simVersion: SIM_VERSION, presetId: 'fermi' });
+    expect(run.durationMs).toBeGreaterThan(0);
+    expect(run.params).toMatchObject({ sizeFrom: 1024, sizeTo: 24576, sizeStep: 1024, jitter: 2 });
+    const expected = inProcess('pchase-average', 'fermi', params, 9);
+    expect(run.result!.series.length).toBe(expected.series.length);
+    run.result!.series.forEach((s, i) => {
+      expect(bytesOf(s.x).equals(bytesOf(Float64Array.from(expected.series[i].x)))).toBe(true);
+      expect(bytesOf(s.y).equals(bytesOf(Float64Array.from(expected.series[i].y)))).toBe(true);
+    });
+    expect(run.result!.findings).toEqual(expected.findings);
+    expect(lab.queue()).toEqual({ queued: [], running: [] });
+    expect(await lab.finished(runId)).toEqual({ runId, status: 'done', error: null });
+  });
+
+  it('cancels a queued run and a running run, each stored as cancelled; a finished run is not cancelled again', async () => {
+    const { lab } = open({ poolSize: 1 });
+    const executing = nextEvent(lab, 'run.progress');
+    const long = await lab.api.runs.start({ experiment: 'test-sleep', preset: 'fermi', params: { ms: 60_000 } });
+    const waiting = await lab.api.runs.start({ experiment: 'test-sleep', preset: 'fermi', params: { ms: 10 } });
+    await executing;
+    expect(lab.queue()).toEqual({ queued: [waiting.runId], running: [long.runId] });
+    expect(lab.store.getSummary(long.runId).status).toBe('running');
+
+    const events: RunFinishedEvent[] = [];
+    lab.on('run.finished', (e) => events.push(e));
+    expect(await lab.api.runs.cancel({ id: waiting.runId })).toEqual({ cancelled: true });
+    expect(lab.store.getSummary(waiting.runId)).toMatchObject({ status: 'cancelled', error: 'cancelled before it started', startedAt: null });
+
+    const t0 = Date.now();
+    expect(await lab.api.runs.cancel({ id: long.runId })).toEqual({ cancelled: true });
+    expect(Date.now() - t0).toBeLessThan(10_000);
+    const cancelled = lab.store.getSummary(long.runId);
+    expect(cancelled.status).toBe('cancelled');
+    expect(cancelled.error).toMatch(/cancel/);
+    expect(events.map((e) => [e.runId, e.status])).toEqual([
+      [waiting.runId, 'cancelled'],
+      [long.runId, 'cancelled'],
+    ]);
+
+    expect(await lab.api.runs.cancel({ id: long.runId })).toEqual({ cancelled: false });
+    const missing = await refusal(lab.api.runs.cancel({ id: '00000000-0000-4000-8000-000000000000' }));
+    expect(missing.code).toBe('not-found');
+
+    // The pool goes on: a new run on a fresh process finishes.
+    const after = await lab.api.runs.start({ experiment: 'test-sleep', preset: 'fermi', params: { ms: 5 } });
+    expect(await lab.finished(after.runId)).toMatchObject({ status: 'done' });
+  });
+
+  it('a run whose process crashes fails alone, with the reason stored; a run that throws fails without a stack in its message', async () => {
+    const { lab } = open({ poolSize: 2 });
+    const crash = await lab.api.runs.start({ experiment: 'test-crash', preset: 'fermi', params: { mode: 'exit', code: 3, afterMs: 200 } });
+    const good = await lab.api.runs.start({ experiment: 'shared-bank-stride', preset: 'kepler', params: { strideTo: 8, accesses: 16 }, seed: 4 });
+    const thrown = await lab.api.runs.start({ experiment: 'test-crash', preset: 'fermi', params: { mode: 'throw' } });
+    const [c, g, t] = await Promise.all([lab.finished(crash.runId), lab.finished(good.runId), lab.finished(thrown.runId)]);
+    expect(c.status).toBe('failed');
+    expect(c.error).toMatch(/code 3/);
+    expect(g).toEqual({ runId: good.runId, status: 'done', error: null });
+    expect(t.status).toBe('failed');
+    expect(t.error).toMatch(/test-crash: a plain error thrown by run\(\)/);
+    expect(t.error).not.toMatch(/\n\s+at /);
+    expect(lab.store.getSummary(crash.runId)).toMatchObject({ status: 'failed', error: c.error });
+    expect(lab.store.getSummary(thrown.runId)).toMatchObject({ status: 'failed', error: t.error });
+    expect((await lab.api.runs.get({ id: good.runId })).result!.series.length).toBeGreaterThan(0);
+  });
+
+  it("a simulation process survives a terminal's Ctrl+C (SIGINT to the process group): the owner decides how its run ends", async () => {
+    const { lab } = open({ poolSize: 1 });
+    const executing = nextEvent(lab, 'run.progress');
+    const { runId } = await lab.api.runs.start({ experiment: 'test-sleep', preset: 'fermi', params: { ms: 1_500 } });
+    await executing;
+    const pid = lab.pool.processInfo().find((p) => p.runId === runId)!.pid!;
+    process.kill(pid, 'SIGINT');
+    process.kill(pid, 'SIGHUP');
+    expect(await lab.finished(runId)).toEqual({ runId, status: 'done', error: null });
+  });
+
+  it('refuses bad runs before storing anything: unknown experiment, parameter or preset, too much work, bad values', async () => {
+    const { lab } = open();
+    const cases: [unknown, string][] = [
+      [{ experiment: 'no-such-experiment', preset: 'fermi' }, 'invalid-args'],
+      [{ experiment: 'pchase-average', preset: 'no-such-gpu' }, 'not-found'],
+      [{ experiment: 'pchase-average', preset: 'fermi', params: { nope: 1 } }, 'invalid-args'],
+      [{ experiment: 'pchase-average', preset: 'fermi', params: { sizeFrom: 'lots' } }, 'invalid-args'],
+      [{ experiment: 'pchase-average', preset: 'fermi', params: { sizeFrom: '1KB', sizeTo: '16GB', sizeStep: '4B' } }, 'invalid-args'],
+      [{ experiment: 'pchase-average', preset: 'fermi', seed: -1 }, 'invalid-args'],
+      [{ experiment: 'pchase-average', preset: 'fermi', colour: 'red' }, 'invalid-args'],
+      [JSON.parse('{"experiment":"pchase-average","preset":"fermi","params":{"__proto__":{"x":1}}}'), 'invalid-args'],
+    ];
+    for (const [args, code] of cases) {
+      const out = await lab.dispatch('runs.start', args);
+      expect(out.ok, JSON.stringify(args)).toBe(false);
+      if (!out.ok) expect(out.error.code, JSON.stringify(args)).toBe(code);
+    }
+    // A parameter's refusal names its path, as parseArgs does, so a form can put it beside the field.
+    const bad = await lab.dispatch('runs.start', { experiment: 'pchase-average', preset: 'fermi', params: { sizeFrom: 'lots' } });
+    expect(bad.ok ? '' : bad.error.message).toMatch(/^runs\.start: params\.sizeFrom: .*4 B to 16 GB/);
+    expect(lab.store.listRuns({}).total).toBe(0);
+    expect(lab.queue()).toEqual({ queued: [], running: [] });
+  });
+
+  it('runs on a custom preset store its snapshot; the snapshot stays when the preset changes', async () => {
+    const { lab } = open();
+    const mine = { ...structuredClone(findPreset('fermi')!), id: 'my-fermi', name: 'My Fermi' };
+    expect(await lab.api.presets.saveCustom({ preset: mine as unknown as Record<string, unknown> })).toMatchObject({ id: 'my-fermi', builtin: false });
+    const list = await lab.api.presets.list();
+    expect(list.map((p) => p.id)).toEqual(['tesla', 'fermi', 'fermi480', 'kepler', 'titan', 'my-fermi']);
+    const { runId } = await lab.api.runs.start({ experiment: 'shared-bank-stride', preset: 'my-fermi', params: { strideTo: 4, accesses: 16 } });
+    await lab.finished(runId);
+    await lab.api.presets.saveCustom({ preset: { ...mine, name: 'Renamed' } as unknown as Record<string, unknown> });
+    const run = await lab.api.runs.get({ id: runId });
+    expect(run.status).toBe('done');
+    expect(run.preset.name).toBe('My Fermi');
+    expect(run.presetName).toBe('My Fermi');
+  });
+});
+
+describe('LabService: the other calls', () => {
+  let lab: LabService;
+  let runIds: string[];
+
+  beforeAll(async () => {
+    lab = testLab(tmp.file('calls.db')).lab;
+    const started = await Promise.all(
+      ['fermi', 'kepler'].map((preset, i) => lab.api.runs.start({ experiment: 'shared-bank-stride', preset, params: { strideTo: 8, accesses: 16 }, seed: i + 1 })),
+    );
+    runIds = started.map((s) => s.runId);
+    await Promise.all(runIds.map((id) => lab.finished(id)));
+  });
+  afterAll(() => lab.close());
+
+  it('lists experiments with their schemas, presets, and versions', async () => {
+    const experiments = await lab.api.experiments.list();
+    expect(experiments.map((e) => e.id)).toEqual(TEST_CATALOGUE.map((e) => e.id));
+    const avg = experiments.find((e) => e.id === 'pchase-average')!;
+    expect(avg.params.find((p) => p.name === 'sizeFrom')).toMatchObject({ kind: 'bytes', unit: 'B' });
+    expect(avg.reproduces.length).toBeGreaterThan(0);
+    expect(await lab.api.app.version()).toEqual({ app: '0.1.0-test', simulator: SIM_VERSION, schema: lab.store.schemaVersion, node: process.versions.node, electron: null });
+    expect((await lab.api.presets.get({ id: 'titan' })).builtin).toBe(true);
+  });
+
+  it('updates, lists, compares, bundles and exports runs', async () => {
+    const updated = await lab.api.runs.update({ id: runIds[0], title: 'renamed', tags: ['b', 'a'] });
+    expect(updated).toMatchObject({ title: 'renamed', tags: ['a', 'b'] });
+    expect((await lab.api.runs.list({ tag: 'a' })).items.map((r) => r.id)).toEqual([runIds[0]]);
+
+    const cmp = await lab.api.comparisons.save({ name: 'banks', runIds });
+    expect((await lab.api.comparisons.list()).map((c) => c.id)).toEqual([cmp.id]);
+    expect(await lab.api.comparisons.get({ id: cmp.id })).toMatchObject({ runIds });
+
+    const csv = await lab.api.exports.csv({ runIds });
+    expect(csv.mimeType).toMatch(/csv/);
+    expect(new TextDecoder().decode(csv.bytes)).toContain('# gpulab comparison csv');
+    const pdf = await lab.api.exports.pdf({ runIds: [runIds[0]], title: 'Banks' });
+    expect(Buffer.from(pdf.bytes.subarray(0, 5)).toString('latin1')).toBe('%PDF-');
+
+    const bundle = await lab.api.bundles.export({ runIds });
+    expect(await lab.api.runs.delete({ ids: runIds })).toEqual({ deleted: 2 });
+    expect(await lab.api.bundles.import({ bytes: bundle.bytes as Uint8Array<ArrayBuffer> })).toEqual({ imported: runIds, skipped: [] });
+    expect(await lab.api.comparisons.delete({ id: cmp.id })).toEqual({ deleted: true });
+  });
+
+  it('reproduces a row on its presets and on a chosen preset; an unknown row is not found', async () => {
+    const rows = await lab.api.reproduce.rows({ selector: 'MEI-T3' });
+    expect(rows.map((r) => r.preset)).toEqual(['fermi', 'kepler']);
+    expect(rows.every((r) => r.pass)).toBe(true);
+    const one = await lab.api.reproduce.rows({ selector: 'MEI-T3', preset: 'kepler' });
+    expect(one).toEqual([rows[1]]);
+    expect((await refusal(lab.api.reproduce.rows({ selector: 'MEI-T99' }))).code).toBe('not-found');
+  });
+
+  it('dispatch answers failures as { code, message } and never a stack', async () => {
+    const out = await lab.dispatch('runs.get', { id: '00000000-0000-4000-8000-000000000000' });
+    expect(out).toEqual({ ok: false, error: { code: 'not-found', message: expect.stringContaining('no run') } });
+    const unknown = await lab.dispatch('runs.explode', {});
+    expect(unknown).toMatchObject({ ok: false, error: { code: 'invalid-args' } });
+    const frozen = await lab.dispatch('runs.update', { id: runIds[1], seed: 3 });
+    expect(frozen).toMatchObject({ ok: false, error: { code: 'invalid-args' } });
+  });
+});
+
+describe('LabService: ends of a session', () => {
+  it('an internal failure reaches the caller as "internal" with its message only; the stack goes to the log', async () => {
+    const { lab, log } = open();
+    lab.store.close(); // the database goes away under the service
+    const out = await lab.dispatch('runs.list', {});
+    expect(out.ok).toBe(false);
+    if (!out.ok) {
+      expect(out.error.code).toBe('internal');
+      expect(out.error.message).not.toMatch(/\n\s+at /);
+    }
+    expect(log.some((l) => /internal error: .*\n\s+at /s.test(l))).toBe(true);
+  });
+
+  it('closing the lab records queued and running runs as interrupted and refuses later calls', async () => {
+    const { lab } = open({ poolSize: 1 });
+    const dbPath = lab.store.file;
+    const executing = nextEvent(lab, 'run.progress');
+    const hang = await lab.api.runs.start({ experiment: 'test-hang', preset: 'fermi' });
+    const queued = await lab.api.runs.start({ experiment: 'test-sleep', preset: 'fermi', params: { ms: 10 } });
+    await executing;
+    const finished: LabEvents['run.finished'][] = [];
+    lab.on('run.finished', (e) => finished.push(e));
+    await lab.close();
+    expect(finished.map((e) => [e.runId, e.status]).sort()).toEqual(
+      [
+        [hang.runId, 'interrupted'],
+        [queued.runId, 'interrupted'],
+      ].sort(),
+    );
+    expect((await lab.dispatch('app.version', {})).ok).toBe(false);
+    const store = RunStore.open(dbPath, { recoverInterrupted: false });
+    try {
+      expect(store.getSummary(hang.runId)).toMatchObject({ status: 'interrupted' });
+      expect(store.getSummary(queued.runId)).toMatchObject({ status: 'interrupted', startedAt: null });
+    } finally {
+      store.close();
+    }
+  });
+
+  it('after the main process is killed, the next lab on the database marks its runs interrupted', async () => {
+    const dbPath = tmp.file('killed.db');
+    const child = spawn(process.execPath, [...tsxExecArgv(), fileURLToPath(new URL('./fixtures/lab-hang-child.ts', import.meta.url)), dbPath], {
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let stderr = '';
+    child.stderr.on('data', (c: Buffer) => (stderr += c.toString()));
+    const line = await new Promise<string>((resolve, reject) => {
+      let out = '';
+      child.stdout.on('data', (c: Buffer) => {
+        out += c.toString();
+        if (out.includes('\n')) resolve(out.split('\n')[0]);
+      });
+      child.on('exit', (code) => reject(new Error(`the child exited (${code}) before its run started: ${stderr}`)));
+    });
+    const { runId, queuedId, workerPid } = JSON.parse(line) as { runId: string; queuedId: string; workerPid: number | null };
+    expect(workerPid).toBeGreaterThan(0);
+
+    // A reader (no recovery) sees the run as the killed process left it.
+    const reader = RunStore.open(dbPath, { recoverInterrupted: false });
+    expect(reader.getSummary(runId).status).toBe('running');
+    expect(reader.getSummary(queuedId).status).toBe('queued');
+    reader.close();
+
+    const exited = new Promise((r) => child.on('exit', r));
+    process.kill(child.pid!, 'SIGKILL');
+    await exited;
+    // Its simulation process is blocked in the hanging run and would outlive it: end it too.
+    try {
+      process.kill(workerPid!, 'SIGKILL');
+    } catch {
+      // already gone
+    }
+
+    const { lab } = open({ dbPath });
+    expect(lab.store.recovered).toBe(2);
+    expect(lab.store.getSummary(runId)).toMatchObject({ status: 'interrupted', error: expect.stringMatching(/while this run was running/) });
+    expect(lab.store.getSummary(queuedId)).toMatchObject({ status: 'interrupted', error: expect.stringMatching(/before this run started/) });
+  });
+});
+
+describe('default database path', () => {
+  it("is the desktop app's user-data folder on each platform", () => {
+    expect(defaultDbPath({ platform: 'linux', env: {}, home: '/home/ada' })).toBe('/home/ada/.config/gpu-memory-lab/lab.db');
+    expect(defaultDbPath({ platform: 'linux', env: { XDG_CONFIG_HOME: '/cfg' }, home: '/home/ada' })).toBe('/cfg/gpu-memory-lab/lab.db');
+    expect(userDataDir({ platform: 'linux', env: { XDG_CONFIG_HOME: 'relative' }, home: '/home/ada' })).toBe('/home/ada/.config/gpu-memory-lab');
+    expect(defaultDbPath({ platform: 'darwin', env: {}, home: '/Users/ada' })).toBe('/Users/ada/Library/Application Support/gpu-memory-lab/lab.db');
+    expect(defaultDbPath({ platform: 'win32', env: { APPDATA: 'C:\\Users\\ada\\AppData\\Roaming' }, home: 'C:\\Users\\ada' })).toBe(
+      'C:\\Users\\ada\\AppData\\Roaming\\gpu-memory-lab\\lab.db',
+    );
+  });
+});
