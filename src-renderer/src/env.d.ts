@@ -1,9 +1,9 @@
 /// <reference types="vite/client" />
-import type { ShellApi } from '../../src-main/electron/shell-api';
+import type { LabApi } from '../../src-main/contract';
 
 declare global {
   interface Window {
-    /** The preload's API; absent when the page runs outside Electron (a plain browser). */
-    lab?: ShellApi;
+    /** The preload's API in the desktop app; absent in the browser mode (the HTTP client stands in). */
+    lab?: LabApi;
   }
 }

@@ -1,0 +1,23 @@
+/**
+ * The chart colours of the current theme (light or dark, following the system), read from the CSS
+ * variables of style.css and refreshed when the system switches.
+ */
+import { onBeforeUnmount, ref, type Ref } from 'vue';
+import type { ChartTheme } from './compare';
+
+function read(): ChartTheme {
+  const style = typeof getComputedStyle === 'function' ? getComputedStyle(document.documentElement) : null;
+  const v = (name: string, fallback: string) => style?.getPropertyValue(name).trim() || fallback;
+  return { fg: v('--fg', '#1b1b1b'), muted: v('--muted', '#666b73'), border: v('--border', '#d9dce1'), panel: v('--panel', '#ffffff') };
+}
+
+export function useChartTheme(): Ref<ChartTheme> {
+  const theme = ref<ChartTheme>(read());
+  const media = typeof window !== 'undefined' && typeof window.matchMedia === 'function' ? window.matchMedia('(prefers-color-scheme: dark)') : null;
+  const update = () => {
+    theme.value = read();
+  };
+  media?.addEventListener?.('change', update);
+  onBeforeUnmount(() => media?.removeEventListener?.('change', update));
+  return theme;
+}

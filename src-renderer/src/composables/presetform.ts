@@ -1,0 +1,595 @@
+/**
+ * The presets view's logic, as pure functions over plain preset data (types only from src-sim):
+ *  - dotted paths into a preset, the provenance of each number (longest matching dotted prefix in
+ *    `preset.provenance`, the same rule as src-sim's validator) and the unit of each field;
+ *  - the editor's form: sections of fields made from the preset (chip, shared memory, every cache
+ *    once even where several spaces share it, latency tables, TLBs), the derived values shown live
+ *    (lines = size / line, capacity = sets x ways x line) and how a field's value is written back;
+ *  - the diff against the base preset and the provenance the form writes for changed paths;
+ *  - the server's validator messages ("path: message" lines) placed beside the fields they name.
+ */
+import type { CacheLevelConfig, PathConfig } from '../../../src-sim/model/path';
+import type { CacheGeometry, ReplacementPolicy } from '../../../src-sim/model/types';
+import type { Preset } from '../../../src-sim/presets/types';
+import { formatBytes, formatQuantity } from './quantity';
+
+// ---------------------------------------------------------------------------------------------
+// Dotted paths
+// ---------------------------------------------------------------------------------------------
+
+type Scalar = number | string | boolean;
+
+/** The value at a dotted path ("spaces.global.levels.0.sizeBytes"), or undefined. */
+export function getAt(root: unknown, path: string): unknown {
+  let cur: unknown = root;
+  for (const part of path.split('.')) {
+    if (cur === null || typeof cur !== 'object' || !Object.prototype.hasOwnProperty.call(cur, part)) return undefined;
+    cur = (cur as Record<string, unknown>)[part];
+  }
+  return cur;
+}
+
+export function hasPath(root: unknown, path: string): boolean {
+  let cur: unknown = root;
+  for (const part of path.split('.')) {
+    if (cur === null || typeof cur !== 'object' || !Object.prototype.hasOwnProperty.call(cur, part)) return false;
+    cur = (cur as Record<string, unknown>)[part];
+  }
+  return true;
+}
+
+/** Writes a value at a dotted path whose parent exists; returns false when it does not. */
+export function setAt(root: unknown, path: string, value: unknown): boolean {
+  const parts = path.split('.');
+  const last = parts.pop()!;
+  const parent = parts.length ? getAt(root, parts.join('.')) : root;
+  if (parent === null || typeof parent !== 'object') return false;
+  (parent as Record<string, unknown>)[last] = value;
+  return true;
+}
+
+/** A deep copy as plain JSON data (no proxies, no shared references): what the API is sent. */
+export function plainCopy<T>(value: T): T {
+  return JSON.parse(JSON.stringify(value)) as T;
+}
+
+/** Every scalar of a value with its dotted path (arrays by index), in document order. */
+export function leaves(value: unknown, prefix = '', out: { path: string; value: Scalar }[] = []): { path: string; value: Scalar }[] {
+  if (typeof value === 'number' || typeof value === 'string' || typeof value === 'boolean') out.push({ path: prefix, value });
+  else if (Array.isArray(value)) value.forEach((v, i) => leaves(v, prefix ? `${prefix}.${i}` : String(i), out));
+  else if (value && typeof value === 'object') for (const [k, v] of Object.entries(value)) leaves(v, prefix ? `${prefix}.${k}` : k, out);
+  return out;
+}
+
+/** The preset without its provenance map (the data the provenance describes). */
+export function presetData(preset: Preset): Omit<Preset, 'provenance'> {
+  const { provenance: _p, ...data } = preset;
+  return data;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Provenance and units
+// ---------------------------------------------------------------------------------------------
+
+export interface ProvenanceHit {
+  /** The provenance key that covers the path (the path itself or an object above it). */
+  key: string;
+  text: string;
+}
+
+/** The provenance of a field: the entry under the longest dotted prefix of its path, or null. */
+export function provenanceOf(path: string, provenance: Record<string, string>): ProvenanceHit | null {
+  let p = path;
+  for (;;) {
+    if (Object.prototype.hasOwnProperty.call(provenance, p)) return { key: p, text: provenance[p]! };
+    const cut = p.lastIndexOf('.');
+    if (cut < 0) return null;
+    p = p.slice(0, cut);
+  }
+}
+
+/** Whether a provenance text is assumed (rather than measured in a paper). */
+export function isAssumed(text: string): boolean {
+  return text.startsWith('assumed:');
+}
+
+/** The unit of a preset field, from its path. */
+export function unitOf(path: string): string {
+  const parts = path.split('.');
+  const last = parts[parts.length - 1]!;
+  const field = /^\d+$/.test(last) ? parts[parts.length - 2]! : last;
+  if (/Bytes$/.test(field)) return 'B';
+  if (parts.includes('latency') || field === 'clockOverhead' || field === 'tpcOffsets' || field === 'spLatency' || field === 'issueCycles') return 'cycles';
+  switch (field) {
+    case 'coreClockMHz':
+      return 'MHz';
+    case 'sms':
+      return 'SMs';
+    case 'smPerTpc':
+      return 'SM/TPC';
+    case 'banks':
+      return 'banks';
+    case 'issueGroup':
+      return 'threads';
+    case 'slotWords':
+    case 'rowWords':
+      return 'words';
+    case 'sets':
+      return 'sets';
+    case 'ways':
+    case 'setWays':
+      return 'ways';
+    case 'shiftBits':
+      return 'bits';
+    case 'virtualLevels':
+      return 'levels';
+    default:
+      return '';
+  }
+}
+
+/** What a field means where its name alone does not say (shown as a hint). */
+export function hintOf(path: string): string {
+  const field = path.split('.').pop()!;
+  switch (field) {
+    case 'hotWay':
+      return 'way index, counting from 0';
+    case 'hotProbability':
+      return 'probability (0 to 1) that a miss replaces the hot way';
+    case 'interconnectFrom':
+      return 'index of the first level reached over the interconnect (levels count = memory)';
+    case 'tpcOffsets':
+      return 'one offset, or one per TPC';
+    default:
+      return '';
+  }
+}
+
+export interface ParamRow {
+  path: string;
+  /** The group the row belongs to: "chip", "shared", "spaces.global", "l1Configs.0"... */
+  group: string;
+  /** The path within its group. */
+  name: string;
+  value: Scalar;
+  unit: string;
+  /** The value with its unit, as shown. */
+  text: string;
+  provenance: ProvenanceHit | null;
+}
+
+const IDENTITY = ['id', 'name', 'device', 'generation', 'computeCapability', 'description'];
+
+function groupOf(path: string): string {
+  const parts = path.split('.');
+  if ((parts[0] === 'spaces' || parts[0] === 'l1Configs') && parts.length > 2) return `${parts[0]}.${parts[1]}`;
+  return parts.length > 1 ? parts[0]! : 'identity';
+}
+
+/** Every parameter of a preset (every scalar but the provenance map), with its unit and provenance. */
+export function parameterRows(preset: Preset): ParamRow[] {
+  return leaves(presetData(preset))
+    .filter((l) => !IDENTITY.includes(l.path))
+    .map((l) => {
+      const group = groupOf(l.path);
+      const unit = typeof l.value === 'number' ? unitOf(l.path) : '';
+      const text = typeof l.value === 'number' && unit === 'B' ? `${formatBytes(l.value)}${l.value >= 1024 ? ` (${l.value.toLocaleString('en-US')} B)` : ''}` : formatQuantity(l.value, unit);
+      return { path: l.path, group, name: l.path.slice(group.length + 1), value: l.value, unit, text, provenance: provenanceOf(l.path, preset.provenance) };
+    });
+}
+
+/** A group's heading: "Chip", "Space: global", "L1 configuration 48KB". */
+export function groupTitle(group: string, preset: Preset): string {
+  const [head, sub] = group.split('.');
+  if (head === 'spaces') return `Memory space: ${sub}`;
+  if (head === 'l1Configs') return `L1 configuration ${preset.l1Configs?.[Number(sub)]?.id ?? sub}`;
+  const names: Record<string, string> = { chip: 'Chip', measurement: 'Measurement', alu: 'ALU', shared: 'Shared memory', identity: 'Identity' };
+  return names[head!] ?? head!;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Cloning
+// ---------------------------------------------------------------------------------------------
+
+const ID_RE = /^[a-z0-9][a-z0-9-]{0,39}$/;
+
+/** A preset id not in `taken`: "fermi-custom", "fermi-custom-2", ... (at most 40 characters). */
+export function uniqueId(wanted: string, taken: Iterable<string>): string {
+  const used = new Set(taken);
+  const base = wanted.toLowerCase().replace(/[^a-z0-9-]+/g, '-').replace(/^-+/, '').slice(0, 33) || 'custom';
+  if (!used.has(base) && ID_RE.test(base)) return base;
+  for (let i = 2; ; i++) {
+    const id = `${base}-${i}`;
+    if (!used.has(id)) return id;
+  }
+}
+
+/** A copy of a preset to edit as a new custom one: a new id and name, everything else as the base. */
+export function cloneForEditing(base: Preset, takenIds: Iterable<string>, takenNames: Iterable<string> = []): Preset {
+  const copy = plainCopy(base);
+  copy.id = uniqueId(`${base.id}-custom`, takenIds);
+  const names = new Set(takenNames);
+  const stem = base.name.slice(0, 44);
+  copy.name = `${stem} (custom)`;
+  for (let i = 2; names.has(copy.name); i++) copy.name = `${stem} (custom ${i})`;
+  return copy;
+}
+
+// ---------------------------------------------------------------------------------------------
+// The form
+// ---------------------------------------------------------------------------------------------
+
+export type FieldKind = 'bytes' | 'int' | 'number' | 'int-list' | 'number-list' | 'enum' | 'text' | 'textarea';
+
+export interface FieldDesc {
+  /** The first path: the field's identity (and data-testid). */
+  id: string;
+  label: string;
+  /** Every place the value lives (a cache several memory spaces share appears once, written everywhere). */
+  paths: string[];
+  kind: FieldKind;
+  unit: string;
+  options?: readonly string[];
+  hint?: string;
+}
+
+export interface CacheRef {
+  /** Object paths of each occurrence of this cache (levels, TLB levels, L1 configurations). */
+  paths: string[];
+  tlb: boolean;
+}
+
+export interface SectionDesc {
+  id: string;
+  title: string;
+  note?: string;
+  fields: FieldDesc[];
+  /** Sections that edit a cache show its derived geometry. */
+  cache?: CacheRef;
+}
+
+export const POLICIES = ['lru', 'fifo', 'random', 'fermi'] as const;
+const GENERATIONS = ['Tesla', 'Fermi', 'Kepler'] as const;
+
+function field(paths: string | string[], label: string, kind: FieldKind, extra: Partial<FieldDesc> = {}): FieldDesc {
+  const list = Array.isArray(paths) ? paths : [paths];
+  return { id: list[0]!, label, paths: list, kind, unit: extra.unit ?? unitOf(list[0]!), hint: extra.hint ?? hintOf(list[0]!), ...extra };
+}
+
+const SCOPE_WORDS: Record<string, string> = { sm: 'per SM', tpc: 'per TPC', chip: 'per chip' };
+
+interface CacheGroup {
+  name: string;
+  scope: string;
+  tlb: boolean;
+  paths: string[];
+  usedBy: string[];
+}
+
+/** Every physical cache of a preset once: levels and TLBs of the same name and scope are one cache. */
+export function cachesOf(preset: Preset): CacheGroup[] {
+  const groups = new Map<string, CacheGroup>();
+  const add = (level: CacheLevelConfig, path: string, space: string, tlb: boolean) => {
+    const key = `${level.name}@${level.scope}`;
+    let g = groups.get(key);
+    if (!g) groups.set(key, (g = { name: level.name, scope: level.scope, tlb, paths: [], usedBy: [] }));
+    g.paths.push(path);
+    if (!g.usedBy.includes(space)) g.usedBy.push(space);
+  };
+  const spaces = Object.entries(preset.spaces) as [string, PathConfig | undefined][];
+  for (const [space, p] of spaces) p?.levels.forEach((l, i) => add(l, `spaces.${space}.levels.${i}`, space, false));
+  for (const [space, p] of spaces) {
+    if (!p?.translation) continue;
+    add(p.translation.l1, `spaces.${space}.translation.l1`, space, true);
+    add(p.translation.l2, `spaces.${space}.translation.l2`, space, true);
+  }
+  return [...groups.values()];
+}
+
+function cacheFields(preset: Preset, paths: string[], tlb: boolean): FieldDesc[] {
+  const at = (suffix: string) => paths.map((p) => `${p}.${suffix}`);
+  const g = getAt(preset, `${paths[0]}.geometry`) as CacheGeometry;
+  const fields: FieldDesc[] = [
+    field(at('sizeBytes'), tlb ? 'Reach' : 'Size', 'bytes', tlb ? { hint: 'entries x bytes each entry covers' } : {}),
+    field(at('geometry.lineBytes'), tlb ? 'Entry covers' : 'Line', 'bytes'),
+  ];
+  if (g.setWays) fields.push(field(at('geometry.setWays'), 'Ways of each set', 'int-list', { hint: 'one count per set; sets and ways follow' }));
+  else fields.push(field(at('geometry.sets'), 'Sets', 'int'), field(at('geometry.ways'), 'Ways', 'int'));
+  fields.push(field(at('geometry.policy.kind'), 'Replacement', 'enum', { options: POLICIES, unit: '' }));
+  if (g.policy.kind === 'fermi') {
+    fields.push(field(at('geometry.policy.hotWay'), 'Hot way', 'int'), field(at('geometry.policy.hotProbability'), 'Hot-way probability', 'number'));
+  }
+  return fields;
+}
+
+/** The editor's sections for a preset (they follow the draft: a policy or set layout change adds fields). */
+export function formSections(preset: Preset): SectionDesc[] {
+  const sections: SectionDesc[] = [
+    {
+      id: 'identity',
+      title: 'Identity',
+      fields: [
+        field('id', 'Id', 'text', { hint: 'lower-case letters, digits and dashes; a new id saves a new preset' }),
+        field('name', 'Name', 'text'),
+        field('device', 'Device', 'text'),
+        field('generation', 'Generation', 'enum', { options: GENERATIONS }),
+        field('computeCapability', 'Compute capability', 'text'),
+        field('description', 'Description', 'textarea'),
+      ],
+    },
+    {
+      id: 'chip',
+      title: 'Chip and measurement',
+      fields: [
+        field('chip.sms', 'SMs', 'int'),
+        field('chip.smPerTpc', 'SMs per TPC', 'int'),
+        field('chip.coreClockMHz', 'Core clock', 'number'),
+        field('measurement.clockOverhead', 'clock() overhead', 'number'),
+        field('measurement.tpcOffsets', 'TPC placement offsets', 'number-list'),
+        field('alu.spLatency', 'SP ALU latency', 'number'),
+      ],
+    },
+    {
+      id: 'shared',
+      title: 'Shared memory',
+      fields: [
+        field('shared.sizeBytes', 'Size', 'bytes'),
+        field('shared.banks', 'Banks', 'int'),
+        field('shared.issueGroup', 'Issue group', 'int'),
+        field('shared.latency.base', 'Conflict-free latency', 'number'),
+        field('shared.latency.perConflict', 'Per further conflicting row', 'number'),
+      ],
+    },
+  ];
+  for (const c of cachesOf(preset)) {
+    sections.push({
+      id: `cache:${c.name}@${c.scope}`,
+      title: `${c.tlb ? 'TLB' : 'Cache'}: ${c.name} (${SCOPE_WORDS[c.scope] ?? c.scope})`,
+      note: c.usedBy.length > 1 ? `shared by the ${c.usedBy.join(', ')} spaces: an edit applies to all of them` : `in the ${c.usedBy[0]} space`,
+      fields: cacheFields(preset, c.paths, c.tlb),
+      cache: { paths: c.paths, tlb: c.tlb },
+    });
+  }
+  (preset.l1Configs ?? []).forEach((cfg, i) => {
+    const path = `l1Configs.${i}`;
+    sections.push({
+      id: `l1config:${i}`,
+      title: `L1 configuration ${cfg.id}`,
+      note: 'replaces the SM-scoped L1 of the global paths when an experiment selects it',
+      fields: cacheFields(preset, [path], false),
+      cache: { paths: [path], tlb: false },
+    });
+  });
+  for (const [space, p] of Object.entries(preset.spaces) as [string, PathConfig | undefined][]) {
+    if (!p) continue;
+    const base = `spaces.${space}`;
+    const fields = Object.keys(p.latency).map((k) => field(`${base}.latency.${k}`, latencyLabel(k), 'number', { unit: 'cycles' }));
+    if (p.translation) {
+      fields.push(field(`${base}.translation.pageBytes`, 'Page size', 'bytes'));
+      if (p.translation.activeWindowBytes !== undefined) fields.push(field(`${base}.translation.activeWindowBytes`, 'Active page window', 'bytes'));
+    }
+    sections.push({ id: `space:${space}`, title: `Memory space: ${space}`, note: p.description, fields });
+  }
+  return sections;
+}
+
+const TLB_WORDS: Record<string, string> = { '-': '', l1: 'L1 TLB hit', l2: 'L2 TLB hit', miss: 'TLB miss', inactive: 'inactive page window' };
+
+/** "L1/l1" -> "L1 hit · L1 TLB hit"; "memory/miss" -> "memory · TLB miss". */
+export function latencyLabel(key: string): string {
+  const cut = key.lastIndexOf('/');
+  const level = cut < 0 ? key : key.slice(0, cut);
+  const tlb = cut < 0 ? '-' : key.slice(cut + 1);
+  const where = level === 'memory' ? 'memory' : `${level} hit`;
+  const words = TLB_WORDS[tlb] ?? tlb;
+  return words ? `${where} · ${words}` : where;
+}
+
+/** The text a field shows for a value. */
+export function fieldText(kind: FieldKind, value: unknown): string {
+  if (value === undefined || value === null) return '';
+  if (Array.isArray(value)) return value.join(', ');
+  if (kind === 'bytes' && typeof value === 'number') return formatBytes(value).replace('−', '-');
+  return String(value);
+}
+
+const BYTE_UNITS: Record<string, number> = { '': 1, b: 1, k: 1024, kb: 1024, kib: 1024, m: 1024 ** 2, mb: 1024 ** 2, mib: 1024 ** 2, g: 1024 ** 3, gb: 1024 ** 3, gib: 1024 ** 3 };
+
+export type Parsed = { ok: true; value: unknown } | { ok: false; error: string };
+
+/** Reads a field's text: sizes ("16 KB", "16384"), whole numbers, numbers, lists; a message when it cannot. */
+export function parseField(kind: FieldKind, text: string): Parsed {
+  const t = text.trim();
+  switch (kind) {
+    case 'text':
+    case 'textarea':
+    case 'enum':
+      return { ok: true, value: kind === 'textarea' ? text : t };
+    case 'bytes': {
+      const m = /^(\d+(?:\.\d+)?)\s*([a-z]*)$/i.exec(t);
+      const mult = m ? BYTE_UNITS[m[2]!.toLowerCase()] : undefined;
+      if (!m || mult === undefined) return { ok: false, error: 'write a size: 16384, 16 KB, 2 MB' };
+      const v = parseFloat(m[1]!) * mult;
+      if (!Number.isInteger(v)) return { ok: false, error: `${t} is not a whole number of bytes` };
+      return { ok: true, value: v };
+    }
+    case 'int': {
+      if (!/^-?\d+$/.test(t)) return { ok: false, error: 'write a whole number' };
+      return { ok: true, value: Number(t) };
+    }
+    case 'number': {
+      const v = t === '' ? NaN : Number(t);
+      if (!Number.isFinite(v)) return { ok: false, error: 'write a number' };
+      return { ok: true, value: v };
+    }
+    case 'int-list':
+    case 'number-list': {
+      const parts = t.split(/[\s,]+/).filter(Boolean);
+      if (!parts.length) return { ok: false, error: 'give at least one value, separated by commas' };
+      const values = parts.map(Number);
+      const bad = parts.find((p, i) => !Number.isFinite(values[i]!) || (kind === 'int-list' && !/^-?\d+$/.test(p)));
+      if (bad !== undefined) return { ok: false, error: `"${bad}" is not a ${kind === 'int-list' ? 'whole number' : 'number'}` };
+      return { ok: true, value: values };
+    }
+  }
+}
+
+/**
+ * Writes a field's value into the draft at every path it lives. A replacement policy change
+ * replaces the policy object (the Fermi policy gets a hot way and probability); a list of ways per
+ * set also sets the set count and the largest way count, as the validator expects.
+ */
+export function applyField(draft: Preset, f: FieldDesc, value: unknown): void {
+  for (const path of f.paths) {
+    if (path.endsWith('.geometry.policy.kind')) {
+      const gPath = path.slice(0, -'.policy.kind'.length);
+      const g = getAt(draft, gPath) as CacheGeometry | undefined;
+      if (!g || g.policy.kind === value) continue;
+      const prev = g.policy;
+      const next: ReplacementPolicy =
+        value === 'fermi'
+          ? { kind: 'fermi', hotWay: prev.kind === 'fermi' ? prev.hotWay : 0, hotProbability: prev.kind === 'fermi' ? prev.hotProbability : 0.5 }
+          : { kind: value as 'lru' | 'fifo' | 'random' };
+      g.policy = next;
+    } else if (path.endsWith('.geometry.setWays') && Array.isArray(value)) {
+      const g = getAt(draft, path.slice(0, -'.setWays'.length)) as CacheGeometry | undefined;
+      if (!g) continue;
+      g.setWays = [...(value as number[])];
+      g.sets = value.length;
+      g.ways = Math.max(...(value as number[]));
+    } else {
+      setAt(draft, path, Array.isArray(value) ? [...value] : value);
+    }
+  }
+}
+
+export interface CacheDerived {
+  size: number;
+  lineBytes: number;
+  /** size / line (may be fractional: a mismatch). */
+  lines: number;
+  /** sets x ways, or the sum of the unequal sets' ways. */
+  entries: number;
+  /** entries x line. */
+  capacity: number;
+  /** "32 sets x 4 ways x 128 B" or "(17 + 8 + 8) ways x 2 MB". */
+  shape: string;
+  match: boolean;
+}
+
+/** What a cache's numbers imply, for the live check beside the form. */
+export function cacheDerived(level: { sizeBytes: number; geometry: CacheGeometry }): CacheDerived {
+  const g = level.geometry;
+  const entries = g.setWays ? g.setWays.reduce((a, b) => a + b, 0) : g.sets * g.ways;
+  const capacity = entries * g.lineBytes;
+  const shape = g.setWays ? `(${g.setWays.join(' + ')}) ways x ${formatBytes(g.lineBytes)}` : `${g.sets} sets x ${g.ways} ways x ${formatBytes(g.lineBytes)}`;
+  return { size: level.sizeBytes, lineBytes: g.lineBytes, lines: level.sizeBytes / g.lineBytes, entries, capacity, shape, match: capacity === level.sizeBytes && Number.isFinite(capacity) };
+}
+
+// ---------------------------------------------------------------------------------------------
+// Diff and provenance
+// ---------------------------------------------------------------------------------------------
+
+export interface Change {
+  path: string;
+  /** undefined: the field is new. */
+  before: Scalar | undefined;
+  /** undefined: the field was removed. */
+  after: Scalar | undefined;
+}
+
+/** Every field that differs between the base and the edited preset (the provenance map aside). */
+export function diffPresets(base: Preset, edited: Preset): Change[] {
+  const before = new Map(leaves(presetData(base)).map((l) => [l.path, l.value]));
+  const after = leaves(presetData(edited));
+  const changes: Change[] = [];
+  const seen = new Set<string>();
+  for (const l of after) {
+    seen.add(l.path);
+    const b = before.get(l.path);
+    if (b !== l.value) changes.push({ path: l.path, before: b, after: l.value });
+  }
+  for (const [path, value] of before) if (!seen.has(path)) changes.push({ path, before: value, after: undefined });
+  return changes;
+}
+
+/** Whether a changed path gets provenance written for it (the numbers and settings, not the name). */
+export function needsProvenance(path: string): boolean {
+  return !IDENTITY.includes(path);
+}
+
+/** What the form writes for a changed number unless the user writes their own. */
+export function editedProvenance(baseId: string): string {
+  return `assumed: edited by the user from ${baseId}`;
+}
+
+/**
+ * The preset to save: a plain copy whose provenance names, for every changed path, the user's own
+ * text or "assumed: edited by the user from <base>", and no longer names fields that are gone.
+ */
+export function withProvenance(edited: Preset, base: Preset, own: Record<string, string> = {}): Preset {
+  const out = plainCopy(edited);
+  const provenance: Record<string, string> = { ...out.provenance };
+  for (const c of diffPresets(base, out)) {
+    if (c.after === undefined || !needsProvenance(c.path)) continue;
+    const text = own[c.path]?.trim();
+    provenance[c.path] = text || editedProvenance(base.id);
+  }
+  const data = presetData(out);
+  for (const key of Object.keys(provenance)) if (!hasPath(data, key)) delete provenance[key];
+  out.provenance = provenance;
+  return out;
+}
+
+// ---------------------------------------------------------------------------------------------
+// The validator's messages
+// ---------------------------------------------------------------------------------------------
+
+export interface Issue {
+  path: string;
+  message: string;
+}
+
+const ISSUE_LINE = /^([\w()-]+(?:\.[^.:]+)*): (.+)$/;
+
+/** The "path: message" lines of a refused save (src-sim formatIssues via the store's LabError). */
+export function parseIssues(message: string): Issue[] {
+  const out: Issue[] = [];
+  for (const raw of message.split('\n')) {
+    const m = ISSUE_LINE.exec(raw.trim());
+    if (m && !/\s/.test(m[1]!.split('.')[0]!)) out.push({ path: m[1]!, message: m[2]! });
+  }
+  return out;
+}
+
+export interface PlacedIssues {
+  /** Messages beside a field, by field id. */
+  fields: Record<string, string[]>;
+  /** Messages about the provenance the user wrote for a changed path, by that path. */
+  provenance: Record<string, string[]>;
+  /** Everything that names no field on the form, as "path: message". */
+  other: string[];
+}
+
+/** Puts each message beside the field whose path it names (or a field above it), else in the list. */
+export function placeIssues(issues: readonly Issue[], fields: readonly FieldDesc[], provenancePaths: readonly string[] = []): PlacedIssues {
+  const placed: PlacedIssues = { fields: {}, provenance: {}, other: [] };
+  const push = (rec: Record<string, string[]>, key: string, msg: string) => (rec[key] ??= []).push(msg);
+  for (const issue of issues) {
+    const exact = fields.find((f) => f.paths.includes(issue.path));
+    const above = exact ?? fields.find((f) => f.paths.some((p) => issue.path.startsWith(`${p}.`)));
+    if (above) {
+      push(placed.fields, above.id, issue.message);
+      continue;
+    }
+    if (issue.path.startsWith('provenance.')) {
+      const key = issue.path.slice('provenance.'.length);
+      if (provenancePaths.includes(key)) {
+        push(placed.provenance, key, issue.message);
+        continue;
+      }
+    }
+    placed.other.push(`${issue.path}: ${issue.message}`);
+  }
+  return placed;
+}

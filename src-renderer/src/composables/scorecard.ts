@@ -1,0 +1,43 @@
+/**
+ * The reproduction scorecard's helpers: the paper and figure a REPRODUCTION.md row id names, the
+ * pass/fail counts, and the run request that opens a row's first experiment run.
+ */
+import { shallowRef } from 'vue';
+import type { ArgsOf } from '../../../src-main/contract';
+import type { RowResult } from '../../../src-sim/reference/types';
+
+const PAPERS: Record<string, string> = { MEI: 'Mei et al. 2014', WONG: 'Wong et al. 2010' };
+
+/** "MEI-T3" -> { paper: "MEI", paperName: "Mei et al. 2014", figure: "Table 3" }; "WONG-F10..F12" -> "Figs 10–12". */
+export function rowSource(id: string): { paper: string; paperName: string; figure: string } {
+  const dash = id.indexOf('-');
+  const paper = dash > 0 ? id.slice(0, dash) : id;
+  const rest = dash > 0 ? id.slice(dash + 1) : '';
+  let figure = rest;
+  const single = /^([TF])(\d+)$/.exec(rest);
+  const multi = /^([TF])(\d+)(\.\.|\/)[TF]?(\d+)$/.exec(rest);
+  if (single) figure = `${single[1] === 'T' ? 'Table' : 'Fig'} ${single[2]}`;
+  else if (multi) figure = `${multi[1] === 'T' ? 'Tables' : 'Figs'} ${multi[2]}${multi[3] === '..' ? '–' : '/'}${multi[4]}`;
+  return { paper, paperName: PAPERS[paper] ?? paper, figure };
+}
+
+export interface ScoreSummary {
+  total: number;
+  passed: number;
+  failed: number;
+}
+
+export function summarize(rows: readonly Pick<RowResult, 'pass'>[]): ScoreSummary {
+  const passed = rows.filter((r) => r.pass).length;
+  return { total: rows.length, passed, failed: rows.length - passed };
+}
+
+/** The request that queues a row's first run on the preset it was checked on, tagged with the row id. */
+export function rowRunArgs(row: RowResult): ArgsOf<'runs.start'> | null {
+  const first = row.runs[0];
+  if (!first) return null;
+  return { experiment: first.experiment, preset: row.preset, params: first.params as ArgsOf<'runs.start'>['params'], tags: [row.id] };
+}
+
+/** The last scorecard of this window, so that coming back to the view shows it again. */
+export const lastScore = shallowRef<{ preset: string; rows: RowResult[]; at: number } | null>(null);
