@@ -27,6 +27,10 @@ function csp(): Plugin {
 
 export default defineConfig({
   main: {
+    // package.json's dependencies stay external (electron-vite's default): better-sqlite3 (native),
+    // zod, ECharts, PDFKit, svg-to-pdfkit and csv-stringify load from node_modules at run time. The
+    // simulation worker (src-main/electron/worker-path.ts, `?modulePath`) is its own chunk,
+    // out/main/chunks/worker-<hash>.js, which electron-builder.json unpacks from the asar.
     build: {
       rolldownOptions: { input: { index: resolve(__dirname, 'src-main/electron/main.ts') } },
     },

@@ -9,7 +9,7 @@ const pkg = JSON.parse(readFileSync(new URL('../package.json', import.meta.url),
 
 const tty = process.stderr.isTTY === true;
 let statusShown = false;
-const result = runCli(process.argv.slice(2), {
+const result = await runCli(process.argv.slice(2), {
   version: pkg.version,
   readFile: (path) => readFileSync(path, 'utf8'),
   status: tty

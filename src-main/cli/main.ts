@@ -1,7 +1,8 @@
 /**
  * The `gpulab` command line: listing presets and experiments, headless runs and the papers'
- * reproduction. `runCli` builds the whole output before anything is printed, so a failure leaves
- * stdout empty and says one line on stderr.
+ * reproduction, and the database commands (cli/store.ts: `run --save`, `runs ...`, `bundle ...`).
+ * `runCli` builds the whole output before anything is printed, so a failure leaves stdout empty
+ * and says one line on stderr.
  */
 import { parseArgs } from 'node:util';
 import { EXPERIMENTS, findExperiment } from '../../src-sim/experiments';
@@ -14,9 +15,13 @@ import type { Preset, SpaceId } from '../../src-sim/presets/types';
 import { formatIssues, validatePreset } from '../../src-sim/presets/validate';
 import { reproduce, selectRows } from '../../src-sim/reference';
 import { SIM_VERSION } from '../../src-sim/version';
+import { LabError } from '../contract';
+import type { LabErrorCode } from '../contract';
+import { defaultDbPath } from '../services/paths';
 import { DEFAULT_TRACE_LIMIT, formatNumber, formatParam, resultJson, resultText, seriesCsv, textTable } from './format';
+import type { StoreContext } from './store';
 
-/** Exit codes: 0 success, 1 a reproduction row failed (or an internal error), 2 bad input. */
+/** Exit codes: 0 success, 1 a reproduction row or a saved run failed (or an internal error), 2 bad input. */
 export const EXIT_OK = 0;
 export const EXIT_FAILED = 1;
 export const EXIT_USAGE = 2;
@@ -47,6 +52,17 @@ const OPTIONS = {
   param: { type: 'string', multiple: true, short: 'P' },
   seed: { type: 'string', short: 's' },
   'trace-limit': { type: 'string' },
+  save: { type: 'boolean' },
+  db: { type: 'string' },
+  experiment: { type: 'string' },
+  status: { type: 'string' },
+  tag: { type: 'string' },
+  text: { type: 'string' },
+  limit: { type: 'string' },
+  csv: { type: 'string' },
+  pdf: { type: 'string' },
+  title: { type: 'string' },
+  out: { type: 'string' },
   help: { type: 'boolean', short: 'h' },
   version: { type: 'boolean', short: 'V' },
 } as const;
@@ -61,8 +77,20 @@ interface Command {
   options: OptionName[];
   formats?: readonly string[];
   positionals: [min: number, max: number];
-  run(args: string[], v: Values, format: string, ctx: CliContext): CliOutput;
+  run(args: string[], v: Values, format: string, ctx: CliContext): CliOutput | Promise<CliOutput>;
 }
+
+/**
+ * The database commands (cli/store.ts), loaded when one runs: the store, the pool and the exports
+ * (better-sqlite3, ECharts, PDFKit) would slow every other command's start.
+ */
+const store = () => import('./store');
+
+/** Error codes of the lab that mean "this request cannot be done" (exit 2) rather than "something broke" (exit 1). */
+const USER_ERRORS: readonly LabErrorCode[] = ['invalid-args', 'not-found', 'conflict', 'immutable', 'invalid-preset', 'invalid-bundle'];
+
+/** Commands with subcommands: `runs list` is COMMANDS['runs list']. */
+const GROUPS = ['runs', 'bundle'] as const;
 
 function parse(argv: string[]) {
   return parseArgs({ args: argv, options: OPTIONS, allowPositionals: true, strict: true });
@@ -249,18 +277,46 @@ function statusProgress(ctx: CliContext, label: string): Progress {
   };
 }
 
-function runCommand(args: string[], v: Values, format: string, ctx: CliContext): CliOutput {
+function parseTraceLimit(v: Values): number {
+  if (v['trace-limit'] === undefined) return DEFAULT_TRACE_LIMIT;
+  const traceLimit = Number(v['trace-limit']);
+  if (!/^\d+$/.test(v['trace-limit'].trim()) || traceLimit > MAX_TRACE)
+    throw new CliError(`--trace-limit must be a whole number from 0 to ${MAX_TRACE}; got "${v['trace-limit']}"`);
+  return traceLimit;
+}
+
+function storeContext(ctx: CliContext): StoreContext {
+  return { version: ctx.version, status: ctx.status, usage: (message) => new CliError(message) };
+}
+
+function runCommand(args: string[], v: Values, format: string, ctx: CliContext): CliOutput | Promise<CliOutput> {
   const e = requireExperiment(args[0]);
   const raw = rawParams(v.param, e);
   const preset = choosePreset(v, ctx, true) as Preset;
+  const builtIn = findPreset(preset.id) === preset;
   const seed = parseSeed(v.seed);
-  let traceLimit = DEFAULT_TRACE_LIMIT;
-  if (v['trace-limit'] !== undefined) {
-    traceLimit = Number(v['trace-limit']);
-    if (!/^\d+$/.test(v['trace-limit'].trim()) || traceLimit > MAX_TRACE)
-      throw new CliError(`--trace-limit must be a whole number from 0 to ${MAX_TRACE}; got "${v['trace-limit']}"`);
-  }
+  const traceLimit = parseTraceLimit(v);
+  if (v.db !== undefined && !v.save) throw new CliError('--db applies to run only with --save');
   const params: ParamValues = resolveParams(e.params, raw);
+  const headJson = { experiment: e.id, preset: { id: preset.id, name: preset.name, device: preset.device, builtIn }, seed };
+  const headText = (resolved: ParamValues, seconds: number): string[] => [
+    `${e.title}`,
+    `Preset: ${preset.name} (${preset.device})${builtIn ? '' : ' [custom]'}   seed ${seed}   simulator ${SIM_VERSION}   ${formatNumber(seconds)} s`,
+    `Parameters: ${e.params.map((s) => `${s.name}=${formatParam(s, resolved[s.name])}`).join(' ') || '(none)'}`,
+  ];
+
+  if (v.save) {
+    // In a simulation process, through the lab service, into the database.
+    const progress = statusProgress(ctx, `${e.id} on ${preset.id}`);
+    const request = { experiment: e, preset, ...(builtIn ? {} : { presetFile: v['preset-file'] }), rawParams: raw, seed, ...(v.db === undefined ? {} : { db: v.db }), progress };
+    return store().then(async ({ saveRun, savedOutput }) => {
+      const saved = await saveRun(request, storeContext(ctx));
+      if ('code' in saved) return saved;
+      const head = { json: { ...headJson, params: saved.params, simVersion: SIM_VERSION }, text: headText(saved.params, (saved.durationMs ?? 0) / 1000) };
+      return savedOutput(saved, head, format, traceLimit);
+    });
+  }
+
   const started = Date.now();
   let result;
   try {
@@ -272,26 +328,8 @@ function runCommand(args: string[], v: Values, format: string, ctx: CliContext):
   const seconds = (Date.now() - started) / 1000;
 
   if (format === 'csv') return ok(seriesCsv(result.series));
-  if (format === 'json') {
-    return ok(
-      json({
-        experiment: e.id,
-        preset: { id: preset.id, name: preset.name, device: preset.device, builtIn: findPreset(preset.id) === preset },
-        seed,
-        params,
-        simVersion: SIM_VERSION,
-        ...resultJson(result, traceLimit),
-      }),
-    );
-  }
-  const paramLine = e.params.map((s) => `${s.name}=${formatParam(s, params[s.name])}`).join(' ');
-  const head = [
-    `${e.title}`,
-    `Preset: ${preset.name} (${preset.device})${findPreset(preset.id) === preset ? '' : ' [custom]'}   seed ${seed}   simulator ${SIM_VERSION}   ${formatNumber(seconds)} s`,
-    `Parameters: ${paramLine || '(none)'}`,
-    '',
-  ];
-  return ok(head.join('\n') + '\n' + resultText(result));
+  if (format === 'json') return ok(json({ ...headJson, params, simVersion: SIM_VERSION, ...resultJson(result, traceLimit) }));
+  return ok([...headText(params, seconds), ''].join('\n') + '\n' + resultText(result));
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -375,9 +413,9 @@ const COMMANDS: Record<string, Command> = {
     run: experimentsCommand,
   },
   run: {
-    usage: 'run <experiment> (--preset <id> | --preset-file <file.json>) [--param name=value ...] [--seed n] [--format text|json|csv] [--trace-limit n]',
-    summary: 'Run one experiment headless and print its findings, series and notes.',
-    options: ['format', 'preset', 'preset-file', 'param', 'seed', 'trace-limit'],
+    usage: 'run <experiment> (--preset <id> | --preset-file <file.json>) [--param name=value ...] [--seed n] [--format text|json|csv] [--trace-limit n] [--save [--db <file>]]',
+    summary: 'Run one experiment headless and print its findings, series and notes; --save stores the run in the database.',
+    options: ['format', 'preset', 'preset-file', 'param', 'seed', 'trace-limit', 'save', 'db'],
     formats: ['text', 'json', 'csv'],
     positionals: [1, 1],
     run: runCommand,
@@ -390,12 +428,60 @@ const COMMANDS: Record<string, Command> = {
     positionals: [1, 1],
     run: reproduceCommand,
   },
+  'runs list': {
+    usage: 'runs list [--experiment <id>] [--preset <id>] [--status <s[,s...]>] [--tag <tag>] [--text <words>] [--limit n] [--db <file>] [--format text|json]',
+    summary: 'List the saved runs, newest first, filtered by experiment, preset, status, tag or text.',
+    options: ['experiment', 'preset', 'status', 'tag', 'text', 'limit', 'db', 'format'],
+    formats: ['text', 'json'],
+    positionals: [0, 0],
+    run: async (_args, v, format, ctx) => (await store()).runsList(v, format, storeContext(ctx)),
+  },
+  'runs show': {
+    usage: 'runs show <run-id> [--db <file>] [--format text|json] [--trace-limit n]',
+    summary: 'One saved run: its metadata, parameters and result.',
+    options: ['db', 'format', 'trace-limit'],
+    formats: ['text', 'json'],
+    positionals: [1, 1],
+    run: async (args, v, format, ctx) => (await store()).runsShow(args[0], v, format, parseTraceLimit(v), storeContext(ctx)),
+  },
+  'runs delete': {
+    usage: 'runs delete <run-id> [<run-id> ...] [--db <file>] [--format text|json]',
+    summary: 'Delete finished runs with their results (all of them or, when one cannot be, none).',
+    options: ['db', 'format'],
+    formats: ['text', 'json'],
+    positionals: [1, Infinity],
+    run: async (args, v, format, ctx) => (await store()).runsDelete(args, v, format, storeContext(ctx)),
+  },
+  'runs export': {
+    usage: 'runs export <run-id> [<run-id> ...] (--csv <file> | --pdf <file> [--title <title>]) [--db <file>] [--format text|json]',
+    summary: 'Write the CSV (one run, or several aligned on x) or the PDF report of saved runs.',
+    options: ['csv', 'pdf', 'title', 'db', 'format'],
+    formats: ['text', 'json'],
+    positionals: [1, Infinity],
+    run: async (args, v, format, ctx) => (await store()).runsExport(args, v, format, storeContext(ctx)),
+  },
+  'bundle export': {
+    usage: 'bundle export <run-id> [<run-id> ...] --out <file> [--db <file>] [--format text|json]',
+    summary: 'Write finished runs with their preset snapshots to one bundle file, for another lab machine.',
+    options: ['out', 'db', 'format'],
+    formats: ['text', 'json'],
+    positionals: [1, Infinity],
+    run: async (args, v, format, ctx) => (await store()).bundleExport(args, v, format, storeContext(ctx)),
+  },
+  'bundle import': {
+    usage: 'bundle import <file> [--db <file>] [--format text|json]',
+    summary: 'Import a bundle: all of its runs or (when it is malformed or tampered with) none.',
+    options: ['db', 'format'],
+    formats: ['text', 'json'],
+    positionals: [1, 1],
+    run: async (args, v, format, ctx) => (await store()).bundleImport(args[0], v, format, storeContext(ctx)),
+  },
   help: {
     usage: 'help [<command>]',
     summary: 'Show this help, or the help of one command.',
     options: [],
-    positionals: [0, 1],
-    run: (args) => ok(helpText(args[0])),
+    positionals: [0, 2],
+    run: (args) => ok(helpText(args.length ? commandKey(args) : undefined)),
   },
 };
 
@@ -406,12 +492,40 @@ const OPTION_HELP: Record<string, string> = {
   param: '-P, --param n=v       an experiment parameter; repeat for more (gpulab experiments <id>)',
   seed: '-s, --seed <n>        seed of the run, 0 to 4294967295 (default 1): same seed, same result',
   'trace-limit': `    --trace-limit <n> trace entries kept in --format json (default ${DEFAULT_TRACE_LIMIT}; the rest are counted in "dropped")`,
+  save: '    --save            run in a simulation process and store the run in the database; prints its id',
+  db: `    --db <file>       the database (default: ${defaultDbPath()})`,
+  experiment: '    --experiment <id> only runs of this experiment',
+  status: '    --status <s,...>  only runs in these states: queued, running, done, failed, cancelled, interrupted',
+  tag: '    --tag <tag>       only runs with this tag',
+  text: '    --text <words>    only runs whose title, notes or experiment id contain this (any case)',
+  limit: '    --limit <n>       at most this many runs (default 50, newest first)',
+  csv: '    --csv <file>      write CSV to this file',
+  pdf: '    --pdf <file>      write the PDF report to this file',
+  title: '    --title <title>   the PDF report\'s title',
+  out: '    --out <file>      write the bundle to this file',
 };
+
+/** The command a help request or a command line names: "runs list", "run", or a group ("runs"). */
+function commandKey(words: string[]): string {
+  const [first, second] = words;
+  return (GROUPS as readonly string[]).includes(first) && second !== undefined ? `${first} ${second}` : first;
+}
+
+function groupHelp(group: string): string {
+  const subs = Object.entries(COMMANDS).filter(([k]) => k.startsWith(`${group} `));
+  return [`Usage: gpulab ${group} <${subs.map(([k]) => k.split(' ')[1]).join('|')}> ...`, '', ...subs.map(([, c]) => `  gpulab ${c.usage}\n      ${c.summary}`)].join('\n') + '\n';
+}
+
+function unknownCommand(name: string): CliError {
+  const names = [...new Set(Object.keys(COMMANDS).map((k) => k.split(' ')[0]))];
+  return new CliError(`unknown command "${name}"; commands: ${names.join(', ')} (gpulab help)`);
+}
 
 function helpText(command?: string): string {
   if (command !== undefined) {
+    if ((GROUPS as readonly string[]).includes(command)) return groupHelp(command);
     const c = COMMANDS[command];
-    if (!c) throw new CliError(`unknown command "${command}"; commands: ${Object.keys(COMMANDS).join(', ')}`);
+    if (!c) throw unknownCommand(command);
     const opts = c.options.map((o) => `  ${OPTION_HELP[o]}`);
     return [`Usage: gpulab ${c.usage}`, '', c.summary, ...(opts.length ? ['', 'Options:', ...opts] : [])].join('\n') + '\n';
   }
@@ -429,16 +543,21 @@ function helpText(command?: string): string {
     '  gpulab experiments pchase-average',
     '  gpulab run pchase-average --preset fermi --param strides=128 --param sizeTo=24KB',
     '  gpulab run pchase-average --preset kepler --format csv > curve.csv',
+    '  gpulab run pchase-average --preset fermi --seed 7 --save',
+    '  gpulab runs list --experiment pchase-average --status done',
+    '  gpulab runs export <run-id> <run-id> --pdf report.pdf',
+    '  gpulab bundle export <run-id> --out runs.gmlbundle',
     '  gpulab reproduce all',
     '',
-    'Exit codes: 0 success, 1 a reproduction row failed, 2 bad input (one line on stderr, nothing on stdout).',
+    `The database commands use --db <file>, by default the desktop app's: ${defaultDbPath()}`,
+    'Exit codes: 0 success, 1 a reproduction row or a saved run failed, 2 bad input (one line on stderr, nothing on stdout).',
     'gpulab help <command> shows the options of one command; gpulab --version the versions.',
   ].join('\n') + '\n';
 }
 
 // ---------------------------------------------------------------------------------------------
 
-function dispatch(argv: string[], ctx: CliContext): CliOutput {
+function dispatch(argv: string[], ctx: CliContext): CliOutput | Promise<CliOutput> {
   let parsed: ReturnType<typeof parse>;
   try {
     parsed = parse(argv);
@@ -450,11 +569,19 @@ function dispatch(argv: string[], ctx: CliContext): CliOutput {
     throw new CliError(err.message.split('\n')[0] + hint);
   }
   const { values, positionals } = parsed;
-  const [name, ...args] = positionals;
   if (values.version) return ok(`gpulab ${ctx.version} (simulator ${SIM_VERSION})\n`);
-  if (name === undefined) return ok(helpText());
+  if (positionals.length === 0) return ok(helpText());
+  const name = commandKey(positionals);
+  const args = positionals.slice(name.split(' ').length);
+  if ((GROUPS as readonly string[]).includes(name)) {
+    if (values.help) return ok(groupHelp(name));
+    throw new CliError(`"${name}" needs a subcommand: ${groupHelp(name).split('\n')[0].replace('Usage: ', '')}`);
+  }
   const command = COMMANDS[name];
-  if (!command) throw new CliError(`unknown command "${name}"; commands: ${Object.keys(COMMANDS).join(', ')} (gpulab help)`);
+  if (!command) {
+    if ((GROUPS as readonly string[]).includes(positionals[0])) throw new CliError(`unknown subcommand "${name}"; ${groupHelp(positionals[0]).split('\n')[0].replace('Usage: ', 'usage: ')}`);
+    throw unknownCommand(name);
+  }
   if (values.help) return ok(helpText(name));
   for (const key of Object.keys(values) as OptionName[]) {
     if (key !== 'help' && !command.options.includes(key)) throw new CliError(`option --${key} does not apply to "${name}" (gpulab help ${name})`);
@@ -468,13 +595,21 @@ function dispatch(argv: string[], ctx: CliContext): CliOutput {
   return command.run(args, values, format, ctx);
 }
 
-/** Runs one command line. Never throws: bad input becomes exit code 2 and one line on stderr. */
-export function runCli(argv: string[], ctx: CliContext): CliOutput {
+function failure(e: unknown): CliOutput {
+  const usage = e instanceof CliError || e instanceof ExperimentError || (e instanceof LabError && USER_ERRORS.includes(e.code));
+  const message = (e instanceof Error ? e.message : String(e)).replace(/\s*\n\s*/g, '; ');
+  const kind = usage ? 'error' : e instanceof LabError ? 'error' : 'internal error';
+  return { code: usage ? EXIT_USAGE : EXIT_FAILED, stdout: '', stderr: `gpulab: ${kind}: ${message}\n` };
+}
+
+/**
+ * Runs one command line. Never rejects: bad input becomes exit code 2 and one line on stderr, a
+ * failure of the database or of a saved run exit code 1.
+ */
+export async function runCli(argv: string[], ctx: CliContext): Promise<CliOutput> {
   try {
-    return dispatch(argv, ctx);
+    return await dispatch(argv, ctx);
   } catch (e) {
-    const usage = e instanceof CliError || e instanceof ExperimentError;
-    const message = (e instanceof Error ? e.message : String(e)).replace(/\s*\n\s*/g, '; ');
-    return { code: usage ? EXIT_USAGE : EXIT_FAILED, stdout: '', stderr: `gpulab: ${usage ? 'error' : 'internal error'}: ${message}\n` };
+    return failure(e);
   }
 }

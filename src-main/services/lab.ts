@@ -68,6 +68,12 @@ export interface LabOptions {
   log?: LogSink;
   /** Clock of the store (tests pin it). */
   now?: () => number;
+  /**
+   * Mark runs left queued or running in the database as interrupted when opening it (default true:
+   * the desktop app and the browser mode). The CLI passes false: it executes only its own run and
+   * must not end the runs of an app that has the same database open.
+   */
+  recoverInterrupted?: boolean;
 }
 
 /** What `dispatch` answers: a result, or an error as it travels on the wire. */
@@ -125,8 +131,13 @@ export class LabService {
     this.experiments = options.experiments ?? EXPERIMENTS;
     this.events = new Emitter<LabEvents>((event, err) => this.log(`[lab] a "${String(event)}" listener threw: ${oneLine(err)}`));
     mkdirSync(dirname(options.dbPath), { recursive: true });
-    // This process executes runs: runs another session left queued or running become interrupted.
-    this.store = RunStore.open(options.dbPath, { appVersion: this.appVersion, recoverInterrupted: true, ...(options.now ? { now: options.now } : {}) });
+    // This process executes runs: runs another session left queued or running become interrupted
+    // (unless the caller says that another process may be executing them: the CLI).
+    this.store = RunStore.open(options.dbPath, {
+      appVersion: this.appVersion,
+      recoverInterrupted: options.recoverInterrupted ?? true,
+      ...(options.now ? { now: options.now } : {}),
+    });
     try {
       this.pool = new SimPool({
         launcher: options.launcher ?? new ForkLauncher({ log: this.log }),

@@ -1,8 +1,10 @@
 import { _electron as electron, expect, test } from '@playwright/test';
-import { existsSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { createRequire } from 'node:module';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import type { ShellApi } from '../../src-main/electron/shell-api';
+import type { LabApi } from '../../src-main/contract';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 const MAIN = fileURLToPath(new URL('../../out/main/index.js', import.meta.url));
@@ -19,7 +21,9 @@ function electronBinary(): { path: string } | { missing: string } {
   }
 }
 
-test('the desktop app opens one window titled GPU Memory Lab, with window.lab and without Node', async () => {
+type Page = { lab?: LabApi };
+
+test('the desktop app opens one window on the workbench, with window.lab (the contract) and without Node', async () => {
   const bin = electronBinary();
   if ('missing' in bin) {
     const reason = `no Electron binary, so the desktop app cannot start here: ${bin.missing}`;
@@ -29,24 +33,39 @@ test('the desktop app opens one window titled GPU Memory Lab, with window.lab an
   }
   expect(existsSync(MAIN), 'out/main/index.js is missing: run npm run build first').toBe(true);
 
-  // The built renderer, never a dev server.
+  // The app keeps its database in the user-data folder: give it a fresh one, never the user's.
+  const home = mkdtempSync(join(tmpdir(), 'gpulab-e2e-'));
   const env = Object.fromEntries(Object.entries(process.env).filter((e): e is [string, string] => e[1] !== undefined && e[0] !== 'ELECTRON_RENDERER_URL'));
+  Object.assign(env, { XDG_CONFIG_HOME: home, APPDATA: home, HOME: home });
   // Chromium refuses to start as root with its sandbox on (CI containers).
   const args = process.getuid?.() === 0 ? ['--no-sandbox', ROOT] : [ROOT];
   const app = await electron.launch({ executablePath: bin.path, args, cwd: ROOT, env });
   try {
     const page = await app.firstWindow();
-    await expect(page).toHaveTitle('GPU Memory Lab');
-    await expect(page.locator('h1')).toHaveText('GPU Memory Lab');
-    const version = await page.evaluate(() => (globalThis as unknown as { lab?: ShellApi }).lab?.version());
+    await expect(page).toHaveTitle(/GPU Memory Lab/);
+    const version = await page.evaluate(() => (globalThis as unknown as Page).lab?.app.version());
     expect(version?.simulator).toMatch(/^\d+\.\d+\.\d+/);
-    await expect(page.getByTestId('version')).toContainText(`simulator ${version?.simulator}`);
+    expect(version?.electron).toMatch(/^\d+\./);
+    expect(version?.schema).toBeGreaterThan(0);
+    // Every namespace of the contract, and nothing that reaches IPC directly.
+    const keys = await page.evaluate(() => Object.keys((globalThis as unknown as Page).lab ?? {}).sort());
+    expect(keys).toEqual(['app', 'bundles', 'comparisons', 'exports', 'experiments', 'on', 'presets', 'reproduce', 'runs']);
+    expect(await page.evaluate(async () => (await (globalThis as unknown as Page).lab!.runs.list()).total)).toBe(0);
+    // A refused call rejects with its code and message across the context bridge.
+    const refused = await page.evaluate(() =>
+      (globalThis as unknown as Page).lab!.runs.get({ id: 'not-an-id' }).then(
+        () => null,
+        (e: { code?: string; message?: string }) => ({ code: e.code, message: e.message, text: String(e) }),
+      ),
+    );
+    expect(refused).toMatchObject({ code: 'invalid-args', message: expect.stringMatching(/run id/) });
+    expect(refused?.text).toBe(refused?.message);
     // The renderer is sandboxed: no Node, no Electron internals, only the preload's object.
     expect(await page.evaluate(() => typeof (globalThis as { require?: unknown }).require)).toBe('undefined');
     expect(await page.evaluate(() => typeof (globalThis as { process?: unknown }).process)).toBe('undefined');
-    expect(await page.evaluate(() => Object.keys((globalThis as unknown as { lab?: ShellApi }).lab ?? {}))).toEqual(['version']);
     expect(app.windows()).toHaveLength(1);
   } finally {
     await app.close();
+    rmSync(home, { recursive: true, force: true });
   }
 });

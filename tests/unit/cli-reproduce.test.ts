@@ -18,8 +18,8 @@ const { runCli } = await import('../../src-main/cli/main');
 const ctx = { version: '0.0.0', readFile: () => '', status: null };
 
 describe('gpulab reproduce with a row that throws', () => {
-  it('reports the throwing row as failed on each of its presets and still runs the others', () => {
-    const r = runCli(['reproduce', 'all', '--format', 'json'], ctx);
+  it('reports the throwing row as failed on each of its presets and still runs the others', async () => {
+    const r = await runCli(['reproduce', 'all', '--format', 'json'], ctx);
     expect(r.code).toBe(1);
     expect(r.stderr).toBe('');
     expect(JSON.parse(r.stdout)).toEqual({
@@ -33,15 +33,15 @@ describe('gpulab reproduce with a row that throws', () => {
     });
   });
 
-  it('exits 0 when every selected row passes', () => {
-    const r = runCli(['reproduce', 'X-OK'], ctx);
+  it('exits 0 when every selected row passes', async () => {
+    const r = await runCli(['reproduce', 'X-OK'], ctx);
     expect(r.code).toBe(0);
     expect(r.stdout).toMatch(/^PASS {2}X-OK on fermi/);
     expect(r.stdout).toMatch(/1 passed, 0 failed/);
   });
 
-  it('refuses a selection with no rows as bad input', () => {
-    const r = runCli(['reproduce', 'none'], ctx);
+  it('refuses a selection with no rows as bad input', async () => {
+    const r = await runCli(['reproduce', 'none'], ctx);
     expect(r).toMatchObject({ code: 2, stdout: '' });
     expect(r.stderr).toMatch(/^gpulab: error: no reproduction rows match "none"/);
   });

@@ -1,0 +1,67 @@
+#!/usr/bin/env node
+// `npm start [-- args]`: builds the app, then opens the desktop window (`electron-vite preview`)
+// where Electron's binary is installed, and otherwise the browser mode (src-main/web/main.ts, which
+// takes the arguments: --db, --port, --no-open, --pool-size) after a one-line notice. Electron is an
+// optionalDependency: where its download failed the package is absent or has no binary.
+import { spawn, spawnSync } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { dirname, join } from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+
+const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..');
+const require = createRequire(join(ROOT, 'package.json'));
+
+/** Electron's executable, or why there is none. */
+function electronBinary() {
+  try {
+    // The electron package exports the path of its binary, and throws when the download failed.
+    const path = require('electron');
+    if (typeof path === 'string' && existsSync(path)) return { path };
+    return { missing: `the electron package names no binary (${String(path)})` };
+  } catch (err) {
+    const message = err instanceof Error ? err.message : String(err);
+    if (err && typeof err === 'object' && 'code' in err && err.code === 'MODULE_NOT_FOUND' && /'electron'/.test(message)) return { missing: 'the electron package is not installed' };
+    return { missing: message.split('\n')[0] };
+  }
+}
+
+const electronVite = join(dirname(require.resolve('electron-vite/package.json')), 'bin', 'electron-vite.js');
+const args = process.argv.slice(2);
+
+const built = spawnSync(process.execPath, [electronVite, 'build'], { cwd: ROOT, stdio: 'inherit' });
+if (built.status !== 0) {
+  process.stderr.write(`npm start: the build failed (${built.signal ?? `exit code ${built.status}`})\n`);
+  process.exit(built.status || 1);
+}
+
+// The child gets its own process group (POSIX), so that it hears a Ctrl+C once, from here: the
+// terminal signals this group and npm passes signals on as well. A signal repeated within half a
+// second is that echo and is dropped; a later one is passed on (a second Ctrl+C quits at once).
+const options = { cwd: ROOT, stdio: 'inherit', detached: process.platform !== 'win32' };
+const electron = electronBinary();
+let child;
+if ('path' in electron) {
+  // Electron's window; it ignores the browser mode's arguments.
+  child = spawn(process.execPath, [electronVite, 'preview', '--skipBuild'], options);
+} else {
+  process.stderr.write(`No Electron binary (${electron.missing}): starting the browser mode instead (see README, "Electron offline").\n`);
+  const tsx = pathToFileURL(require.resolve('tsx')).href;
+  child = spawn(process.execPath, ['--import', tsx, join(ROOT, 'src-main/web/main.ts'), ...args], options);
+}
+
+let lastSignalAt = 0;
+for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP']) {
+  process.on(signal, () => {
+    const now = Date.now();
+    if (now - lastSignalAt < 500) return;
+    lastSignalAt = now;
+    if (child.exitCode === null && child.signalCode === null) child.kill(signal);
+  });
+}
+child.on('error', (err) => {
+  process.stderr.write(`npm start: ${err.message}\n`);
+  process.exit(1);
+});
+const SIGNAL_NUMBERS = { SIGHUP: 1, SIGINT: 2, SIGTERM: 15 };
+child.on('exit', (code, signal) => process.exit(code ?? 128 + (SIGNAL_NUMBERS[signal] ?? 0)));
