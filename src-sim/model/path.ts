@@ -92,20 +92,23 @@ export class Chip {
  * `access` allocates nothing.
  */
 export class PathModel {
-  readonly config: PathConfig;
-  readonly caches: Cache[];
-  readonly l1Tlb: Cache | null;
-  readonly l2Tlb: Cache | null;
-  /** Outcome of the last access: level index that hit (levels.length = memory) and TLB outcome. */
-  lastLevel = 0;
-  lastTlb: TlbOutcome = '-';
+  // Fields are `declare`d and set in the constructor (see Cache: an ES2022 class field would start
+  // as undefined and keep its numbers boxed).
+  declare readonly config: PathConfig;
+  declare readonly caches: Cache[];
+  declare readonly l1Tlb: Cache | null;
+  declare readonly l2Tlb: Cache | null;
+  /** Outcome of the last access: level index that hit (levels.length = memory). */
+  declare lastLevel: number;
+  /** Outcome of the last access: TLB outcome code (index into TLB_OUTCOMES). */
+  declare lastTlbCode: number;
 
-  private readonly table: Float64Array;
-  private readonly nLevels: number;
-  private readonly virtualLevels: number;
-  private readonly window: number;
-  private activeWindow = 0;
-  private readonly tpcOffset: number;
+  private declare readonly table: Float64Array;
+  private declare readonly nLevels: number;
+  private declare readonly virtualLevels: number;
+  private declare readonly window: number;
+  private declare activeWindow: number;
+  private declare readonly tpcOffset: number;
 
   constructor(config: PathConfig, chip: Chip, sm = 0, tpcOffset = 0) {
     this.config = config;
@@ -114,8 +117,11 @@ export class PathModel {
     const t = config.translation;
     this.l1Tlb = t ? chip.cacheFor(t.l1, sm) : null;
     this.l2Tlb = t ? chip.cacheFor(t.l2, sm) : null;
+    this.lastLevel = 0;
+    this.lastTlbCode = 0;
     this.virtualLevels = t ? t.virtualLevels : this.nLevels + 1;
     this.window = t?.activeWindowBytes ?? 0;
+    this.activeWindow = 0;
     this.tpcOffset = tpcOffset;
     this.table = new Float64Array((this.nLevels + 1) * 5).fill(NaN);
     const names = [...config.levels.map((l) => l.name), 'memory'];
@@ -125,6 +131,11 @@ export class PathModel {
         if (v !== undefined) this.table[i * 5 + TLB_CODE[o]] = v + (i >= config.interconnectFrom ? tpcOffset : 0);
       }
     }
+  }
+
+  /** Outcome of the last access: TLB outcome. */
+  get lastTlb(): TlbOutcome {
+    return TLB_OUTCOMES[this.lastTlbCode];
   }
 
   /** Translates through the TLBs; returns the outcome code. */
@@ -143,17 +154,18 @@ export class PathModel {
 
   /** One dependent load of the byte address `addr`; returns its latency in cycles. */
   access(addr: number): number {
-    let level = 0;
-    let tlb = 0;
-    const n = this.nLevels;
     const caches = this.caches;
-    for (; level < n; level++) {
+    const n = this.nLevels;
+    let tlb = 0;
+    let level = 0;
+    // Translation comes right before level `virtualLevels` (memory when it equals n; never beyond).
+    if (this.virtualLevels === 0) tlb = this.translate(addr);
+    while (level < n && !caches[level].access(addr)) {
+      level++;
       if (level === this.virtualLevels) tlb = this.translate(addr);
-      if (caches[level].access(addr)) break;
     }
-    if (level === n && this.virtualLevels === n) tlb = this.translate(addr);
     this.lastLevel = level;
-    this.lastTlb = TLB_OUTCOMES[tlb];
+    this.lastTlbCode = tlb;
     const v = this.table[level * 5 + tlb];
     if (v !== v) throw new Error(`latency table has no entry for ${this.levelName(level)}/${this.lastTlb}`);
     return v;

@@ -1,4 +1,4 @@
-import type { Rng } from '../../rng';
+import type { Draws } from './draws';
 
 /**
  * The Fermi L1 data-cache policy read from MEI Fig 8: one "hot" way is replaced with probability
@@ -9,7 +9,8 @@ export const FERMI_NAME = 'fermi';
 export const FERMI_DESCRIPTION =
   'Fermi L1 (MEI Fig 8): one hot way replaced with probability 1/2, the others uniformly; not LRU, aperiodic.';
 
-export function fermiVictim(rng: Rng, ways: number, hotWay: number, hotProbability: number): number {
+/** The reference form; Cache draws through PolicyDraws.fermiVictim, the same draws without branches. */
+export function fermiVictim(rng: Draws, ways: number, hotWay: number, hotProbability: number): number {
   if (ways === 1) return 0;
   if (rng.next() < hotProbability) return hotWay;
   const other = rng.int(ways - 1);
