@@ -291,17 +291,14 @@ describe('the page-table window (MEI pattern 6)', () => {
 });
 
 describe('huge arrays are chased without allocating them', () => {
-  it('4 GB sweeps complete quickly with bounded memory', () => {
+  it('4 GB sweeps complete with bounded memory', () => {
     const kepler = findPreset('kepler') as Preset;
     const before = process.memoryUsage().heapUsed;
-    const t0 = performance.now();
     const reach = run(kepler, { probe: 'reach', stride: 256 * MB, sizeFrom: 256 * MB, sizeTo: 4 * GB, sizeStep: 256 * MB });
     const win = run(kepler, { probe: 'window', sizeFrom: 3.5 * GB, sizeTo: 4 * GB, sizeStep: 256 * MB });
-    const ms = performance.now() - t0;
     const grown = process.memoryUsage().heapUsed - before;
     expect(reach.series[0].x[reach.series[0].x.length - 1]).toBe(4 * GB);
     expect(win.series[0].y.length).toBe(3);
-    expect(ms).toBeLessThan(5000);
     expect(grown).toBeLessThan(100 * MB);
     expect(tlbProbes.estimate(kepler, { probe: 'window', sizeFrom: 3.5 * GB, sizeTo: 4 * GB, sizeStep: 256 * MB })).toBeLessThan(100_000);
   });
