@@ -4,36 +4,14 @@
  * before the API is asked; the server's messages (cross-parameter rules, work limits) are placed
  * beside the field they name.
  *
- * The parsing helpers are small pure copies of src-sim's (the renderer does not import src-sim at
- * runtime). Messages read as in src-sim without the `parameter "name"` prefix, since they sit beside
+ * Sizes are parsed and written by src-sim's own pure helpers (experiments/params.ts). Messages read as in src-sim without the `parameter "name"` prefix, since they sit beside
  * the field.
  */
 import { computed, reactive, ref, type Ref } from 'vue';
+import { formatBytes, parseBytes } from '../../../src-sim/experiments/params';
 import type { ParamSpec, ParamValue, ParamValues } from '../../../src-sim/experiments/types';
 
-const UNITS: Record<string, number> = { b: 1, kb: 1024, k: 1024, mb: 1024 ** 2, m: 1024 ** 2, gb: 1024 ** 3, g: 1024 ** 3 };
-
-/** Parses "4096", "4KB", "2 MB", "1.5GB" into bytes; NaN when malformed (src-sim's parseBytes). */
-export function parseBytes(text: string): number {
-  const m = /^\s*(\d+(?:\.\d+)?)\s*([kmg]?i?b?)?\s*$/i.exec(text);
-  if (!m) return NaN;
-  const unit = (m[2] ?? '').toLowerCase().replace('i', '');
-  const mult = unit === '' ? 1 : UNITS[unit];
-  if (mult === undefined) return NaN;
-  return Math.round(parseFloat(m[1]!) * mult);
-}
-
-/** Formats bytes the way the papers write them: 512 B, 12 KB, 2 MB (src-sim's formatBytes). */
-export function formatBytes(n: number): string {
-  for (const [u, f] of [
-    ['GB', 1024 ** 3],
-    ['MB', 1024 ** 2],
-    ['KB', 1024],
-  ] as const) {
-    if (n >= f && n % (f / 16) === 0) return `${+(n / f).toFixed(4)} ${u}`;
-  }
-  return `${n} B`;
-}
+export { formatBytes, parseBytes };
 
 /** A whole number with thin grouping: 1 048 576 -> "1,048,576". */
 export function formatCount(n: number): string {
