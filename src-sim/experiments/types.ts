@@ -33,8 +33,14 @@ export interface Series {
   yLabel: string;
   yUnit: string;
   /** How a chart should draw it. */
-  style?: 'line' | 'step' | 'scatter';
+  style?: 'line' | 'step' | 'scatter' | 'bar';
   logX?: boolean;
+  /** Bars of series sharing a stack name are stacked (LASH Fig 6's stall breakdown). */
+  stack?: string;
+  /** A categorical x axis: x holds indices into these labels (e.g. ["int", "short", "char"]). */
+  xCategories?: string[];
+  /** Which chart the series belongs to when a result has several (series with one group share axes). */
+  group?: string;
 }
 
 export interface Table {

@@ -1,0 +1,206 @@
+/**
+ * The timing tier's contract: what a preset adds for it (TimingConfig), how a kernel is described
+ * as data (Kernel), what a simulation returns (TimingStats). Pure data; the engine lives in
+ * ./engine.ts, the workloads in ./workloads/, S-L1 in ./sl1.ts.
+ *
+ * Units: cycles are core cycles unless a name says otherwise; bytes are bytes.
+ */
+
+// ---------------------------------------------------------------------------------------------
+// Hardware configuration (Preset.timing). Every number has provenance in Preset.provenance under
+// "timing.<path>".
+// ---------------------------------------------------------------------------------------------
+
+export interface TimingCacheConfig {
+  sets: number;
+  ways: number;
+  lineBytes: number;
+  /** MSHR entries (outstanding distinct lines). */
+  mshrEntries: number;
+  /** Merger fields per MSHR entry: requests that one outstanding line can hold (LASH IV). */
+  mshrMergers: number;
+  /** Cycles from lookup to data on a hit. */
+  hitLatency: number;
+  policy: 'lru' | 'fifo';
+}
+
+export interface TimingConfig {
+  sms: number;
+  /** Resident warps per SM (warp slots). */
+  maxWarpsPerSM: number;
+  maxThreadsPerSM: number;
+  maxBlocksPerSM: number;
+  /** Warp schedulers per SM (each issues at most one warp instruction per cycle). */
+  schedulers: number;
+  /** Cycles before a dependent instruction may use an ALU result. */
+  aluLatency: number;
+  /**
+   * Coalescer granularity in bytes: a warp's addresses are grouped into aligned blocks of this size
+   * and one group is served per cycle (128 on Fermi with L1; 32 B segments where the preset says so).
+   */
+  coalesceBytes: number;
+  /** The SM's L1 data cache; absent: the GPU has none (Tesla), loads go to L2 / DRAM directly. */
+  l1?: TimingCacheConfig;
+  /** Granularity of a request sent below L1 when L1 is bypassed (no-L1 mode), bytes (32 on Fermi/Kepler). */
+  bypassBytes: number;
+  l2: TimingCacheConfig & {
+    /** Sub-partitions (slices); lines are interleaved across them by line number. */
+    partitions: number;
+  };
+  interconnect: {
+    /** One-way latency SM <-> L2 slice, cycles. */
+    latency: number;
+    /** Bytes per core cycle one SM can receive. */
+    bytesPerCyclePerSM: number;
+    /** Bytes per core cycle over all SMs together. */
+    bytesPerCycleTotal: number;
+  };
+  dram: {
+    channels: number;
+    /** Cycles a DRAM access adds beyond the L2 (core cycles). */
+    latency: number;
+    /** Peak bytes per core cycle over all channels. */
+    bytesPerCycle: number;
+    /** DRAM transfer unit (32 B). */
+    burstBytes: number;
+  };
+  shared: {
+    bytesPerSM: number;
+    latency: number;
+    /** Bytes per cycle one SM's shared memory delivers. */
+    bytesPerCycle: number;
+  };
+  clocks: { coreMHz: number; memoryMHz: number };
+}
+
+// ---------------------------------------------------------------------------------------------
+// Kernels as data.
+// ---------------------------------------------------------------------------------------------
+
+/** A variable an address may depend on. Loop variables are named by the loop. */
+export type IndexVar = 'tid' | 'bid' | 'gtid' | 'bdim' | 'gdim' | string;
+
+/** One term of an index expression: coef * op(var). */
+export interface IndexTerm {
+  coef: number;
+  var: IndexVar;
+  /** floor(var / div) before the coefficient. */
+  div?: number;
+  /** var mod mod (after div) before the coefficient. */
+  mod?: number;
+}
+
+/** An element index: offset + sum of terms, clamped into [0, length - 1] of the array. */
+export interface IndexExpr {
+  terms: IndexTerm[];
+  offset?: number;
+}
+
+export interface KernelArray {
+  name: string;
+  /** Bytes per element (4 int, 2 short, 1 char; 16 for a vector load). */
+  elemBytes: number;
+  length: number;
+  /** 'global' arrays live in device memory; 'shared' arrays in the SM's shared memory (per block). */
+  space: 'global' | 'shared';
+  /** Written by the kernel (S-L1 treats read-write structures differently). */
+  readWrite?: boolean;
+}
+
+export type Instr =
+  /** Load one element per thread into register `dst` (a small integer). */
+  | { op: 'ld'; array: string; index: IndexExpr; dst: number; via?: 'sl1' }
+  /** Store one element per thread; waits for the registers in `src`. */
+  | { op: 'st'; array: string; index: IndexExpr; src?: number[]; via?: 'sl1' }
+  /** `count` dependent ALU instructions that wait for registers in `uses` and write `dst`. */
+  | { op: 'alu'; count: number; uses?: number[]; dst?: number }
+  /** Repeat `body` `count` times with loop variable `var` = 0..count-1. */
+  | { op: 'loop'; var: string; count: number; body: Instr[] }
+  /** Block-wide barrier. */
+  | { op: 'sync' };
+
+export interface Kernel {
+  name: string;
+  grid: number;
+  block: number;
+  arrays: KernelArray[];
+  body: Instr[];
+  /** Shared memory the kernel itself allocates per block, bytes (limits residency; S-L1 gets the rest). */
+  sharedBytesPerBlock?: number;
+  /** Registers per thread (limits residency where the preset says how many registers an SM has). */
+  registersPerThread?: number;
+  /**
+   * S-L1 configuration, set by ./sl1.ts: accesses marked `via: 'sl1'` to an array with a slot go
+   * through a thread-private software line of `lineBytes` in shared memory.
+   */
+  sl1?: Sl1Config;
+}
+
+export interface Sl1Config {
+  lineBytes: number;
+  /** Array name -> line slot of each thread (0..CLN-1); arrays absent here are not cached. */
+  slots: Record<string, number>;
+  /** Extra instructions of every access through the caching layer (SL1 3.3: at least 4). */
+  accessInstructions: number;
+  /** Further instructions on a miss (load the new line). */
+  missInstructions: number;
+  /** Further instructions to write back a dirty line. */
+  writebackInstructions: number;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Running and results.
+// ---------------------------------------------------------------------------------------------
+
+export interface TimingOptions {
+  /** 'hw': loads cached in L1 (where the config has one); 'bypass': L1 off (no-L1). */
+  l1: 'hw' | 'bypass';
+  scheduler: 'lrr' | 'gto';
+  /** Cycles per epoch of the occupancy series. */
+  epochCycles: number;
+  /** Stop with an error past this many cycles. */
+  maxCycles: number;
+  seed: number;
+  /** Addresses of arrays start at this byte offset and are aligned to 4 KB (default 0). */
+  baseAddress?: number;
+  progress?: (doneWarps: number, totalWarps: number) => void;
+}
+
+export type StallReason = 'nomerger' | 'nomshrline' | 'nocacheline' | 'coalescing';
+export const STALL_REASONS: readonly StallReason[] = ['nomerger', 'nomshrline', 'nocacheline', 'coalescing'];
+
+export interface TimingStats {
+  cycles: number;
+  /** Warp instructions issued (ALU, memory, barriers). */
+  warpInstructions: number;
+  /** Warp instructions per cycle over the whole GPU. */
+  ipc: number;
+  /** Memory requests after coalescing that reached each level. */
+  requests: { l1: number; l2: number; dram: number };
+  hits: { l1: number; l2: number };
+  /** Miss rates (misses / requests; merged requests count as misses), 0 when a level saw nothing. */
+  missRate: { l1: number; l2: number };
+  /** Bytes moved L2 -> SMs over the interconnect, and DRAM -> L2. */
+  bytes: { interconnect: number; dram: number };
+  /** DRAM bytes / (peak bytes per cycle * cycles). */
+  dramUtilisation: number;
+  /** Mean cycles from a load's issue to its data, over all global loads. */
+  avgMemLatency: number;
+  /** LSU stall cycles by reason, summed over SMs. */
+  stalls: Record<StallReason, number>;
+  sharedAccesses: number;
+  /** S-L1 line hits and misses (0 when not used). */
+  sl1: { hits: number; misses: number; writebacks: number };
+  /** Per-epoch series (one value per epoch, GPU-wide means where it says so). */
+  epochs: {
+    cycle: Float64Array;
+    /** Mean MSHR entries in use per SM. */
+    mshrOccupancy: Float64Array;
+    /** Mean merger fields in use per SM. */
+    mergerOccupancy: Float64Array;
+    /** Warp instructions issued in the epoch. */
+    instructions: Float64Array;
+    /** LSU stall cycles in the epoch, all reasons. */
+    stallCycles: Float64Array;
+  };
+}
