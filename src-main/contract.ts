@@ -24,7 +24,7 @@
 import { z } from 'zod';
 import type { ExperimentResult, Finding, ParamSpec, ParamValues, Series, Table, Trace } from '../src-sim/experiments/types';
 import type { Preset } from '../src-sim/presets/types';
-import type { RowResult } from '../src-sim/reference/types';
+import type { CheckResult, Reference, ReproductionRow, RowResult } from '../src-sim/reference/types';
 
 // ---------------------------------------------------------------------------------------------
 // Limits and primitives
@@ -252,6 +252,22 @@ export interface StoredResult {
   findings: Finding[];
   notes: string[];
   trace?: Trace;
+  /**
+   * Set by `runs.get` (which leaves the trace out) when the run recorded a trace: its size, and the
+   * per-access series left out with it because they repeat it. `runs.trace` returns the trace.
+   */
+  traceInfo?: TraceInfo;
+}
+
+/** A recorded trace, described without its data (see `StoredResult.traceInfo`). */
+export interface TraceInfo {
+  /** Recorded accesses. */
+  accesses: number;
+  /** Accesses run but not recorded. */
+  dropped: number;
+  levelNames: string[];
+  /** Names of the series that hold one value per recorded access, left out of `runs.get`. */
+  series: string[];
 }
 
 /** Everything about one run: the summary, the preset as it was, the parameters and the result. */
@@ -289,6 +305,11 @@ export interface ExperimentInfo {
   title: string;
   description: string;
   reproduces: string[];
+  /**
+   * The REPRODUCTION.md rows among `reproduces` (the other entries name a figure without a row of
+   * their own): paper, title and the presets the paper measured. Absent from older callers.
+   */
+  rows?: { id: string; paper: ReproductionRow['paper']; title: string; presets: string[] }[];
   params: ParamSpec[];
 }
 
@@ -329,6 +350,26 @@ export interface AppVersion {
   node: string;
   /** Electron's version in the desktop app; null in the browser mode and the CLI. */
   electron: string | null;
+}
+
+/** A paper's value for one quantity, with the REPRODUCTION.md rows that cite it. */
+export interface PaperValue {
+  rowIds: string[];
+  reference: Reference;
+}
+
+/**
+ * The paper's values beside a run's findings (src-main/services/export/references.ts): the rows
+ * the run's experiment reproduces on the run's preset, each finding matched one to one with a
+ * paper value (by name and unit) and checked against it, and the paper values no finding matched.
+ * Reading it runs no simulation.
+ */
+export interface RunReferences {
+  runId: string;
+  rows: { id: string; paper: ReproductionRow['paper']; title: string }[];
+  /** Findings that have a paper value, by finding key. */
+  findings: { key: string; paper: PaperValue; check: CheckResult }[];
+  unmatched: PaperValue[];
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -399,7 +440,23 @@ interface CallSpec {
 export const CONTRACT = {
   'runs.start': { args: runStartArgs, result: returns<{ runId: string }>(), summary: 'Queue a run of an experiment on a preset.' },
   'runs.list': { args: runListArgs, result: returns<RunPage>(), summary: 'Filter, sort and page the saved runs.' },
-  'runs.get': { args: z.strictObject({ id: runId }), result: returns<RunDetail>(), summary: 'One run with its preset snapshot, parameters and result.' },
+  'runs.get': {
+    args: z.strictObject({
+      id: runId,
+      /**
+       * false (default): the result without its per-access trace and the series that repeat it
+       * (`result.traceInfo` describes them; `runs.trace` returns the trace). true: as stored.
+       */
+      full: z.boolean().default(false),
+    }),
+    result: returns<RunDetail>(),
+    summary: 'One run with its preset snapshot, parameters and result (the trace apart unless full).',
+  },
+  'runs.trace': {
+    args: z.strictObject({ id: runId }),
+    result: returns<Trace | null>(),
+    summary: "A done run's per-access trace (typed arrays), or null when it recorded none.",
+  },
   'runs.cancel': {
     args: z.strictObject({ id: runId }),
     result: returns<{ cancelled: boolean }>(),
@@ -454,6 +511,11 @@ export const CONTRACT = {
     }),
     result: returns<RowResult[]>(),
     summary: "Reproduce the papers' rows and check them against the published values.",
+  },
+  'reproduce.references': {
+    args: z.strictObject({ runId }),
+    result: returns<RunReferences>(),
+    summary: "The papers' values beside a run's findings, matched and checked (no simulation).",
   },
   'app.version': { args: noArgs, result: returns<AppVersion>(), summary: 'Versions of the app, simulator, schema and runtime.' },
 } as const satisfies Record<string, CallSpec>;

@@ -300,7 +300,7 @@ export async function saveRun(req: SaveRequest, ctx: StoreContext): Promise<Save
       const detail = log.length ? `\n${log.slice(-10).join('\n')}` : '';
       return { code: EXIT_FAILED, stdout: '', stderr: `gpulab: run ${runId} ${end.status}: ${end.error ?? 'no reason given'} (stored in ${db})${detail}\n` };
     }
-    const run = await lab.api.runs.get({ id: runId });
+    const run = await lab.api.runs.get({ id: runId, full: true });
     if (!run.result) throw new Error(`run ${runId} is done but has no result`);
     return { runId, db, params: run.params, result: run.result, durationMs: run.durationMs };
   } finally {

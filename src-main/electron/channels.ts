@@ -14,6 +14,7 @@ export const CALL_CHANNELS = [
   'runs.start',
   'runs.list',
   'runs.get',
+  'runs.trace',
   'runs.cancel',
   'runs.update',
   'runs.delete',
@@ -31,6 +32,7 @@ export const CALL_CHANNELS = [
   'exports.csv',
   'exports.pdf',
   'reproduce.rows',
+  'reproduce.references',
   'app.version',
 ] as const satisfies readonly CallName[];
 

@@ -28,6 +28,7 @@ import type {
   ParsedArgs,
   ResultOf,
   RunFinishedEvent,
+  RunReferences,
 } from '../contract';
 import { buildCalls, LabError, parseArgs } from '../contract';
 import { EXPERIMENTS } from '../../src-sim/experiments';
@@ -35,11 +36,11 @@ import type { Experiment } from '../../src-sim/experiments/types';
 import { ExperimentError } from '../../src-sim/experiments/types';
 import { findPreset } from '../../src-sim/presets';
 import type { Preset } from '../../src-sim/presets/types';
-import { selectRows } from '../../src-sim/reference';
+import { REPRODUCTION_ROWS, selectRows } from '../../src-sim/reference';
 import { checkOne, runRow } from '../../src-sim/reference/check';
 import type { RowResult } from '../../src-sim/reference/types';
 import { SIM_VERSION } from '../../src-sim/version';
-import { exportCsv, exportPdf } from './export';
+import { exportCsv, exportPdf, paperComparison } from './export';
 import { ForkLauncher, SimPool, validateRun } from './pool';
 import type { LogSink, RunOutcome, WorkerLauncher } from './pool';
 import { Emitter } from './pool/emitter';
@@ -274,7 +275,8 @@ export class LabService {
     return {
       'runs.start': (a) => this.startRun(a),
       'runs.list': (a) => store.listRuns(a),
-      'runs.get': (a) => store.getRun(a.id),
+      'runs.get': (a) => store.getRun(a.id, { trace: a.full }),
+      'runs.trace': (a) => store.getTrace(a.id),
       'runs.cancel': (a) => this.cancelRun(a.id),
       'runs.update': (a) => store.updateRun(a.id, pick(a, ['title', 'tags', 'notes'])),
       'runs.delete': (a) => ({ deleted: store.deleteRuns(a.ids) }),
@@ -292,6 +294,7 @@ export class LabService {
       'exports.csv': (a) => exportCsv(store, a.runIds),
       'exports.pdf': (a) => this.exportPdf(a.runIds, a.title),
       'reproduce.rows': (a) => this.reproduceRows(a.selector, a.preset, a.seed),
+      'reproduce.references': (a) => this.runReferences(a.runId),
       'app.version': () => this.version(),
     };
   }
@@ -362,6 +365,7 @@ export class LabService {
       title: e.title,
       description: e.description,
       reproduces: [...e.reproduces],
+      rows: REPRODUCTION_ROWS.filter((r) => e.reproduces.includes(r.id)).map((r) => ({ id: r.id, paper: r.paper, title: r.title, presets: [...r.presets] })),
       params: structuredClone(e.params),
     }));
   }
@@ -402,6 +406,23 @@ export class LabService {
       }
     }
     return out;
+  }
+
+  /**
+   * The papers' values beside one run's findings (src-main/services/export/references.ts, as the
+   * PDF report shows them): no simulation, the run's stored findings only. A run without a result
+   * (queued, failed) has no findings, so only unmatched paper values.
+   */
+  private runReferences(runId: string): RunReferences {
+    const summary = this.store.getSummary(runId);
+    const { preset, params } = this.store.getSnapshot(runId);
+    const cmp = paperComparison({ experiment: summary.experiment, presetId: summary.presetId, preset, params }, this.store.getFindings(runId));
+    return {
+      runId,
+      rows: cmp.rows.map((r) => ({ id: r.id, paper: r.paper, title: r.title })),
+      findings: cmp.findings.flatMap((f) => (f.paper && f.check ? [{ key: f.finding.key, paper: f.paper, check: f.check }] : [])),
+      unmatched: cmp.unmatched,
+    };
   }
 
   private version(): AppVersion {

@@ -8,6 +8,8 @@
  *
  * Calls are `POST /api/call/<name>` with the argument as wire JSON (./wire.ts: typed arrays and
  * non-finite numbers restored exactly), or, for `bundles.import`, the file's bytes as the raw body.
+ * Results that hold typed arrays come back as a binary frame (wire.ts `decodeFrame`), the others as
+ * wire JSON.
  * Every request carries the per-launch token (`Authorization: Bearer`); events come from one
  * EventSource on `/api/events?token=...` (EventSource cannot set headers), opened at the first
  * subscription and closed after the last. A failed call rejects with a LabError whose `code` is the
@@ -18,7 +20,7 @@
  */
 import type { CallName, EventName, LabApi, LabErrorCode, LabEvents } from '../contract';
 import { buildCalls, LabError } from '../contract';
-import { decodeWire, encodeWire } from './wire';
+import { decodeFrame, decodeWire, encodeWire, FRAME_CONTENT_TYPE } from './wire';
 
 /** Route of a call: `POST ${CALL_PATH}<name>`. */
 export const CALL_PATH = '/api/call/';
@@ -31,10 +33,12 @@ export const BINARY_CALLS: readonly CallName[] = ['bundles.import'];
 export const BINARY_CONTENT_TYPE = 'application/octet-stream';
 export const JSON_CONTENT_TYPE = 'application/json';
 
-/** What the client needs of fetch's response. */
+/** What the client needs of fetch's response (headers and arrayBuffer: to read binary frames). */
 export interface FetchResponseLike {
   status: number;
   text(): Promise<string>;
+  headers?: { get(name: string): string | null };
+  arrayBuffer?(): Promise<ArrayBuffer>;
 }
 export type FetchLike = (
   url: string,
@@ -100,7 +104,12 @@ export function createHttpLab(baseUrl: string, token: string, options: HttpLabOp
     try {
       res = await fetchFn(`${base}${CALL_PATH}${name}`, {
         method: 'POST',
-        headers: { authorization: `Bearer ${token}`, 'content-type': binary ? BINARY_CONTENT_TYPE : JSON_CONTENT_TYPE },
+        headers: {
+          authorization: `Bearer ${token}`,
+          'content-type': binary ? BINARY_CONTENT_TYPE : JSON_CONTENT_TYPE,
+          // Results holding typed arrays (a trace) come back as a binary frame: no base64.
+          accept: `${FRAME_CONTENT_TYPE}, ${JSON_CONTENT_TYPE}`,
+        },
         body: binary ? (args as { bytes: Uint8Array }).bytes : encodeWire(args ?? {}),
         cache: 'no-store',
         credentials: 'omit',
@@ -109,10 +118,11 @@ export function createHttpLab(baseUrl: string, token: string, options: HttpLabOp
     } catch (err) {
       throw new LabError('unreachable', `the lab server is not reachable: ${err instanceof Error ? err.message : String(err)}`);
     }
-    const text = await res.text();
     let body: unknown;
     try {
-      body = decodeWire(text);
+      const type = res.headers?.get('content-type') ?? '';
+      if (res.status === 200 && type.split(';')[0]!.trim() === FRAME_CONTENT_TYPE && res.arrayBuffer) body = decodeFrame(await res.arrayBuffer());
+      else body = decodeWire(await res.text());
     } catch {
       throw new LabError(res.status === 401 ? 'unauthorized' : 'internal', `the lab server answered HTTP ${res.status} with a body that is not the lab's JSON`);
     }

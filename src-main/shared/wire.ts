@@ -228,3 +228,117 @@ export function decodeWire(text: string): unknown {
     throw new WireError(`not JSON: ${err instanceof Error ? err.message : String(err)}`);
   }
 }
+
+// ---------------------------------------------------------------------------------------------
+// Binary frames: the same values, with typed arrays as raw bytes instead of base64
+// ---------------------------------------------------------------------------------------------
+
+/**
+ * A binary frame carries a value whose typed arrays are large (a run's trace, its series) without
+ * base64 or a JSON string of their size:
+ *
+ *   bytes 0-7    "GLWIRE01"
+ *   bytes 8-11   J, the length of the JSON text (uint32, little-endian); bytes 12-15 zero
+ *   16..16+J     wire JSON (as `encodeWire` writes it) in which each typed array is
+ *                {"$bin": ["<tag without $>", <offset>, <byteLength>]}
+ *   then         zero padding to a multiple of 8, and the arrays' little-endian bytes, each at an
+ *                offset (from the start of this section) that is a multiple of 8
+ *
+ * `decodeFrame` returns typed arrays that each own their buffer (one copy of their bytes).
+ */
+export const FRAME_CONTENT_TYPE = 'application/x-gpulab-frame';
+const FRAME_MAGIC = 'GLWIRE01';
+const BIN_TAG = '$bin';
+const FRAME_HEADER = 16;
+
+const align8 = (n: number): number => (n + 7) & ~7;
+
+/**
+ * The frame of a value, as chunks to write one after another, and their total length. `arrays`
+ * counts its typed arrays; with none, `json` is exactly what `encodeWire` writes.
+ */
+export function encodeFrame(value: unknown): { chunks: Uint8Array[]; byteLength: number; arrays: number; json: Uint8Array } {
+  const arrays: Uint8Array[] = [];
+  let offset = 0;
+  const frameReplacer = function (this: unknown, key: string, given: unknown): unknown {
+    const raw = (this as Record<string, unknown>)[key];
+    if (ArrayBuffer.isView(raw) && !(raw instanceof DataView)) {
+      const view = raw as TypedArray;
+      const bytes = littleEndianBytes(view);
+      const at = offset;
+      arrays.push(bytes);
+      offset = align8(offset + bytes.byteLength);
+      return { [BIN_TAG]: [tagOf(view).slice(1), at, bytes.byteLength] };
+    }
+    return replacer.call(this, key, given);
+  };
+  const json = new TextEncoder().encode(JSON.stringify(value === undefined ? null : value, frameReplacer));
+  const header = new Uint8Array(FRAME_HEADER);
+  for (let i = 0; i < FRAME_MAGIC.length; i++) header[i] = FRAME_MAGIC.charCodeAt(i);
+  new DataView(header.buffer).setUint32(8, json.byteLength, true);
+  const chunks: Uint8Array[] = [header, json];
+  let length = FRAME_HEADER + json.byteLength;
+  const pad = (to: number) => {
+    if (to > length) chunks.push(new Uint8Array(to - length));
+    length = to;
+  };
+  pad(align8(length));
+  const base = length;
+  for (const bytes of arrays) {
+    pad(base + align8(length - base));
+    chunks.push(bytes);
+    length += bytes.byteLength;
+  }
+  return { chunks, byteLength: length, arrays: arrays.length, json };
+}
+
+/** Whether bytes start like a frame. */
+export function isFrame(bytes: Uint8Array): boolean {
+  if (bytes.byteLength < FRAME_HEADER) return false;
+  for (let i = 0; i < FRAME_MAGIC.length; i++) if (bytes[i] !== FRAME_MAGIC.charCodeAt(i)) return false;
+  return true;
+}
+
+/** The value `encodeFrame` wrote. Throws WireError on a malformed frame. */
+export function decodeFrame(input: ArrayBuffer | Uint8Array): unknown {
+  const bytes = input instanceof Uint8Array ? input : new Uint8Array(input);
+  if (!isFrame(bytes)) throw new WireError('not a lab frame');
+  const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  const jsonLength = view.getUint32(8, true);
+  if (FRAME_HEADER + jsonLength > bytes.byteLength) throw new WireError('the frame is shorter than its JSON');
+  const text = new TextDecoder().decode(bytes.subarray(FRAME_HEADER, FRAME_HEADER + jsonLength));
+  const base = align8(FRAME_HEADER + jsonLength);
+  const frameReviver = (key: string, value: unknown): unknown => {
+    if (value !== null && typeof value === 'object' && !Array.isArray(value)) {
+      const o = value as Record<string, unknown>;
+      const keys = Object.keys(o);
+      if (keys.length === 1 && keys[0] === BIN_TAG) return binArray(bytes, base, o[BIN_TAG]);
+    }
+    return reviver(key, value);
+  };
+  try {
+    return JSON.parse(text, frameReviver) as unknown;
+  } catch (err) {
+    if (err instanceof WireError) throw err;
+    throw new WireError(`not JSON: ${err instanceof Error ? err.message : String(err)}`);
+  }
+}
+
+function binArray(bytes: Uint8Array, base: number, spec: unknown): TypedArray {
+  if (!Array.isArray(spec) || spec.length !== 3) throw new WireError(`${BIN_TAG} must be [type, offset, byteLength]`);
+  const [type, offset, length] = spec as [unknown, unknown, unknown];
+  const tag = `$${String(type)}`;
+  const ctor = Object.prototype.hasOwnProperty.call(TAGS, tag) ? TAGS[tag] : undefined;
+  if (!ctor) throw new WireError(`${BIN_TAG}: unknown type "${String(type).slice(0, 10)}"`);
+  if (!Number.isInteger(offset) || !Number.isInteger(length) || (offset as number) < 0 || (length as number) < 0)
+    throw new WireError(`${BIN_TAG}: offset and length must be whole numbers`);
+  const start = base + (offset as number);
+  const end = start + (length as number);
+  if (end > bytes.byteLength) throw new WireError(`${BIN_TAG}: the array runs past the end of the frame`);
+  const size = ctor.BYTES_PER_ELEMENT;
+  if ((length as number) % size !== 0) throw new WireError(`${BIN_TAG} holds ${length as number} bytes, not a whole number of ${size}-byte values`);
+  // A copy: each array owns exactly its buffer, as after decodeWire (a view into the frame would
+  // keep the whole frame alive and expose its other bytes through .buffer).
+  const own = bytes.slice(start, end);
+  return new ctor((LITTLE_ENDIAN || size === 1 ? own : swapped(own, size)).buffer as ArrayBuffer);
+}

@@ -13,6 +13,8 @@
  *   as wire JSON (src-main/shared/wire.ts) of at most 1 MiB (413 beyond), or for bundles.import the
  *   raw file bytes (application/octet-stream, up to the contract's bundle limit). Answers:
  *   200 `{"result": ...}` or an error status with `{"error": {"code", "message"}}` (never a stack).
+ *   A client that sends `Accept: application/x-gpulab-frame` gets a result holding typed arrays
+ *   (a trace, series, file bytes) as a binary frame instead (wire.ts `encodeFrame`): raw bytes.
  * - Events: `GET /api/events?token=` as server-sent events (`event: run.progress`, ...).
  * - Static files from the built renderer (out/renderer): GET and HEAD only, no dotfiles, no path
  *   that leaves the folder (`..`, encoded or not, backslashes, NUL, symlinks out), an unknown
@@ -32,7 +34,7 @@ import { EVENT_NAMES, isCallName, LIMITS } from '../contract';
 import { CSP_HEADER } from '../electron/csp';
 import type { CallOutcome } from '../services/lab';
 import { BINARY_CALLS, BINARY_CONTENT_TYPE, CALL_PATH, EVENTS_PATH, JSON_CONTENT_TYPE, TOKEN_HEADER } from '../shared/http-client';
-import { decodeWire, encodeWire, WireError } from '../shared/wire';
+import { decodeWire, encodeFrame, encodeWire, FRAME_CONTENT_TYPE, WireError } from '../shared/wire';
 
 export const LOOPBACK = '127.0.0.1';
 /** Largest JSON argument of a call. */
@@ -294,6 +296,7 @@ class ServerImpl {
       }
     }
     const outcome = await this.lab.dispatch(name, args);
+    if (outcome.ok && acceptsFrames(req)) return this.sendFrame(res, { result: outcome.result });
     if (outcome.ok) return this.sendJson(res, 200, { result: outcome.result });
     return this.sendJson(res, STATUS[outcome.error.code] ?? 500, { error: outcome.error });
   }
@@ -421,11 +424,38 @@ class ServerImpl {
     res.end(bytes);
   }
 
+  /**
+   * A 200 answer as a binary frame (src-main/shared/wire.ts) when it holds typed arrays: their
+   * bytes go out as they are, without base64 or one JSON string of their size. Otherwise JSON.
+   */
+  private sendFrame(res: ServerResponse, body: unknown): void {
+    let frame: ReturnType<typeof encodeFrame>;
+    try {
+      frame = encodeFrame(body);
+    } catch {
+      return this.sendJson(res, 200, body); // logs and answers 500 with the same failure
+    }
+    if (frame.arrays === 0) {
+      res.writeHead(200, { 'content-type': `${JSON_CONTENT_TYPE}; charset=utf-8`, 'content-length': String(frame.json.byteLength), 'cache-control': 'no-store' });
+      res.end(frame.json);
+      return;
+    }
+    res.writeHead(200, { 'content-type': FRAME_CONTENT_TYPE, 'content-length': String(frame.byteLength), 'cache-control': 'no-store' });
+    for (const chunk of frame.chunks) res.write(chunk);
+    res.end();
+  }
+
   private sendText(res: ServerResponse, status: number, text: string, headers: Record<string, string> = {}): void {
     const bytes = Buffer.from(`${text}\n`, 'utf8');
     res.writeHead(status, { 'content-type': 'text/plain; charset=utf-8', 'content-length': String(bytes.length), ...headers });
     res.end(bytes);
   }
+}
+
+/** Whether the client said it reads binary frames (`Accept: application/x-gpulab-frame`). */
+function acceptsFrames(req: IncomingMessage): boolean {
+  const accept = req.headers.accept;
+  return typeof accept === 'string' && accept.split(',').some((part) => part.split(';')[0]!.trim().toLowerCase() === FRAME_CONTENT_TYPE);
 }
 
 /**

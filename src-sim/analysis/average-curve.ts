@@ -181,6 +181,11 @@ function medianOf(y: ArrayLike<number>, from: number, to: number): number {
   return median(vals);
 }
 
+/** A group after an irregular climb is its tail when its net rise is under this share of the climb's. */
+const TAIL_SHARE = 0.25;
+/** Points the curve must stay flat just before a small rise for it to count as a level after an irregular climb. */
+const TAIL_SETTLE = 32;
+
 /**
  * Analyses one average-latency curve measured with stride `stride` (bytes): its plateaus and the
  * rising regions between them, each read as one cache level (WONG Fig 4).
@@ -224,24 +229,65 @@ export function analyseCurve(x: ArrayLike<number>, y: ArrayLike<number>, stride:
     for (let i = last + 2; complete && i <= stop; i++) if (Math.abs(y[i] - y[last + 1]) > calm) complete = false;
     return { complete };
   };
+  /**
+   * True for the staircase of an LRU cache (WONG Fig 4): the curve does not fall between the steps by
+   * more than half a step, and the steps sit whole spacings apart.
+   */
+  const staircase = (g: Group): boolean => {
+    const first = g.steps[0];
+    const last = g.steps[g.steps.length - 1];
+    const spacing = groupSpacing(x, g, dx);
+    const step = median(g.rises);
+    for (let i = first; i < last; i++) if (y[i] - y[i + 1] > 0.5 * step + threshold) return false;
+    for (let j = 1; j < g.steps.length; j++) {
+      const q = (x[g.steps[j]] - x[g.steps[j - 1]]) / spacing;
+      if (Math.abs(q - Math.round(q)) * spacing > dx / 2) return false;
+    }
+    return true;
+  };
+  /**
+   * True when the TAIL_SETTLE points up to `end` (all after `start`) form a plateau: the median of
+   * their last quarter stays within half the step threshold of the median of their first quarter.
+   * A creeping tail drifts up across the window; a plateau's medians differ by noise only.
+   */
+  const flatBefore = (start: number, end: number): boolean => {
+    const from = end - TAIL_SETTLE + 1;
+    if (from < start) return false;
+    const q = TAIL_SETTLE >> 2;
+    return Math.abs(medianOf(y, end - q + 1, end) - medianOf(y, from, from + q - 1)) <= threshold / 2;
+  };
   // A group is a level change when its net rise (a few points after against a few before) carries at
   // least half its steps: a sawtooth or noise has none. Level changes that follow one another without a
   // quiet stretch between them are one irregular climb.
-  const regions: (Group & { irregular: boolean })[] = [];
+  //
+  // A cache that is not LRU (random, Fermi's policy) does not reach its next plateau in one climb:
+  // past the climb the curve keeps creeping up for many sizes (every larger N evicts a little more),
+  // that creep crosses the step threshold now and then, and a noisy pause can cut the climb itself in
+  // two. After a climb that is no LRU staircase, a group under a quarter of the climb's net rise is
+  // its tail, never a level of its own. And while the curve before a group is still drifting up (no
+  // flat TAIL_SETTLE points, see flatBefore), the group is more of the climb when it is no staircase
+  // itself, or when it follows a climb that is none no further from its end than the climb is wide.
+  // A real next level rises like one (a comparable latency step) after a plateau or far from the climb.
+  const regions: (Group & { irregular: boolean; net: number })[] = [];
   for (const g of groups) {
     const net = netRiseOf(g);
     if (!(net >= 0.5 * g.rises.reduce((a, b) => a + b, 0) && net > sigmas * noise)) continue;
     const prev = regions[regions.length - 1];
     if (prev) {
       const prevLast = prev.steps[prev.steps.length - 1];
-      if (!quiet(prev).complete && !settles(prevLast + 1, g.steps[0], spanOf(prev), calmOf(prev))) {
+      const climbing = !quiet(prev).complete && !settles(prevLast + 1, g.steps[0], spanOf(prev), calmOf(prev));
+      const near = x[g.steps[0]] - x[prevLast] <= x[prevLast] - x[prev.steps[0]] + groupSpacing(x, prev, dx);
+      const afterNonLru = prev.irregular || !staircase(prev);
+      const creeping = (afterNonLru && net < TAIL_SHARE * prev.net) || ((!staircase(g) || (afterNonLru && near)) && !flatBefore(prevLast + 1, g.steps[0]));
+      if (climbing || creeping) {
         prev.steps.push(...g.steps);
         prev.rises.push(...g.rises);
         prev.irregular = true;
+        if (climbing) prev.net = netRiseOf(prev);
         continue;
       }
     }
-    regions.push({ steps: [...g.steps], rises: [...g.rises], irregular: false });
+    regions.push({ steps: [...g.steps], rises: [...g.rises], irregular: false, net });
   }
 
   const ramps: Ramp[] = [];
@@ -251,7 +297,6 @@ export function analyseCurve(x: ArrayLike<number>, y: ArrayLike<number>, stride:
     const spacing = groupSpacing(x, g, dx);
     const { complete } = quiet(g);
     const widthBytes = x[last] - x[first] + spacing;
-    const step = median(g.rises);
     let regular = !g.irregular;
     // Past an irregular climb only a long quiet stretch (16 points) shows that the climb is over; until
     // then a further region is more of the same climb.
@@ -259,11 +304,7 @@ export function analyseCurve(x: ArrayLike<number>, y: ArrayLike<number>, stride:
       const prev = regions[k - 1];
       if (!settles(prev.steps[prev.steps.length - 1] + 1, first, Math.max(16, spanOf(prev)), calmOf(prev))) regular = false;
     }
-    for (let i = first; i < last; i++) if (y[i] - y[i + 1] > 0.5 * step + threshold) regular = false;
-    for (let j = 1; j < g.steps.length; j++) {
-      const q = (x[g.steps[j]] - x[g.steps[j - 1]]) / spacing;
-      if (Math.abs(q - Math.round(q)) * spacing > dx / 2) regular = false;
-    }
+    if (!staircase(g)) regular = false;
     const ramp: Ramp = { steps: g.steps, rises: g.rises, sizeBytes: x[first], spacing, widthBytes, netRise: netRiseOf(g), complete, regular };
     const pow2 = Number.isInteger(Math.log2(spacing));
     if (regular && pow2 && spacing > 1.5 * dx && spacing > stride) {

@@ -173,11 +173,14 @@ const MEI_T3: ReproductionRow = {
   title: 'Global memory latency by access pattern (one non-uniform-stride run)',
   presets: ['fermi', 'kepler'],
   references: (preset) => {
-    if (preset.generation === 'Kepler') return T3_KEPLER.map((v, i) => lat(`pattern ${i + 1}`, v, `MEI Table 3 (Kepler, pattern ${i + 1})`));
+    // The finding each value sits beside in a run's findings table: pattern N of a run in that space.
+    const at = (space: string, i: number): Reference['finding'] => ({ experiment: 'global-latency-patterns', key: `pattern${i + 1}.latency`, params: { space } });
+    if (preset.generation === 'Kepler')
+      return T3_KEPLER.map((v, i) => ({ ...lat(`pattern ${i + 1}`, v, `MEI Table 3 (Kepler, pattern ${i + 1})`), finding: at('global', i) }));
     if (preset.generation === 'Fermi')
       return [
-        ...T3_FERMI_ON.map((v, i) => lat(`L1 on, pattern ${i + 1}`, v, `MEI Table 3 (Fermi, L1 enabled, pattern ${i + 1})`)),
-        ...T3_FERMI_OFF.map((v, i) => lat(`L1 off, pattern ${i + 1}`, v, `MEI Table 3 (Fermi, L1 disabled, pattern ${i + 1})`)),
+        ...T3_FERMI_ON.map((v, i) => ({ ...lat(`L1 on, pattern ${i + 1}`, v, `MEI Table 3 (Fermi, L1 enabled, pattern ${i + 1})`), finding: at('global', i) })),
+        ...T3_FERMI_OFF.map((v, i) => ({ ...lat(`L1 off, pattern ${i + 1}`, v, `MEI Table 3 (Fermi, L1 disabled, pattern ${i + 1})`), finding: at('global-cg', i) })),
       ];
     return [];
   },

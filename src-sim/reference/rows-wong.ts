@@ -299,9 +299,9 @@ const WONG_CLK: ReproductionRow = {
   title: 'clock(): 28 cycles followed by a non-dependent operation; clock registers per TPC (WONG IV-A, Fig 5)',
   presets: ['tesla'],
   references: () => [
-    lat('clock() overhead', 28, 'WONG IV-A (a clock() followed by a non-dependent operation takes 28 cycles)'),
-    exact('clock register scope', 'TPC', '', 'WONG IV-A, Fig 5 (blocks on the same TPC share timestamp values)'),
-    exact('launches serialised', 'yes', '', 'WONG Fig 5 (kernel calls are serialised)'),
+    { ...lat('clock() overhead', 28, 'WONG IV-A (a clock() followed by a non-dependent operation takes 28 cycles)'), finding: { experiment: 'clock', key: 'clock.overhead' } },
+    { ...exact('clock register scope', 'TPC', '', 'WONG IV-A, Fig 5 (blocks on the same TPC share timestamp values)'), finding: { experiment: 'clock', key: 'clock.scope' } },
+    { ...exact('launches serialised', 'yes', '', 'WONG Fig 5 (kernel calls are serialised)'), finding: { experiment: 'clock', key: 'clock.serialized' } },
   ],
   measure(preset, seed) {
     const runs: Runs = [];

@@ -182,10 +182,30 @@ test('opens a run and shows its chart, findings and metadata', async ({ page }) 
   // The analyser recovers the Fermi L1 (16 KB) and its hit latency from the measured curve.
   await expect(page.getByTestId('finding-s = 64 B.level1.sizeBytes').getByTestId('finding-value')).toContainText('16');
   await expect(page.getByTestId('finding-s = 64 B.plateau1.latency').getByTestId('finding-value')).toContainText('116');
+  // Beside them, the preset's true values read from the run's snapshot.
+  await expect(page.getByTestId('finding-s = 64 B.level1.sizeBytes').getByTestId('finding-truth')).toHaveText('16 KB');
+  await expect(page.getByTestId('finding-s = 64 B.plateau1.latency').getByTestId('finding-truth')).toHaveText('116 cycles');
   await expect(page.getByTestId('meta-seed')).toHaveText('1');
   await shot(page, '04-run-view');
   await page.emulateMedia({ colorScheme: 'dark' });
   await shot(page, '04-run-view-dark', false);
+});
+
+test("a run of a reproduction row shows the paper's values beside its findings", async ({ page }) => {
+  const [id] = await runViaApi(lab.api, 'global-latency-patterns', ['fermi'], { space: 'global' }, 'e2e paper');
+  await openLab(page, `/runs/${id}`);
+  await expect(page.getByTestId('run-status')).toHaveText('done');
+  // MEI Table 3 (Fermi, L1 enabled): pattern 1 is 116 cycles in the paper.
+  const row = page.getByTestId('finding-pattern1.latency');
+  await expect(row.getByTestId('finding-paper')).toContainText('116 cycles');
+  await expect(row.getByTestId('finding-paper')).toContainText('MEI Table 3');
+  await expect(row.getByTestId('finding-paper')).toHaveAttribute('title', /MEI Table 3 \(Fermi, L1 enabled, pattern 1\)/);
+  await expect(row.getByTestId('finding-dev-paper')).toHaveText(/%$/);
+  await expect(row.getByTestId('finding-verdict')).toContainText('vs paper');
+  await expect(page.getByTestId('findings-paper-rows')).toContainText('MEI-T3');
+  // The L1-disabled values of the same table sit beside no finding of this run.
+  await expect(page.getByTestId('findings-unmatched')).toContainText('5 more values');
+  await shot(page, '04b-run-view-paper');
 });
 
 test('steps the cache view of a fine-grained P-chase', async ({ page }) => {

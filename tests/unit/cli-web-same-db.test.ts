@@ -74,7 +74,7 @@ describe('the browser mode and the CLI on one database', { timeout: 180_000 }, (
     // Both runs are in the database the server reads, and the same but for their ids.
     const page = await client.runs.list({ experiment: 'pchase-average' });
     expect(page.items.map((r) => r.id).sort()).toEqual([web, printed.runId].sort());
-    const [a, b] = await Promise.all([client.runs.get({ id: web }), client.runs.get({ id: printed.runId })]);
+    const [a, b] = await Promise.all([client.runs.get({ id: web, full: true }), client.runs.get({ id: printed.runId, full: true })]);
     expect(a.result?.series.length).toBeGreaterThan(0);
     expect(essence(b)).toEqual(essence(a));
     for (let i = 0; i < a.result!.series.length; i++) {

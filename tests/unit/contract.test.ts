@@ -22,7 +22,8 @@ function refusal(name: CallName, input: unknown): string {
 const VALID: { [K in CallName]: ArgsOf<K> } = {
   'runs.start': { experiment: 'pchase-average', preset: 'fermi', params: { strides: [64, 128], sizeFrom: '4 KB', jitter: false }, seed: 3 },
   'runs.list': { experiment: 'pchase-average', status: ['done', 'failed'], text: 'l1', from: '2026-01-01', to: 1_900_000_000_000, sort: 'duration', order: 'asc', limit: 20, offset: 40 },
-  'runs.get': { id: RUN },
+  'runs.get': { id: RUN, full: true },
+  'runs.trace': { id: RUN },
   'runs.cancel': { id: RUN },
   'runs.update': { id: RUN, title: 'L1 of Fermi', tags: ['fermi', 'l1'], notes: 'two\nlines' },
   'runs.delete': { ids: [RUN, RUN2] },
@@ -40,6 +41,7 @@ const VALID: { [K in CallName]: ArgsOf<K> } = {
   'exports.csv': { runIds: [RUN] },
   'exports.pdf': { runIds: [RUN, RUN2], title: 'Report' },
   'reproduce.rows': { selector: 'MEI-T3', preset: 'kepler', seed: 1 },
+  'reproduce.references': { runId: RUN },
   'app.version': {},
 };
 
@@ -47,10 +49,10 @@ describe('the contract accepts good input', () => {
   it('declares every call of the brief, namespaced', () => {
     expect([...CALL_NAMES].sort()).toEqual(
       [
-        'runs.start', 'runs.list', 'runs.get', 'runs.cancel', 'runs.update', 'runs.delete',
+        'runs.start', 'runs.list', 'runs.get', 'runs.trace', 'runs.cancel', 'runs.update', 'runs.delete',
         'presets.list', 'presets.get', 'presets.saveCustom', 'presets.deleteCustom', 'experiments.list',
         'comparisons.save', 'comparisons.list', 'comparisons.get', 'comparisons.delete',
-        'bundles.export', 'bundles.import', 'exports.csv', 'exports.pdf', 'reproduce.rows', 'app.version',
+        'bundles.export', 'bundles.import', 'exports.csv', 'exports.pdf', 'reproduce.rows', 'reproduce.references', 'app.version',
       ].sort(),
     );
     expect(EVENT_NAMES).toEqual(['run.progress', 'run.finished', 'queue.changed']);
@@ -74,6 +76,7 @@ describe('the contract accepts good input', () => {
     expect(q.to).toBe(Date.UTC(2026, 0, 2, 12));
     expect(parseArgs('presets.list', undefined)).toEqual({});
     expect(parseArgs('reproduce.rows', {})).toEqual({ selector: 'all', seed: 1 });
+    expect(parseArgs('runs.get', { id: RUN })).toEqual({ id: RUN, full: false });
   });
 });
 
@@ -158,6 +161,8 @@ describe('the contract refuses bad and hostile input', () => {
     refusal('runs.start', { experiment: 'pchase-average', preset: 'Fermi GTX 560 Ti' });
     refusal('runs.start', { experiment: 'pchase-average', preset: 'fermi', params: { 'a b': 1 } });
     refusal('reproduce.rows', { selector: 'all; rm -rf /' });
+    expect(refusal('reproduce.references', {})).toMatch(/runId/);
+    expect(refusal('reproduce.references', { runId: 'MEI-T3' })).toMatch(/runId: must be a run id/);
     refusal('runs.list', { sort: 'created_at DESC; DROP TABLE runs' });
   });
 
@@ -241,6 +246,6 @@ describe('the API object', () => {
     expectTypeOf<ResultOf<'runs.start'>>().toEqualTypeOf<{ runId: string }>();
     expectTypeOf<LabCalls['app']['version']>().parameters.toEqualTypeOf<[args?: ArgsOf<'app.version'>]>();
     expectTypeOf<LabApi['on']>().toBeFunction();
-    expect(Object.keys(CONTRACT)).toHaveLength(21);
+    expect(Object.keys(CONTRACT)).toHaveLength(23);
   });
 });

@@ -199,6 +199,11 @@ describe('LabService: the other calls', () => {
     const avg = experiments.find((e) => e.id === 'pchase-average')!;
     expect(avg.params.find((p) => p.name === 'sizeFrom')).toMatchObject({ kind: 'bytes', unit: 'B' });
     expect(avg.reproduces.length).toBeGreaterThan(0);
+    // The REPRODUCTION.md rows among them, with their titles (the gallery shows them), and only those.
+    const tlb = experiments.find((e) => e.id === 'tlb-probes')!;
+    expect(tlb.rows!.find((r) => r.id === 'MEI-K512')).toEqual({ id: 'MEI-K512', paper: 'MEI', title: 'Kepler page-table activation window', presets: ['kepler'] });
+    expect(avg.rows!.map((r) => r.id).every((id) => avg.reproduces.includes(id))).toBe(true);
+    expect(avg.rows!.map((r) => r.id)).not.toContain('WONG-F13');
     expect(await lab.api.app.version()).toEqual({ app: '0.1.0-test', simulator: SIM_VERSION, schema: lab.store.schemaVersion, node: process.versions.node, electron: null });
     expect((await lab.api.presets.get({ id: 'titan' })).builtin).toBe(true);
   });
@@ -231,6 +236,58 @@ describe('LabService: the other calls', () => {
     const one = await lab.api.reproduce.rows({ selector: 'MEI-T3', preset: 'kepler' });
     expect(one).toEqual([rows[1]]);
     expect((await refusal(lab.api.reproduce.rows({ selector: 'MEI-T99' }))).code).toBe('not-found');
+  });
+
+  it("reproduce.references puts the papers' values beside a run's findings, checked, without simulating", async () => {
+    // MEI Table 3 on Fermi: the L1-on values sit beside a run in the global space; the L1-off ones stay unmatched.
+    const { runId } = await lab.api.runs.start({ experiment: 'global-latency-patterns', preset: 'fermi', params: { space: 'global' } });
+    await lab.finished(runId);
+    const refs = await lab.api.reproduce.references({ runId });
+    expect(refs.runId).toBe(runId);
+    expect(refs.rows.map((r) => [r.id, r.paper])).toEqual([['MEI-T3', 'MEI']]);
+    const findings = (await lab.api.runs.get({ id: runId })).result!.findings;
+    expect(refs.findings.map((f) => f.key)).toEqual(['pattern1.latency', 'pattern2.latency', 'pattern3.latency', 'pattern4.latency', 'pattern5.latency']);
+    for (const f of refs.findings) {
+      expect(f.paper.rowIds).toEqual(['MEI-T3']);
+      expect(f.paper.reference.name).toMatch(/^L1 on, pattern \d$/);
+      expect(f.paper.reference.citation).toMatch(/^MEI Table 3/);
+      // The check is src-sim's, on the stored finding.
+      const value = findings.find((x) => x.key === f.key)!.value as number;
+      expect(f.check.simulated).toBe(`${value} cycles`);
+      expect(f.check.pass).toBe(Math.abs(value - (f.paper.reference.value as number)) <= 0.05 * (f.paper.reference.value as number));
+    }
+    expect(refs.unmatched.map((u) => u.reference.name)).toContain('L1 off, pattern 1');
+    // A run of the same experiment bypassing L1 gets the other half.
+    const cg = await lab.api.runs.start({ experiment: 'global-latency-patterns', preset: 'fermi', params: { space: 'global-cg' } });
+    await lab.finished(cg.runId);
+    const off = await lab.api.reproduce.references({ runId: cg.runId });
+    expect(off.findings.map((f) => f.paper.reference.name)).toEqual(['L1 off, pattern 1', 'L1 off, pattern 2', 'L1 off, pattern 3', 'L1 off, pattern 4', 'L1 off, pattern 5']);
+    // Name matching where a reference names no finding: MEI Fig 5's word beside the bank-stride run.
+    const banks = await lab.api.reproduce.references({ runId: runIds[0] });
+    expect(banks.findings.some((f) => f.paper.rowIds.includes('MEI-F5'))).toBe(true);
+    expect((await refusal(lab.api.reproduce.references({ runId: '00000000-0000-4000-8000-000000000000' }))).code).toBe('not-found');
+    expect((await refusal(lab.api.reproduce.references({ runId: 'nope' } as never))).code).toBe('invalid-args');
+    await lab.api.runs.delete({ ids: [runId, cg.runId] });
+  });
+
+  it('runs.get leaves a trace out (described by traceInfo) and runs.trace returns it; a run without one has null', async () => {
+    const { runId } = await lab.api.runs.start({ experiment: 'pchase-fine', preset: 'fermi', params: { iterations: 5000 } });
+    await lab.finished(runId);
+    const full = lab.store.getRun(runId);
+    const light = await lab.api.runs.get({ id: runId });
+    expect(light.result!.trace).toBeUndefined();
+    expect(light.result!.traceInfo).toEqual({ accesses: 5000, dropped: 0, levelNames: full.result!.trace!.levelNames, series: ['latency', 'index'] });
+    expect(light.result!.series).toEqual(full.result!.series.filter((s) => s.name !== 'latency' && s.name !== 'index'));
+    expect({ ...light, result: { ...light.result!, traceInfo: undefined } }).toEqual({ ...full, result: { ...full.result!, trace: undefined, series: light.result!.series, traceInfo: undefined } });
+    expect(await lab.api.runs.get({ id: runId, full: true })).toEqual(full);
+    expect(await lab.api.runs.trace({ id: runId })).toEqual(full.result!.trace);
+    // A run without a trace: nothing left out, no traceInfo, runs.trace null.
+    const plain = await lab.api.runs.get({ id: runIds[0] });
+    expect(plain.result!.traceInfo).toBeUndefined();
+    expect(plain).toEqual(lab.store.getRun(runIds[0]));
+    expect(await lab.api.runs.trace({ id: runIds[0] })).toBeNull();
+    expect((await refusal(lab.api.runs.trace({ id: '00000000-0000-4000-8000-000000000000' }))).code).toBe('not-found');
+    await lab.api.runs.delete({ ids: [runId] });
   });
 
   it('dispatch answers failures as { code, message } and never a stack', async () => {

@@ -211,6 +211,24 @@ describe('parameter logic (composables/params.ts)', () => {
     expect(t[1]!.presets).toEqual(['tesla']);
     expect(describeRow('WONG-F10..F12')).toMatchObject({ paper: 'Wong et al. 2010', figure: 'Figs 10–12' });
     expect(describeRow('MEI-F10/F11').figure).toBe('Figs 10/11');
+    // Without the row from experiments.list, the figure is the title.
+    expect(t[0]!.title).toBe('Table 3');
+    // With it: the row's title and the GPUs the paper measured; an id naming no figure has no figure label.
+    const withRows: ExperimentInfo[] = [
+      {
+        ...EXPERIMENTS[0]!,
+        reproduces: ['MEI-K512', 'MEI-T3'],
+        rows: [
+          { id: 'MEI-K512', paper: 'MEI', title: 'Kepler page-table activation window', presets: ['kepler'] },
+          { id: 'MEI-T3', paper: 'MEI', title: 'Global memory latency by access pattern', presets: ['fermi', 'kepler'] },
+        ],
+      },
+    ];
+    const named = rowTemplates(withRows, PRESETS);
+    expect(named.map((x) => [x.row, x.figure, x.title, x.presets])).toEqual([
+      ['MEI-K512', '', 'Kepler page-table activation window', ['kepler']],
+      ['MEI-T3', 'Table 3', 'Global memory latency by access pattern', ['fermi', 'kepler']],
+    ]);
     expect(readPrefill({ experiment: 'sweep', preset: 'fermi,kepler', params: '{"traversals":4}' })).toEqual({
       experiment: 'sweep',
       presets: ['fermi', 'kepler'],

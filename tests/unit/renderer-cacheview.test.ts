@@ -506,6 +506,19 @@ describe('CacheView', () => {
     expect(w.find('[data-testid="cache-access"]').text()).toContain('Before the first access');
   });
 
+  it('reads the trace with runs.trace when runs.get leaves it out (as it does over the contract)', async () => {
+    const described = runWith(undefined);
+    described.result = { ...described.result!, traceInfo: { accesses: trace.latency.length, dropped: 0, levelNames: trace.levelNames, series: [] } };
+    const lab = fakeLab(described);
+    const traceCall = vi.fn(async () => trace);
+    (lab.runs as unknown as { trace: typeof traceCall }).trace = traceCall;
+    const w = await mountView(lab);
+    expect(traceCall).toHaveBeenCalledWith({ id: RUN_ID });
+    expect(w.find('[data-testid="cache-shape"]').text()).toContain('32 sets × 4 ways');
+    await key('End');
+    expect(w.find('[data-testid="cache-pos"]').text()).toBe('300');
+  });
+
   it('Space plays and pauses; the buttons step', async () => {
     const w = await mountView(fakeLab(runWith(trace)));
     const play = w.find('[data-testid="play"]');

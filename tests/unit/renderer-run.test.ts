@@ -11,7 +11,7 @@ import { flushPromises, mount, type VueWrapper } from '@vue/test-utils';
 import { createPinia, setActivePinia } from 'pinia';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { createMemoryHistory, createRouter, type Router } from 'vue-router';
-import type { ExperimentInfo, LabApi, LabEvents, RunDetail } from '../../src-main/contract';
+import type { ExperimentInfo, LabApi, LabEvents, RunDetail, RunReferences } from '../../src-main/contract';
 import { setLab } from '../../src-renderer/src/api';
 import LabChart from '../../src-renderer/src/components/LabChart.vue';
 import { compare, findingRows, formatDeviation, formatValue, rowTags, trueValue } from '../../src-renderer/src/composables/findings';
@@ -20,9 +20,13 @@ import { useNotify } from '../../src-renderer/src/stores/notify';
 import RunView from '../../src-renderer/src/views/RunView.vue';
 import { fineChase, Measurement, openSpace } from '../../src-sim/experiments/pchase';
 import type { Finding, Trace } from '../../src-sim/experiments/types';
+import { findExperiment } from '../../src-sim/experiments';
+import { resolveParams } from '../../src-sim/experiments/params';
+import type { Preset } from '../../src-sim/presets/types';
 import { fermi } from '../../src-sim/presets/fermi';
 import { kepler } from '../../src-sim/presets/kepler';
 import { tesla } from '../../src-sim/presets/tesla';
+import { titan } from '../../src-sim/presets/titan';
 
 // ---------------------------------------------------------------------------------------------
 // findings.ts
@@ -70,8 +74,8 @@ describe('true values from the preset snapshot', () => {
     expect(trueValue('pattern1.latency', fermi, { space: 'global', clockOverhead: 'included' })?.value).toBe(116 + 28);
     expect(trueValue('pattern6.latency', fermi, { space: 'global' })).toBeNull(); // no page window on Fermi
     expect(trueValue('clock.overhead', tesla, {})?.value).toBe(28);
-    expect(trueValue('s = 64 B.level1.sizeBytes', tesla, { space: 'texture' })?.value).toBe(5 * 1024);
-    expect(trueValue('s = 64 B.level2.lineBytes', tesla, { space: 'texture' })?.value).toBe(256);
+    expect(trueValue('s = 64 B.level1.sizeBytes', tesla, { space: 'texture', sizeFrom: 1024, sizeTo: 2 ** 20 })?.value).toBe(5 * 1024);
+    expect(trueValue('s = 64 B.level2.lineBytes', tesla, { space: 'texture', sizeFrom: 1024, sizeTo: 2 ** 20 })?.value).toBe(256);
     expect(trueValue('trace.levels', fermi, {})).toBeNull();
     expect(trueValue('no.such.key', fermi, {})).toBeNull();
   });
@@ -104,14 +108,97 @@ describe('true values from the preset snapshot', () => {
     expect(rows[2].verdict).toBeNull();
   });
 
-  it("a curve's level N is compared with cache level N only when the curve rose once per cache level", () => {
+  it("a curve's level N is the Nth structure in the swept range, compared only when the curve rose once per structure", () => {
     const f = (key: string, value: number): Finding => ({ key, label: key, value, unit: '', evidence: '' });
-    const two = findingRows([f('s = 64 B.levels', 2), f('s = 64 B.level1.sizeBytes', 5120), f('s = 64 B.level2.ways', 8)], tesla, { space: 'texture' });
-    expect(two.map((r) => r.truth?.value ?? null)).toEqual([null, 5 * 1024, 8]);
-    // Four rises on a two-level path (Fermi's non-LRU L1, TLB steps): no guess.
-    const four = findingRows([f('s = 128 B.levels', 4), f('s = 128 B.level2.sizeBytes', 140288)], fermi, { space: 'global' });
+    const range = { sizeFrom: 1024, sizeTo: 512 * 1024 };
+    const two = findingRows([f('s = 64 B.levels', 2), f('s = 64 B.level1.sizeBytes', 5120), f('s = 64 B.level2.ways', 8)], tesla, { space: 'texture', ...range });
+    expect(two.map((r) => r.truth?.value ?? null)).toEqual([2, 5 * 1024, 8]);
+    expect(two[1].truth?.source).toBe('spaces.texture.levels.0.sizeBytes');
+    // Without the swept range the numbering cannot be read from the preset: no guess.
+    expect(findingRows([f('s = 64 B.levels', 2), f('s = 64 B.level1.sizeBytes', 5120)], tesla, { space: 'texture' })[1].truth).toBeNull();
+    // Four rises where the preset has one structure in 4 KB..96 KB (Fermi's L1): level 2 gets no guess, the count fails.
+    const four = findingRows([f('s = 128 B.levels', 4), f('s = 128 B.level2.sizeBytes', 140288)], fermi, { space: 'global', sizeFrom: 4096, sizeTo: 96 * 1024 });
+    expect(four[0].truth?.value).toBe(1);
+    expect(four[0].verdict).toEqual({ pass: false, against: 'preset' });
     expect(four[1].truth).toBeNull();
     expect(four[1].verdict).toBeNull();
+  });
+
+  it('average curves: sizes, ways and plateaus of caches and TLB reaches in the range, a mixed plateau for strides shorter than a line', () => {
+    // Fermi, 1-32 KB at 64 B: the 16 KB L1 (128 B lines); past it every other access enters a new line.
+    const l1 = { space: 'global', sizeFrom: 1024, sizeTo: 32 * 1024 };
+    expect(trueValue('s = 64 B.levels', fermi, l1)?.value).toBe(1);
+    expect(trueValue('s = 64 B.level1.sizeBytes', fermi, l1)?.value).toBe(16 * 1024);
+    expect(trueValue('s = 64 B.level1.waySizeBytes', fermi, l1)?.value).toBe(4 * 1024);
+    expect(trueValue('s = 64 B.plateau1.latency', fermi, l1)).toMatchObject({ value: 116, tolerance: 'latency' });
+    expect(trueValue('s = 64 B.plateau2.latency', fermi, l1)).toMatchObject({ value: (116 + 404) / 2, source: 'spaces.global.latency: 1/2 L2/l1 + 1/2 L1/l1' });
+    expect(trueValue('s = 128 B.plateau2.latency', fermi, l1)?.value).toBe(404);
+    // Tesla (no global cache), 4-64 MB at 512 KB: the two TLB reaches, data in memory throughout.
+    const tlb = { space: 'global', sizeFrom: 4 * 2 ** 20, sizeTo: 64 * 2 ** 20 };
+    expect(trueValue('s = 512 KB.levels', tesla, tlb)?.value).toBe(2);
+    expect(trueValue('s = 512 KB.level1.sizeBytes', tesla, tlb)).toMatchObject({ value: 8 * 2 ** 20, source: 'spaces.global.translation.l1.sizeBytes' });
+    expect(trueValue('s = 512 KB.level2.sizeBytes', tesla, tlb)?.value).toBe(32 * 2 ** 20);
+    expect([1, 2, 3].map((n) => trueValue(`s = 512 KB.plateau${n}.latency`, tesla, tlb)?.value)).toEqual([440, 487, 698]);
+    // A stride shorter than a page sees no TLB reach.
+    expect(trueValue('s = 64 B.levels', tesla, tlb)?.value).toBe(0);
+    // Kepler at 2 MB: a stride over a whole way of its L2 crowds a few sets: the preset does not say where the curve rises.
+    expect(trueValue('s = 2 MB.level1.sizeBytes', kepler, { space: 'global', sizeFrom: 16 * 2 ** 20, sizeTo: 256 * 2 ** 20 })).toBeNull();
+    // Tesla's constant hierarchy (constant-hierarchy curves are named s<stride>): three levels.
+    const c = { probe: 'latency', sizeFrom: 256, sizeTo: 40960 };
+    expect([1, 2, 3].map((n) => trueValue(`s64.level${n}.sizeBytes`, tesla, c, 'constant-hierarchy')?.value)).toEqual([2048, 8192, 32768]);
+    expect(trueValue('s64.plateau3.latency', tesla, c, 'constant-hierarchy')?.value).toBeCloseTo((3 * 81 + 220) / 4);
+    expect(trueValue('s256.plateau3.latency', tesla, c, 'constant-hierarchy')?.value).toBe(220);
+  });
+
+  it('texture mapping, TLB latencies, miss latency, shared-memory modes, clock and eviction shares', () => {
+    expect(trueValue('texture.setIndexBits', fermi, {})).toMatchObject({ value: '7-8', tolerance: 'word' });
+    expect(trueValue('texture.granularityBytes', fermi, {})?.value).toBe(128);
+    expect(trueValue('texture.linesPerSet', fermi, {})?.value).toBe(96);
+    expect(trueValue('texture.setIndexBits', tesla, {})?.value).toBe('5-7');
+    expect(trueValue('cache.setIndexBits', fermi, { space: 'global' })?.value).toBe('7-11');
+    expect(trueValue('cache.missLatency', fermi, { space: 'global' })?.value).toBe(404);
+    expect(['l1Hit', 'l2Hit', 'l2Miss'].map((k) => trueValue(`tlb.latency.${k}`, kepler, {})?.value)).toEqual([230, 236, 289]);
+    expect(trueValue('tlb.latency.l2Miss', tesla, {})?.value).toBe(698);
+    expect(trueValue('clock.opCycles', tesla, {})).toMatchObject({ source: 'alu.issueCycles', tolerance: 'exact' });
+    // Kepler's two bank modes, over the run's strides.
+    const strides = { strideFrom: 0, strideTo: 64, strideStep: 1 };
+    expect(trueValue('shared.4-byte.oddConflictFree', kepler, strides)?.value).toBe('yes');
+    expect(trueValue('shared.8-byte.oddConflictFree', kepler, strides)?.value).toBe('no');
+    expect(trueValue('shared.4-byte.repeatWords', kepler, strides)?.value).toBe(64);
+    expect(trueValue('shared.repeatWords', fermi, strides)?.value).toBe(32);
+    expect(trueValue('shared.maxDegree', tesla, strides)?.value).toBe(16);
+    expect(String(trueValue('shared.8-byte.betterAt', kepler, strides)?.value)).toMatch(/^6,10,12,/);
+    // Statistical shares: a deviation, never a verdict.
+    const share = findingRows([{ key: 'cache.way2.evictionShare', label: 'Way 2', value: 0.47, unit: 'fraction', evidence: '' }], fermi, { space: 'global' })[0];
+    expect(share.truth?.value).toBe(0.5);
+    expect(share.vsTruth.deviation).toBeCloseTo(-0.06);
+    expect(share.verdict).toBeNull();
+  });
+
+  it('every finding of real runs gets a true value, except measurement-only keys, and the values pass', () => {
+    const cases: [string, Preset, Record<string, unknown>][] = [
+      ['pchase-average', fermi, {}],
+      ['pchase-average', tesla, { strides: [512 * 1024], sizeFrom: '4 MB', sizeTo: '64 MB', sizeStep: '512 KB' }],
+      ['pchase-average', titan, {}],
+      ['cache-structure', fermi, {}],
+      ['shared-bank-stride', kepler, {}],
+      ['texture-set-mapping', fermi, {}],
+      ['tlb-probes', fermi, {}],
+      ['constant-hierarchy', tesla, {}],
+      ['global-latency-patterns', kepler, {}],
+    ];
+    const measurementOnly = /(\.steps|\.regular|\.rule|\.setMapping|\.maxMissRate|^trace\..*|^clock\.serialized)$/;
+    for (const [id, preset, raw] of cases) {
+      const e = findExperiment(id)!;
+      const params = resolveParams(e.params, raw);
+      const rows = findingRows(e.run(preset, params, 1, () => {}).findings, preset, params, [], id);
+      for (const r of rows) {
+        const what = `${id} on ${preset.id}: ${r.finding.key} = ${String(r.finding.value)}`;
+        if (measurementOnly.test(r.finding.key)) continue;
+        expect(r.truth, what).not.toBeNull();
+        if (r.vsTruth.pass !== null) expect(r.vsTruth.pass, `${what}, preset ${String(r.truth?.value)}`).toBe(true);
+      }
+    }
   });
 
   it('formats values, deviations and row tags', () => {
@@ -316,8 +403,15 @@ interface Fake {
   runs: Map<string, RunDetail | Error>;
 }
 
-function fakeLab(initial: RunDetail | Error): Fake {
+const NO_REFERENCES = (runId: string): RunReferences => ({ runId, rows: [], findings: [], unmatched: [] });
+
+function fakeLab(initial: RunDetail | Error, references: (runId: string) => RunReferences | Error = NO_REFERENCES): Fake {
   const runs = new Map<string, RunDetail | Error>([[ID, initial]]);
+  const referencesCall = vi.fn(async ({ runId }: { runId: string }) => {
+    const r = references(runId);
+    if (r instanceof Error) throw r;
+    return r;
+  });
   const listeners: { [E in keyof LabEvents]?: ((p: LabEvents[E]) => void)[] } = {};
   const get = vi.fn(async ({ id }: { id: string }) => {
     const r = runs.get(id);
@@ -333,6 +427,7 @@ function fakeLab(initial: RunDetail | Error): Fake {
     runs: { get, start, list: vi.fn(async () => ({ total: 0, items: [] })), cancel: vi.fn(), update: vi.fn(), delete: vi.fn() },
     presets: { list: vi.fn(async () => []), get: vi.fn() },
     experiments: { list: vi.fn(async () => EXPERIMENTS) },
+    reproduce: { references: referencesCall, rows: vi.fn() },
     app: { version: vi.fn() },
     on<E extends keyof LabEvents>(e: E, fn: (p: LabEvents[E]) => void) {
       ((listeners[e] ??= []) as ((p: LabEvents[E]) => void)[]).push(fn);
@@ -394,8 +489,8 @@ describe('RunView', () => {
     expect(rate.find('[data-testid="finding-truth"]').text()).toBe('—');
     expect(rate.find('[data-testid="finding-verdict"]').text()).toBe('');
     expect(w.find('[data-testid="findings-summary"]').text()).toBe('1 of 2 checked values pass');
-    // No reference data in the contract yet: the paper column is blank; the row tag points to the scorecard.
-    expect(size.find('[data-testid="finding-paper"]').text()).toBe('');
+    // No paper value matches these findings: the paper column is a dash; the row tag points to the scorecard.
+    expect(size.find('[data-testid="finding-paper"]').text()).toBe('—');
     expect(w.find('[data-testid="findings-paper-note"]').text()).toContain('MEI-T4');
 
     expect(w.find('[data-testid="run-table-0"]').text()).toContain('16 KB');
@@ -411,6 +506,54 @@ describe('RunView', () => {
     (details.element as HTMLDetailsElement).open = true;
     await details.trigger('toggle');
     expect(w.find('[data-testid="preset-snapshot"]').text()).toContain('"GeForce GTX 560 Ti"');
+  });
+
+  it("shows the paper's value from reproduce.references: citation on hover, deviation, a verdict against the paper, the other values", async () => {
+    const ref = (name: string, value: number | string, unit: string, tolerance: 'latency' | 'exact', citation: string) => ({ name, value, unit, tolerance, citation });
+    const references = (runId: string): RunReferences => ({
+      runId,
+      rows: [{ id: 'MEI-T4', paper: 'MEI', title: 'Cache structures' }],
+      findings: [
+        // The main process's check is what the verdict shows.
+        { key: 'cache.sizeBytes', paper: { rowIds: ['MEI-T4'], reference: ref('L1 size', 16384, 'B', 'exact', 'MEI Table 4 (Fermi L1)') }, check: { name: 'L1 size', target: '16 KB', simulated: '16 KB', deviation: 0, pass: true } },
+        { key: 'cache.ways', paper: { rowIds: ['MEI-T4'], reference: ref('L1 ways', 4, '', 'exact', 'MEI Table 4 (Fermi L1 ways)') }, check: { name: 'L1 ways', target: '4', simulated: '5', deviation: 0.25, pass: false } },
+      ],
+      unmatched: [{ rowIds: ['MEI-T4'], reference: ref('L1 line', 128, 'B', 'exact', 'MEI Table 4 (Fermi L1 line)') }],
+    });
+    const fake = fakeLab(detail({ result: { ...detail().result!, findings: [...detail().result!.findings, { key: 'cache.hitLatency', label: 'Hit latency', value: 120, unit: 'cycles', evidence: 'e' }] } }), (id) =>
+      id === ID ? { ...references(id), findings: [...references(id).findings, { key: 'cache.hitLatency', paper: { rowIds: ['MEI-T4'], reference: ref('L1 hit', 116, 'cycles', 'latency', 'MEI Table 3') }, check: { name: 'L1 hit', target: '116 cycles', simulated: '120 cycles', deviation: 0.034, pass: true } }] } : new Error('wrong run'),
+    );
+    const { w } = await mountRun(fake);
+    const size = w.find('[data-testid="finding-cache.sizeBytes"]');
+    const paper = size.find('[data-testid="finding-paper"]');
+    expect(paper.text()).toContain('16 KB');
+    expect(paper.text()).toContain('MEI Table 4 (Fermi L1)');
+    expect(paper.attributes('title')).toContain('MEI Table 4 (Fermi L1)');
+    expect(paper.attributes('title')).toContain('MEI-T4');
+    expect(size.find('[data-testid="finding-dev-paper"]').text()).toBe('0 %');
+    expect(size.find('[data-testid="finding-verdict"]').text()).toContain('pass');
+    expect(size.find('[data-testid="finding-verdict"]').text()).toContain('vs paper');
+    const ways = w.find('[data-testid="finding-cache.ways"]');
+    expect(ways.find('[data-testid="finding-paper"]').text()).toContain('4');
+    expect(ways.find('[data-testid="finding-dev-paper"]').text()).toBe('+25 %');
+    expect(ways.find('[data-testid="finding-verdict"]').text()).toContain('fail');
+    const hit = w.find('[data-testid="finding-cache.hitLatency"]');
+    expect(hit.find('[data-testid="finding-paper"]').text()).toContain('116 cycles');
+    expect(hit.find('[data-testid="finding-dev-paper"]').text()).toBe('+3.4 %');
+    expect(hit.find('[data-testid="finding-verdict"] .pass').exists()).toBe(true);
+    // A finding without a paper value keeps its preset verdict (none here) and a dash.
+    expect(w.find('[data-testid="finding-cache.maxMissRate"] [data-testid="finding-paper"]').text()).toBe('—');
+    expect(w.find('[data-testid="findings-summary"]').text()).toBe('2 of 3 checked values pass');
+    expect(w.find('[data-testid="findings-paper-rows"]').text()).toContain('MEI-T4');
+    expect(w.find('[data-testid="findings-paper-note"]').exists()).toBe(false);
+    expect(w.find('[data-testid="findings-unmatched"]').text()).toContain('L1 line');
+    expect(w.find('[data-testid="findings-unmatched"]').text()).toContain('128 B');
+  });
+
+  it('a failed reproduce.references leaves the paper column empty and says why', async () => {
+    const { w } = await mountRun(fakeLab(detail(), () => Object.assign(new Error('the lab is shutting down'), { code: 'conflict' })));
+    expect(w.find('[data-testid="finding-cache.sizeBytes"] [data-testid="finding-value"]').text()).toBe('16 KB');
+    expect(w.find('[data-testid="findings-paper-error"]').text()).toContain('the lab is shutting down');
   });
 
   it('draws one chart per group of series sharing axes (ECharts, SVG without a canvas)', async () => {
@@ -446,6 +589,49 @@ describe('RunView', () => {
     await w.find('[data-testid="open-cache"]').trigger('click');
     await flushPromises();
     expect(router.currentRoute.value.path).toBe(`/runs/${ID}/cache`);
+  });
+
+  it('a fine-grained run as runs.get sends it (trace apart): the page shows at once, the trace chart when runs.trace answers', async () => {
+    const trace = fineTrace();
+    const run = detail({
+      experiment: 'pchase-fine',
+      result: {
+        series: [],
+        tables: [],
+        findings: [{ key: 'trace.levels', label: 'Distinct latency levels', value: 2, unit: '', evidence: 'e' }],
+        notes: [],
+        traceInfo: { accesses: trace.latency.length, dropped: 0, levelNames: trace.levelNames, series: ['latency', 'index'] },
+      },
+    });
+    let answer!: (t: Trace | null) => void;
+    const fake = fakeLab(run);
+    const traceCall = vi.fn(() => new Promise<Trace | null>((resolve) => (answer = resolve)));
+    (fake.lab.runs as unknown as { trace: typeof traceCall }).trace = traceCall;
+    const { w } = await mountRun(fake);
+    expect(traceCall).toHaveBeenCalledWith({ id: ID });
+    expect(w.find('[data-testid="findings-table"]').exists()).toBe(true);
+    expect(w.find('[data-testid="trace-loading"]').exists()).toBe(true);
+    expect(w.find('[data-testid="trace-chart"]').exists()).toBe(false);
+    expect(w.text()).toContain(`${trace.latency.length} accesses`);
+    expect(w.text()).toContain('Series drawn here: latency, index');
+    expect(w.find('[data-testid="open-cache"]').exists()).toBe(true);
+    expect(w.text()).not.toContain('no series to plot');
+    answer(trace);
+    await flushPromises();
+    expect(w.find('[data-testid="trace-loading"]').exists()).toBe(false);
+    expect(w.find('[data-testid="trace-chart"]').exists()).toBe(true);
+  });
+
+  it('a trace that fails to load says why and tries again', async () => {
+    const trace = fineTrace();
+    const fake = fakeLab(detail({ experiment: 'pchase-fine', result: { series: [], tables: [], findings: [], notes: [], traceInfo: { accesses: trace.latency.length, dropped: 0, levelNames: trace.levelNames, series: [] } } }));
+    const traceCall = vi.fn().mockRejectedValueOnce(Object.assign(new Error('the lab server is not reachable'), { code: 'unreachable' })).mockResolvedValueOnce(trace);
+    (fake.lab.runs as unknown as { trace: typeof traceCall }).trace = traceCall;
+    const { w } = await mountRun(fake);
+    expect(w.find('[data-testid="trace-error"]').text()).toContain('not reachable');
+    await w.find('[data-testid="trace-error"] button').trigger('click');
+    await flushPromises();
+    expect(w.find('[data-testid="trace-chart"]').exists()).toBe(true);
   });
 
   it('Rerun starts the same experiment, preset, parameters and seed and opens the new run', async () => {

@@ -13,6 +13,7 @@ import { LabError } from '../../src-main/contract';
 import type { LabService } from '../../src-main/services/lab';
 import { tsxExecArgv } from '../../src-main/services/pool';
 import { createHttpLab, pageToken } from '../../src-main/shared/http-client';
+import { decodeFrame, decodeWire, FRAME_CONTENT_TYPE } from '../../src-main/shared/wire';
 import type { HttpLab } from '../../src-main/shared/http-client';
 import { openCommand, parseWebArgs } from '../../src-main/web/main';
 import { LabServerError, startLabServer } from '../../src-main/web/server';
@@ -277,20 +278,46 @@ describe('browser mode: runs over HTTP', () => {
   it('a fine-grained run keeps its trace arrays typed over HTTP, and a bundle travels both ways as bytes', async () => {
     const { runId } = await client.runs.start({ experiment: 'pchase-fine', preset: 'fermi', seed: 3 });
     await lab.finished(runId);
-    const run = await client.runs.get({ id: runId });
     const local = lab.store.getRun(runId);
-    expect(run.result!.trace).toBeDefined();
+    // runs.get leaves the trace and the per-access series out, and says so.
+    const run = await client.runs.get({ id: runId });
+    expect(run.result!.trace).toBeUndefined();
+    expect(run.result!.traceInfo).toEqual({ accesses: local.result!.trace!.latency.length, dropped: 0, levelNames: local.result!.trace!.levelNames, series: ['latency', 'index'] });
+    expect(run.result!.series.map((s) => s.name)).toEqual(local.result!.series.map((s) => s.name).filter((n) => n !== 'latency' && n !== 'index'));
+    expect(run.result!.findings).toEqual(local.result!.findings);
+    // runs.trace brings it, typed, byte for byte; runs.get with full: true is the stored result.
+    const trace = (await client.runs.trace({ id: runId }))!;
     for (const k of ['address', 'latency', 'level', 'tlb', 'set', 'way', 'evicted'] as const) {
-      expect(run.result!.trace![k].constructor).toBe(local.result!.trace![k].constructor);
-      expect(bytesOf(run.result!.trace![k]).equals(bytesOf(local.result!.trace![k]))).toBe(true);
+      expect(trace[k].constructor).toBe(local.result!.trace![k].constructor);
+      expect(bytesOf(trace[k]).equals(bytesOf(local.result!.trace![k]))).toBe(true);
+      expect(trace[k].buffer.byteLength).toBe(trace[k].byteLength); // each array owns its buffer
     }
+    expect(await client.runs.get({ id: runId, full: true })).toEqual(local);
+    // Over the wire: a binary frame for a client that reads them (raw bytes, no base64), wire JSON otherwise.
+    const post = (accept?: string) =>
+      fetch(`${server.origin}/api/call/runs.trace`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${server.token}`, 'content-type': 'application/json', ...(accept ? { accept } : {}) },
+        body: JSON.stringify({ id: runId }),
+      });
+    const framed = await post(FRAME_CONTENT_TYPE);
+    expect(framed.headers.get('content-type')).toBe(FRAME_CONTENT_TYPE);
+    const frameBytes = new Uint8Array(await framed.arrayBuffer());
+    const plain = await post();
+    expect(plain.headers.get('content-type')).toMatch(/^application\/json/);
+    const plainText = await plain.text();
+    expect(plainText).toContain('"$f64"');
+    const arrayBytes = ['address', 'latency', 'level', 'tlb', 'set', 'way', 'evicted'].reduce((n, k) => n + trace[k as 'address'].byteLength, 0);
+    expect(frameBytes.byteLength).toBeLessThan(arrayBytes + 2048);
+    expect(plainText.length).toBeGreaterThan((arrayBytes * 4) / 3);
+    expect(decodeFrame(frameBytes)).toEqual(decodeWire(plainText));
 
     const bundle = await client.bundles.export({ runIds: [runId] });
     expect(bundle.bytes).toBeInstanceOf(Uint8Array);
     expect(bundle.fileName).toMatch(/^gpulab-1-run-/);
     expect(await client.runs.delete({ ids: [runId] })).toEqual({ deleted: 1 });
     expect(await client.bundles.import({ bytes: bundle.bytes as Uint8Array<ArrayBuffer> })).toEqual({ imported: [runId], skipped: [] });
-    expect(await client.runs.get({ id: runId })).toEqual(local);
+    expect(await client.runs.get({ id: runId, full: true })).toEqual(local);
   });
 
   it('the client rejects with LabError carrying the server code, and cancels over HTTP', async () => {

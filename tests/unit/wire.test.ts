@@ -1,6 +1,6 @@
 /** The browser mode's wire codec (src-main/shared/wire.ts): exact for typed arrays and awkward numbers, strict on input. */
 import { describe, expect, it } from 'vitest';
-import { decodeWire, encodeWire, fromBase64, toBase64, WireError } from '../../src-main/shared/wire';
+import { decodeFrame, decodeWire, encodeFrame, encodeWire, fromBase64, isFrame, toBase64, WireError } from '../../src-main/shared/wire';
 import { Rng } from '../../src-sim/rng';
 import { bytesOf, oddNaN, sampleResult } from './store-fixtures';
 
@@ -90,5 +90,75 @@ describe('wire codec', () => {
 
   it('refuses to send a DataView', () => {
     expect(() => encodeWire({ v: new DataView(new ArrayBuffer(4)) })).toThrow(WireError);
+  });
+});
+
+describe('binary frames', () => {
+  const concat = (f: { chunks: Uint8Array[]; byteLength: number }): Uint8Array => {
+    const out = new Uint8Array(f.byteLength);
+    let o = 0;
+    for (const c of f.chunks) {
+      out.set(c, o);
+      o += c.byteLength;
+    }
+    expect(o).toBe(f.byteLength);
+    return out;
+  };
+
+  it('carry the same values as wire JSON, typed arrays as raw aligned bytes, each decoded array owning its buffer', () => {
+    const big = new ArrayBuffer(64);
+    new Uint8Array(big).forEach((_, i, a) => (a[i] = i * 7));
+    const r = sampleResult(1000, true);
+    const value = { result: r, odd: { $f64: 'data, not a tag', n: NaN, z: -0 }, u8: Uint8Array.of(1, 2, 3), view: new Float64Array(big, 8, 3), buffer: Buffer.from('xyz'), empty: new Int32Array(0) };
+    const frame = encodeFrame(value);
+    const bytes = concat(frame);
+    expect(isFrame(bytes)).toBe(true);
+    expect(frame.arrays).toBe(2 * r.series.length + 7 + 4);
+    const back = decodeFrame(bytes.slice().buffer) as typeof value;
+    expect(back).toEqual(decodeWire(encodeWire(value)));
+    expect(back.result).toEqual(r);
+    expect(Object.is(back.odd.z, -0)).toBe(true);
+    for (const k of ['address', 'latency', 'level', 'tlb', 'set', 'way', 'evicted'] as const) {
+      expect(back.result.trace![k].constructor).toBe(r.trace![k].constructor);
+      expect(bytesOf(back.result.trace![k]).equals(bytesOf(r.trace![k]))).toBe(true);
+      expect(back.result.trace![k].buffer.byteLength).toBe(back.result.trace![k].byteLength);
+    }
+    // Raw bytes: the frame is about the arrays' size, a third smaller than their base64.
+    const arrayBytes = Object.values(r.trace!).reduce((n: number, v) => n + (ArrayBuffer.isView(v) ? v.byteLength : 0), 0);
+    expect(bytes.byteLength).toBeLessThan(encodeWire(value).length);
+    expect(bytes.byteLength).toBeGreaterThan(arrayBytes);
+    // A frame of a value without typed arrays holds exactly the wire JSON.
+    const plain = encodeFrame({ a: 1, b: [NaN] });
+    expect(plain.arrays).toBe(0);
+    expect(new TextDecoder().decode(plain.json)).toBe(encodeWire({ a: 1, b: [NaN] }));
+  });
+
+  it('decode from any offset of a larger buffer', () => {
+    const bytes = concat(encodeFrame({ x: Float64Array.of(1, 2, 3) }));
+    const shifted = new Uint8Array(bytes.byteLength + 3);
+    shifted.set(bytes, 3);
+    const back = decodeFrame(shifted.subarray(3)) as { x: Float64Array };
+    expect(Array.from(back.x)).toEqual([1, 2, 3]);
+  });
+
+  it('refuse malformed frames', () => {
+    const good = concat(encodeFrame({ x: Float64Array.of(1, 2) }));
+    expect(() => decodeFrame(new TextEncoder().encode('{"result": 1}'))).toThrow(WireError);
+    expect(() => decodeFrame(good.subarray(0, good.byteLength - 8))).toThrow(/past the end/);
+    const header = (json: string) => {
+      const j = new TextEncoder().encode(json);
+      const b = new Uint8Array(16 + j.byteLength + 64);
+      b.set(new TextEncoder().encode('GLWIRE01'));
+      new DataView(b.buffer).setUint32(8, j.byteLength, true);
+      b.set(j, 16);
+      return b;
+    };
+    expect(() => decodeFrame(header('{"x": {"$bin": ["f64", 0, 12]}}'))).toThrow(/whole number/);
+    expect(() => decodeFrame(header('{"x": {"$bin": ["evil", 0, 8]}}'))).toThrow(/unknown type/);
+    expect(() => decodeFrame(header('{"x": {"$bin": ["f64", -8, 8]}}'))).toThrow(WireError);
+    expect(() => decodeFrame(header('{"x": {"$bin": 5}}'))).toThrow(WireError);
+    expect(() => decodeFrame(header('{"x": {"$evil": 5}}'))).toThrow(WireError);
+    // "$bin" is a frame tag only: plain wire JSON refuses it.
+    expect(() => decodeWire('{"x": {"$bin": ["f64", 0, 8]}}')).toThrow(WireError);
   });
 });

@@ -7,7 +7,9 @@
  * says which experiments it runs only when it is measured, which an export must not do; the
  * experiment's own list is the static record of the same relation.
  *
- * Which finding a reference sits beside: the one whose label (or the part of it after the first
+ * Which finding a reference sits beside: when the reference names its finding (`Reference.finding`:
+ * an experiment, a finding key and parameters), the finding with that key in a run of that experiment
+ * whose parameters include those; otherwise the one whose label (or the part of it after the first
  * ": ", e.g. "shared: odd strides conflict-free") is the reference's name or starts with it
  * followed by a non-alphanumeric character ("Pattern 1 (data hit, ...)" for "pattern 1"), ignoring
  * case, with the same unit. Only one-to-one matches count: a reference that fits several findings
@@ -15,15 +17,15 @@
  * "Paper values" instead. References repeated by several rows (same name, value and unit) count once.
  */
 import { findExperiment } from '../../../src-sim/experiments';
-import type { Finding } from '../../../src-sim/experiments/types';
+import type { Finding, ParamValues } from '../../../src-sim/experiments/types';
 import type { Preset } from '../../../src-sim/presets/types';
 import { REPRODUCTION_ROWS } from '../../../src-sim/reference';
 import { checkOne } from '../../../src-sim/reference/check';
-import type { CheckResult, Reference } from '../../../src-sim/reference/types';
+import type { CheckResult, Reference, ReproductionRow } from '../../../src-sim/reference/types';
 
 export interface PaperRow {
   id: string;
-  paper: 'MEI' | 'WONG';
+  paper: ReproductionRow['paper'];
   title: string;
   references: Reference[];
 }
@@ -71,6 +73,20 @@ export function namesMatch(reference: Pick<Reference, 'name' | 'unit'>, finding:
   return candidates.some((c) => c === name || (c.startsWith(name) && /^[^a-z0-9]/.test(c.slice(name.length))));
 }
 
+/** The run a comparison is for: its experiment and resolved parameters (for `Reference.finding`). */
+export interface RunContext {
+  experiment: string;
+  params: ParamValues;
+}
+
+/** Whether a reference sits beside a finding of this run (see the module comment). */
+export function referenceFits(reference: Reference, finding: Pick<Finding, 'key' | 'label' | 'unit'>, run?: RunContext): boolean {
+  const hint = reference.finding;
+  if (!hint) return namesMatch(reference, finding);
+  if (!run || run.experiment !== hint.experiment || finding.key !== hint.key) return false;
+  return Object.entries(hint.params ?? {}).every(([k, v]) => run.params[k] !== undefined && String(run.params[k]) === String(v));
+}
+
 /** Merges references that several rows repeat (same name, value and unit). */
 function distinctValues(rows: readonly PaperRow[]): PaperValue[] {
   const out: PaperValue[] = [];
@@ -84,9 +100,9 @@ function distinctValues(rows: readonly PaperRow[]): PaperValue[] {
 }
 
 /** Pairs findings with paper values one to one (see the module comment). */
-export function besidePaper(findings: readonly Finding[], rows: readonly PaperRow[]): PaperComparison {
+export function besidePaper(findings: readonly Finding[], rows: readonly PaperRow[], run?: RunContext): PaperComparison {
   const values = distinctValues(rows);
-  const fits = values.map((v) => findings.map((f, i) => (namesMatch(v.reference, f) ? i : -1)).filter((i) => i >= 0));
+  const fits = values.map((v) => findings.map((f, i) => (referenceFits(v.reference, f, run) ? i : -1)).filter((i) => i >= 0));
   const fitCount = findings.map((_, i) => fits.filter((list) => list.includes(i)).length);
   const pairedWith = new Map<number, PaperValue>();
   const unmatched: PaperValue[] = [];
@@ -106,6 +122,6 @@ export function besidePaper(findings: readonly Finding[], rows: readonly PaperRo
 }
 
 /** The paper comparison of one run. */
-export function paperComparison(run: { experiment: string; presetId: string; preset: Preset }, findings: readonly Finding[]): PaperComparison {
-  return besidePaper(findings, paperRows(run.experiment, run.presetId, run.preset));
+export function paperComparison(run: { experiment: string; presetId: string; preset: Preset; params?: ParamValues }, findings: readonly Finding[]): PaperComparison {
+  return besidePaper(findings, paperRows(run.experiment, run.presetId, run.preset), { experiment: run.experiment, params: run.params ?? {} });
 }

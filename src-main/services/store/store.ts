@@ -28,7 +28,7 @@ import type {
   StoredSeries,
 } from '../../contract';
 import { comparisonSaveArgs, FIELDS, FINISHED_STATUSES, LabError, LIMITS, runListArgs } from '../../contract';
-import type { ExperimentResult, ParamValues, Trace } from '../../../src-sim/experiments/types';
+import type { ExperimentResult, Finding, ParamValues, Trace } from '../../../src-sim/experiments/types';
 import { MAX_TRACE } from '../../../src-sim/experiments/types';
 import { findPreset, PRESETS } from '../../../src-sim/presets';
 import type { Preset } from '../../../src-sim/presets/types';
@@ -277,8 +277,13 @@ export class RunStore {
     return this.sql('SELECT 1 FROM runs WHERE id = ?').get(id) !== undefined;
   }
 
-  /** A run with its preset snapshot, parameters and (when done) result. */
-  getRun(id: string): RunDetail {
+  /**
+   * A run with its preset snapshot, parameters and (when done) result. With `trace: false` the
+   * result leaves out the per-access trace (`getTrace` reads it) and the series the trace already
+   * holds (see `readResult`): what `runs.get` sends.
+   */
+  getRun(id: string, options: { trace?: boolean } = {}): RunDetail {
+    const withTrace = options.trace ?? true;
     return this.db.transaction(() => {
       const summary = this.getSummary(id);
       const row = this.sql('SELECT preset_json, params_json FROM runs WHERE id = ?').get(id) as { preset_json: string; params_json: string };
@@ -286,8 +291,30 @@ export class RunStore {
         ...summary,
         preset: decodeJson<Preset>(row.preset_json),
         params: decodeJson<ParamValues>(row.params_json),
-        result: summary.status === 'done' ? this.readResult(id) : null,
+        result: summary.status === 'done' ? this.readResult(id, withTrace) : null,
       };
+    })();
+  }
+
+  /** The preset snapshot and resolved parameters of a run (no result). */
+  getSnapshot(id: string): { preset: Preset; params: ParamValues } {
+    this.getSummary(id); // not-found first
+    const row = this.sql('SELECT preset_json, params_json FROM runs WHERE id = ?').get(id) as { preset_json: string; params_json: string };
+    return { preset: decodeJson<Preset>(row.preset_json), params: decodeJson<ParamValues>(row.params_json) };
+  }
+
+  /** The findings of a done run (empty for a run without a result), without reading its series or trace. */
+  getFindings(id: string): Finding[] {
+    this.getSummary(id); // not-found first
+    const res = this.sql('SELECT findings_json FROM run_results WHERE run_id = ?').get(id) as { findings_json: string } | undefined;
+    return res ? decodeJson<Finding[]>(res.findings_json) : [];
+  }
+
+  /** The per-access trace of a done run, or null when it recorded none. */
+  getTrace(id: string): Trace | null {
+    return this.db.transaction(() => {
+      this.getSummary(id); // not-found first
+      return this.readTrace(id);
     })();
   }
 
@@ -351,40 +378,62 @@ export class RunStore {
     }
   }
 
-  private readResult(id: string): StoredResult {
+  /**
+   * The stored result. Without the trace (`withTrace` false), the result also leaves out the
+   * series that only repeat it, one value per recorded access (x = 0, 1, 2, ... over "Access"):
+   * `traceInfo` names them, and `getTrace` brings their data. Every other series comes whole.
+   */
+  private readResult(id: string, withTrace = true): StoredResult {
     const res = this.sql('SELECT tables_json, findings_json, notes_json FROM run_results WHERE run_id = ?').get(id) as
       | { tables_json: string; findings_json: string; notes_json: string }
       | undefined;
     if (!res) throw new LabError('internal', `run ${id} is done but its result is missing`);
-    const rows = this.sql('SELECT position, meta_json, x, y FROM run_series WHERE run_id = ? ORDER BY position').all(id) as {
+    const traceMeta = this.sql('SELECT meta_json, accesses FROM run_traces WHERE run_id = ?').get(id) as { meta_json: string; accesses: number } | undefined;
+    const accesses = traceMeta?.accesses ?? -1;
+    const rows = this.sql('SELECT position, meta_json, points FROM run_series WHERE run_id = ? ORDER BY position').all(id) as {
       position: number;
       meta_json: string;
-      x: Buffer;
-      y: Buffer;
+      points: number;
     }[];
-    const series: StoredSeries[] = rows.map((s) => ({
-      ...decodeJson<Omit<StoredSeries, 'x' | 'y'>>(s.meta_json),
-      x: fromBytes(s.x, 'f64', `run ${id} series ${s.position} x`),
-      y: fromBytes(s.y, 'f64', `run ${id} series ${s.position} y`),
-    }));
+    const readXY = this.sql('SELECT x, y FROM run_series WHERE run_id = ? AND position = ?');
+    const series: StoredSeries[] = [];
+    const perAccess: string[] = [];
+    for (const s of rows) {
+      const meta = decodeJson<Omit<StoredSeries, 'x' | 'y'>>(s.meta_json);
+      if (!withTrace && traceMeta && s.points === accesses && meta.xLabel === 'Access') {
+        perAccess.push(meta.name);
+        continue;
+      }
+      const xy = readXY.get(id, s.position) as { x: Buffer; y: Buffer };
+      series.push({ ...meta, x: fromBytes(xy.x, 'f64', `run ${id} series ${s.position} x`), y: fromBytes(xy.y, 'f64', `run ${id} series ${s.position} y`) });
+    }
     const out: StoredResult = { series, tables: decodeJson(res.tables_json), findings: decodeJson(res.findings_json), notes: decodeJson(res.notes_json) };
-    const t = this.sql('SELECT * FROM run_traces WHERE run_id = ?').get(id) as Record<string, unknown> | undefined;
-    if (t) {
-      const meta = decodeJson<{ levelNames: string[]; dropped: number }>(t.meta_json as string);
-      const what = (k: string) => `run ${id} trace ${k}`;
-      out.trace = {
-        address: fromBytes(t.address as Buffer, 'f64', what('address')),
-        latency: fromBytes(t.latency as Buffer, 'f64', what('latency')),
-        level: fromBytes(t.level as Buffer, 'u8', what('level')),
-        tlb: fromBytes(t.tlb as Buffer, 'u8', what('tlb')),
-        set: fromBytes(t.set_index as Buffer, 'i32', what('set')),
-        way: fromBytes(t.way as Buffer, 'i32', what('way')),
-        evicted: fromBytes(t.evicted as Buffer, 'f64', what('evicted')),
-        levelNames: meta.levelNames,
-        dropped: meta.dropped,
-      };
+    if (withTrace) {
+      const trace = this.readTrace(id);
+      if (trace) out.trace = trace;
+    } else if (traceMeta) {
+      const meta = decodeJson<{ levelNames: string[]; dropped: number }>(traceMeta.meta_json);
+      out.traceInfo = { accesses, dropped: meta.dropped, levelNames: meta.levelNames, series: perAccess };
     }
     return out;
+  }
+
+  private readTrace(id: string): Trace | null {
+    const t = this.sql('SELECT * FROM run_traces WHERE run_id = ?').get(id) as Record<string, unknown> | undefined;
+    if (!t) return null;
+    const meta = decodeJson<{ levelNames: string[]; dropped: number }>(t.meta_json as string);
+    const what = (k: string) => `run ${id} trace ${k}`;
+    return {
+      address: fromBytes(t.address as Buffer, 'f64', what('address')),
+      latency: fromBytes(t.latency as Buffer, 'f64', what('latency')),
+      level: fromBytes(t.level as Buffer, 'u8', what('level')),
+      tlb: fromBytes(t.tlb as Buffer, 'u8', what('tlb')),
+      set: fromBytes(t.set_index as Buffer, 'i32', what('set')),
+      way: fromBytes(t.way as Buffer, 'i32', what('way')),
+      evicted: fromBytes(t.evicted as Buffer, 'f64', what('evicted')),
+      levelNames: meta.levelNames,
+      dropped: meta.dropped,
+    };
   }
 
   // -------------------------------------------------------------------------------------------

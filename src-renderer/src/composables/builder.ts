@@ -11,8 +11,10 @@ export interface RowTemplate {
   row: string;
   /** "Mei et al. 2014" or "Wong et al. 2010" (or the id's prefix). */
   paper: string;
-  /** What the id refers to in the paper: "Table 3", "Figs 10–12", "SHM". */
+  /** What the id refers to in the paper: "Table 3", "Figs 10–12"; '' when the id names no figure or table. */
   figure: string;
+  /** The row's title from REPRODUCTION.md (experiments.list `rows`), else the figure. */
+  title: string;
   /** The experiments that reproduce the row, in catalogue order. */
   experiments: { id: string; title: string }[];
   /** The GPUs the paper measured, among the presets present. */
@@ -22,15 +24,17 @@ export interface RowTemplate {
 const PAPERS: Record<string, { name: string; presets: string[] }> = {
   MEI: { name: 'Mei et al. 2014', presets: ['fermi', 'kepler'] },
   WONG: { name: 'Wong et al. 2010', presets: ['tesla'] },
+  LASH: { name: 'Lashgar et al. 2014', presets: [] },
+  SL1: { name: 'Mokhtari et al. 2015', presets: [] },
 };
 
-/** "T3" -> "Table 3", "F10..F12" -> "Figs 10–12", "F10/F11" -> "Figs 10/11", "SHM" -> "SHM". */
+/** "T3" -> "Table 3", "F10..F12" -> "Figs 10–12", "F10/F11" -> "Figs 10/11"; '' for an id that names no figure ("K512"). */
 export function figureName(rest: string): string {
   const single = /^([TF])(\d+)$/.exec(rest);
   if (single) return `${single[1] === 'T' ? 'Table' : 'Fig'} ${single[2]}`;
   const multi = /^([TF])(\d+)(\.\.|\/)[TF]?(\d+)$/.exec(rest);
   if (multi) return `${multi[1] === 'T' ? 'Tables' : 'Figs'} ${multi[2]}${multi[3] === '..' ? '–' : '/'}${multi[4]}`;
-  return rest;
+  return '';
 }
 
 export function describeRow(row: string): { paper: string; figure: string; presets: string[] } {
@@ -40,7 +44,10 @@ export function describeRow(row: string): { paper: string; figure: string; prese
   return { paper: paper?.name ?? key, figure: figureName(dash > 0 ? row.slice(dash + 1) : row), presets: paper?.presets ?? [] };
 }
 
-/** One template per reproduced row, MEI first, in the order of the rows' ids. */
+/**
+ * One template per reproduced row, in the order of the rows' ids. Its title and GPUs come from the
+ * row (experiments.list `rows`) when the experiment names one, else from the id.
+ */
 export function rowTemplates(experiments: readonly ExperimentInfo[], presets: readonly PresetSummary[]): RowTemplate[] {
   const byRow = new Map<string, RowTemplate>();
   const known = new Set(presets.map((p) => p.id));
@@ -49,8 +56,10 @@ export function rowTemplates(experiments: readonly ExperimentInfo[], presets: re
       let t = byRow.get(row);
       if (!t) {
         const d = describeRow(row);
-        const wanted = d.presets.filter((p) => known.has(p));
-        t = { row, paper: d.paper, figure: d.figure, experiments: [], presets: wanted.length ? wanted : presets.slice(0, 1).map((p) => p.id) };
+        const info = e.rows?.find((r) => r.id === row);
+        const wanted = (info?.presets ?? d.presets).filter((p) => known.has(p));
+        const title = info?.title ?? (d.figure || row);
+        t = { row, paper: d.paper, figure: d.figure, title, experiments: [], presets: wanted.length ? wanted : presets.slice(0, 1).map((p) => p.id) };
         byRow.set(row, t);
       }
       t.experiments.push({ id: e.id, title: e.title });

@@ -9,16 +9,22 @@
  * never feed back into an analysis. The mapping is deliberately small: a key this file does not
  * know shows "—" rather than a guess.
  */
+import type { RunReferences } from '../../../src-main/contract';
 import type { Finding, ParamValues } from '../../../src-sim/experiments/types';
 import type { CacheLevelConfig, PathConfig, TranslationConfig } from '../../../src-sim/model/path';
 import type { CacheGeometry } from '../../../src-sim/model/types';
 import type { Preset, SpaceId } from '../../../src-sim/presets/types';
+import { parseBytes } from '../../../src-sim/experiments/params';
+import { conflictDegree, type SharedBankMode } from '../../../src-sim/model/shared';
 
 /** REPRODUCTION.md: latencies within 5 % of the reference. */
 export const LATENCY_TOLERANCE = 0.05;
 
-/** How a value is compared: equal numbers, latencies within 5 %, a list of sizes as a multiset, words. */
-export type Tolerance = 'exact' | 'latency' | 'list' | 'word' | 'range';
+/**
+ * How a value is compared: equal numbers, latencies within 5 %, a list of sizes as a multiset,
+ * words; 'none' for statistical quantities (eviction shares): a deviation, no verdict.
+ */
+export type Tolerance = 'exact' | 'latency' | 'list' | 'word' | 'range' | 'none';
 
 export interface TrueValue {
   value: number | string;
@@ -27,10 +33,7 @@ export interface TrueValue {
   tolerance: Tolerance;
 }
 
-/**
- * A published value for one finding key (what a future `reproduce.references` call could return).
- * The contract has no such call yet: the run view passes none, and the paper column stays blank.
- */
+/** A published value for one finding key (from the contract's `reproduce.references`). */
 export interface PaperRef {
   key: string;
   value: number | string;
@@ -38,6 +41,26 @@ export interface PaperRef {
   tolerance: 'latency' | 'exact' | 'range';
   range?: [number, number];
   citation: string;
+  /** The paper's name for the quantity ("L1 on, pattern 1") and the REPRODUCTION.md rows citing it. */
+  name?: string;
+  rowIds?: string[];
+  /** The main process's check of the finding against it (src-sim/reference/check.ts), when given. */
+  pass?: boolean;
+}
+
+/** The paper values of `reproduce.references`, one per finding key they sit beside. */
+export function paperRefs(refs: Pick<RunReferences, 'findings'> | null | undefined): PaperRef[] {
+  return (refs?.findings ?? []).map(({ key, paper, check }) => ({
+    key,
+    value: paper.reference.value,
+    unit: paper.reference.unit,
+    tolerance: paper.reference.tolerance,
+    ...(paper.reference.range ? { range: paper.reference.range } : {}),
+    citation: paper.reference.citation,
+    name: paper.reference.name,
+    rowIds: paper.rowIds,
+    pass: check.pass,
+  }));
 }
 
 export interface Comparison {
@@ -105,6 +128,8 @@ function policyWord(g: CacheGeometry): string {
 
 /** The true value of one property of a cache level (or TLB). */
 function levelProperty(level: CacheLevelConfig, prop: string, at: string): TrueValue | null {
+  const share = /^way(\d+)\.evictionShare$/.exec(prop);
+  if (share) return evictionShare(level, Number(share[1]), at);
   const g = level.geometry;
   switch (prop) {
     case 'sizeBytes':
@@ -133,12 +158,38 @@ function levelProperty(level: CacheLevelConfig, prop: string, at: string): TrueV
       return { value: g.sets === 1 ? 'yes' : 'no', source: `${at}.geometry.sets`, tolerance: 'word' };
     case 'policy':
       return { value: policyWord(g), source: `${at}.geometry.policy`, tolerance: 'word' };
+    case 'linesPerSet':
+      return g.setWays ? null : { value: g.ways, source: `${at}.geometry.ways`, tolerance: 'exact' };
+    case 'granularityBytes':
+    case 'setIndexBits': {
+      if (g.index.kind !== 'bits') return null;
+      const shift = g.index.shiftBits ?? Math.log2(g.lineBytes);
+      if (prop === 'granularityBytes') return { value: 2 ** shift, source: `${at}.geometry.index`, tolerance: 'exact' };
+      return Number.isInteger(shift) && Number.isInteger(Math.log2(g.sets))
+        ? { value: `${shift}-${shift + Math.log2(g.sets) - 1}`, source: `${at}.geometry.index, sets`, tolerance: 'word' }
+        : null;
+    }
+    case 'hotWayInterval':
+      // A miss refills the hot way with probability p: once every 1/p misses on average.
+      return g.policy.kind === 'fermi' ? { value: 1 / g.policy.hotProbability, source: `${at}.geometry.policy.hotProbability`, tolerance: 'none' } : null;
     case 'hotWay':
       // The analyser names ways by first-load order from 1; a cold set fills way 0, 1, ... in order.
       return g.policy.kind === 'fermi' ? { value: g.policy.hotWay + 1, source: `${at}.geometry.policy.hotWay`, tolerance: 'exact' } : null;
     default:
       return null;
   }
+}
+
+/** The share of evictions way `n` (1-based, in first-load order) takes under the level's policy. */
+function evictionShare(level: CacheLevelConfig, n: number, at: string): TrueValue | null {
+  const g = level.geometry;
+  if (g.setWays || n < 1 || n > g.ways) return null;
+  const p = g.policy;
+  if (p.kind === 'fermi') {
+    const value = n - 1 === p.hotWay ? p.hotProbability : (1 - p.hotProbability) / (g.ways - 1);
+    return { value, source: `${at}.geometry.policy`, tolerance: 'none' };
+  }
+  return { value: 1 / g.ways, source: `${at}.geometry.ways (${p.kind}: every way in turn)`, tolerance: 'none' };
 }
 
 /** Latency of a latency-table entry as the run measured it (the clock overhead when included). */
@@ -173,26 +224,37 @@ function translationOf(preset: Preset, params: ParamValues): { t: TranslationCon
  * `tlb.window.bytes` (the space's translation, else global's), `shared.*` (preset.shared),
  * `patternN.latency` (the latency table) and `clock.*` (preset.measurement).
  */
-export function trueValue(key: string, preset: Preset, params: ParamValues): TrueValue | null {
+export function trueValue(key: string, preset: Preset, params: ParamValues, experiment?: string): TrueValue | null {
   const parts = key.split('.');
   const last = parts[parts.length - 1];
 
-  if (parts[0] === 'cache' && parts.length === 2) {
-    const p = pathOf(preset, params);
+  if ((parts[0] === 'cache' || parts[0] === 'texture') && parts.length >= 2) {
+    // texture.*: texture-set-mapping probes the texture path's first level.
+    const p = pathOf(preset, parts[0] === 'texture' ? { ...params, space: 'texture' } : params);
     const first = p?.path.levels[0];
     if (!p || !first) return null;
     const at = p.source.startsWith('l1Configs') ? p.source : `${p.source}.levels.0`;
-    if (last === 'hitLatency') {
-      const t = p.path.translation;
-      const outcome = t && t.virtualLevels === 0 ? 'l1' : '-';
-      return latencyOf(p.path, `${first.name}/${outcome}`, p.source, params, preset);
+    if (key === 'cache.hitLatency') return latencyOf(p.path, `${first.name}/${tlbHitOutcome(p.path, 0)}`, p.source, params, preset);
+    if (key === 'cache.missLatency') {
+      // A miss of the first level is served by the next one (or memory), with the same TLB outcome.
+      const next = p.path.levels[1]?.name ?? 'memory';
+      return latencyOf(p.path, `${next}/${tlbHitOutcome(p.path, 1)}`, p.source, params, preset);
     }
-    return levelProperty(first, last, at);
+    return levelProperty(first, parts.slice(1).join('.'), at);
   }
 
   if (parts[0] === 'tlb') {
     const tr = translationOf(preset, params);
     if (!tr) return null;
+    const tlbLatency = /^tlb\.latency\.(l1Hit|l2Hit|l2Miss)$/.exec(key);
+    if (tlbLatency) {
+      // The TLB probes keep the data in the path's first level (memory when it has none).
+      const p = pathOf(preset, params);
+      if (!p) return null;
+      const level = p.path.levels[0]?.name ?? 'memory';
+      const outcome = { l1Hit: 'l1', l2Hit: 'l2', l2Miss: 'miss' }[tlbLatency[1] as 'l1Hit' | 'l2Hit' | 'l2Miss'];
+      return latencyOf(p.path, `${level}/${outcome}`, p.source, params, preset);
+    }
     if (key === 'tlb.pageBytes') return { value: tr.t.pageBytes, source: `${tr.at}.pageBytes`, tolerance: 'exact' };
     if (key === 'tlb.window.bytes')
       return tr.t.activeWindowBytes !== undefined ? { value: tr.t.activeWindowBytes, source: `${tr.at}.activeWindowBytes`, tolerance: 'exact' } : null;
@@ -200,17 +262,7 @@ export function trueValue(key: string, preset: Preset, params: ParamValues): Tru
     return null;
   }
 
-  if (parts[0] === 'shared' && parts.length === 2) {
-    const s = preset.shared;
-    if (last === 'maxDegree' && Object.keys(s.modes).length === 1) {
-      const mode = s.modes[s.defaultMode];
-      // Degree of the worst stride: banks x words per bank slot (one word per slot in 4-byte mode).
-      return mode ? { value: s.banks * mode.slotWords, source: 'shared.banks', tolerance: 'exact' } : null;
-    }
-    if (last === 'base') return { value: s.latency.base, source: 'shared.latency.base', tolerance: 'latency' };
-    if (last === 'perConflict') return { value: s.latency.perConflict, source: 'shared.latency.perConflict', tolerance: 'latency' };
-    return null;
-  }
+  if (parts[0] === 'shared' && (parts.length === 2 || parts.length === 3)) return sharedTruth(parts, preset, params);
 
   const pattern = /^pattern(\d)\.latency$/.exec(key);
   if (pattern) {
@@ -221,20 +273,177 @@ export function trueValue(key: string, preset: Preset, params: ParamValues): Tru
     return level ? latencyOf(p.path, `${level}/${spec[1]}`, p.source, params, preset) : null;
   }
 
+  if (key === 'clock.opCycles')
+    return preset.alu.issueCycles !== undefined ? { value: preset.alu.issueCycles, source: 'alu.issueCycles', tolerance: 'exact' } : null;
   if (key === 'clock.overhead') return { value: preset.measurement.clockOverhead, source: 'measurement.clockOverhead', tolerance: 'exact' };
   if (key === 'clock.scope')
     return preset.measurement.clockScope ? { value: preset.measurement.clockScope, source: 'measurement.clockScope', tolerance: 'word' } : null;
 
-  // Average-latency curves: "<series>.levelN.<prop>" is the Nth cache level the curve rises through.
-  const curve = /\.level(\d+)\.(sizeBytes|lineBytes|sets|ways)$/.exec(key);
+  // Average-latency curves: "<curve>.levels", "<curve>.levelN.<prop>", "<curve>.plateauN.latency".
+  const curve = /^(.+)\.(levels|level(\d+)\.([A-Za-z]+)|plateau(\d+)\.latency)$/.exec(key);
   if (curve) {
-    const p = pathOf(preset, params);
-    const n = Number(curve[1]);
-    const level = p?.path.levels[n - 1];
-    if (!p || !level) return null;
-    return levelProperty(level, curve[2], `${p.source}.levels.${n - 1}`);
+    const c = curveRises(curve[1], preset, params, experiment);
+    if (!c) return null;
+    if (curve[2] === 'levels') return { value: c.rises.length, source: `${c.source}: structures sized ${c.range}`, tolerance: 'exact' };
+    if (curve[3] !== undefined) {
+      const rise = c.rises[Number(curve[3]) - 1];
+      return rise ? levelProperty(rise.level, curve[4]!, rise.at) : null;
+    }
+    const state = c.states[Number(curve[5]) - 1];
+    return state ? plateauLatency(c.path, c.source, state, c.stride, params, preset) : null;
   }
   return null;
+}
+
+/** The true value of a shared-memory finding: `shared.<prop>` (default mode) or `shared.<mode>.<prop>`. */
+function sharedTruth(parts: string[], preset: Preset, params: ParamValues): TrueValue | null {
+  const s = preset.shared;
+  const modeName = parts.length === 3 ? parts[1]! : s.defaultMode;
+  const mode = s.modes[modeName];
+  const prop = parts[parts.length - 1];
+  if (!mode) return null;
+  if (prop === 'base') return { value: s.latency.base, source: 'shared.latency.base', tolerance: 'latency' };
+  if (prop === 'perConflict') return { value: s.latency.perConflict, source: 'shared.latency.perConflict', tolerance: 'latency' };
+  // Conflict degrees over the run's strides, from the preset's banks and mode (src-sim's bank rule).
+  const from = typeof params.strideFrom === 'number' ? params.strideFrom : 0;
+  const to = typeof params.strideTo === 'number' ? params.strideTo : 64;
+  const step = typeof params.strideStep === 'number' && params.strideStep > 0 ? params.strideStep : 1;
+  const strides: number[] = [];
+  for (let x = from; x <= to && strides.length < 4096; x += step) strides.push(x);
+  const degrees = (m: SharedBankMode) => strides.map((st) => conflictDegree(Array.from({ length: s.issueGroup }, (_, t) => t * st), s.banks, m, s.issueGroup));
+  const at = `shared.banks, issueGroup, modes.${modeName}`;
+  const d = degrees(mode);
+  const max = Math.max(...d);
+  if (prop === 'maxDegree') return { value: max, source: at, tolerance: 'exact' };
+  if (prop === 'repeatWords') return max > 1 ? { value: strides[d.indexOf(max)]!, source: at, tolerance: 'exact' } : null;
+  if (prop === 'oddConflictFree') {
+    const odd = d.filter((_, i) => strides[i]! % 2 === 1);
+    return odd.length ? { value: odd.every((x) => x === 1) ? 'yes' : 'no', source: at, tolerance: 'word' } : null;
+  }
+  if (prop === 'betterAt' || prop === 'neverWorse') {
+    const otherName = Object.keys(s.modes).find((m) => m !== modeName);
+    if (!otherName) return null;
+    const o = degrees(s.modes[otherName]!);
+    if (prop === 'neverWorse') return { value: d.every((x, i) => x <= o[i]!) ? 'yes' : 'no', source: `${at} vs modes.${otherName}`, tolerance: 'word' };
+    return { value: strides.filter((_, i) => d[i]! < o[i]!).join(','), source: `${at} vs modes.${otherName}`, tolerance: 'list' };
+  }
+  return null;
+}
+
+/** One structure an average-latency curve rises through: a cache level or a TLB's reach. */
+interface Rise {
+  level: CacheLevelConfig;
+  /** Dotted path in the preset snapshot. */
+  at: string;
+}
+
+/** The stride of a curve from its label: "s = 64 B" (pchase-average) or "s256" (constant-hierarchy). */
+function curveStride(label: string): number | null {
+  const m = /^s\s*=\s*(.+)$/.exec(label) ?? /^s(\d+)$/.exec(label);
+  if (!m) return null;
+  try {
+    const n = /^\d+$/.test(m[1]!) ? Number(m[1]) : parseBytes(m[1]!);
+    return Number.isFinite(n) && n > 0 ? n : null;
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * What an average-latency curve (pchase-average, constant-hierarchy) of this run rises through,
+ * read from the preset: the cache levels of its space, and (for strides of a page or more) the TLB
+ * reaches, whose size lies in the swept range [sizeFrom, sizeTo), smallest first; and the latency
+ * table entry of each plateau (before the first rise, after each). Null when the run's parameters
+ * do not say the range or the curve's stride.
+ */
+export function curveRises(
+  label: string,
+  preset: Preset,
+  params: ParamValues,
+  experiment?: string,
+): { path: PathConfig; source: string; rises: Rise[]; states: PlateauState[]; stride: number; range: string } | null {
+  const from = params.sizeFrom;
+  const to = params.sizeTo;
+  const stride = curveStride(label);
+  if (typeof from !== 'number' || typeof to !== 'number' || stride === null) return null;
+  const constant = experiment === 'constant-hierarchy' || (experiment === undefined && /^s\d+$/.test(label));
+  const p = constant ? (preset.spaces.constant ? { path: preset.spaces.constant, source: 'spaces.constant' } : null) : pathOf(preset, params);
+  if (!p) return null;
+  const { path, source } = p;
+  const t = path.translation;
+  const tlbs = t && stride >= t.pageBytes ? [t.l1, t.l2] : [];
+  // A structure fills at its size only while the stride stays within one way of bit-indexed sets;
+  // a longer stride (or a hashed index) crowds fewer sets, and the curve says more of the stride
+  // than of the preset: no true values then.
+  for (const level of [...path.levels, ...tlbs]) {
+    const g = level.geometry;
+    if (stride <= g.lineBytes) continue;
+    if (g.index.kind !== 'bits' || g.setWays || stride > g.sets * 2 ** (g.index.shiftBits ?? Math.log2(g.lineBytes))) return null;
+  }
+  const inRange = (size: number) => size >= from && size < to;
+  const rises: (Rise & { kind: 'cache' | 'tlb'; index: number; size: number })[] = [];
+  path.levels.forEach((level, i) => {
+    if (inRange(level.sizeBytes)) rises.push({ kind: 'cache', index: i, level, at: source.startsWith('l1Configs') && i === 0 ? source : `${source}.levels.${i}`, size: level.sizeBytes });
+  });
+  if (t && tlbs.length)
+    (['l1', 'l2'] as const).forEach((which, i) => {
+      if (inRange(t[which].sizeBytes)) rises.push({ kind: 'tlb', index: i, level: t[which], at: `${source}.translation.${which}`, size: t[which].sizeBytes });
+    });
+  rises.sort((a, b) => a.size - b.size);
+  // The plateaus: which level serves the hits, and the TLB's outcome, at the smallest size and after each rise.
+  let data = path.levels.findIndex((l) => l.sizeBytes >= from);
+  if (data < 0) data = path.levels.length;
+  let tlb = 0;
+  if (t && stride >= t.pageBytes) tlb = t.l1.sizeBytes >= from ? 0 : t.l2.sizeBytes >= from ? 1 : 2;
+  const states: PlateauState[] = [{ data, tlb }];
+  for (const r of rises) {
+    if (r.kind === 'cache') data = Math.max(data, r.index + 1);
+    else tlb = Math.max(tlb, r.index + 1);
+    states.push({ data, tlb });
+  }
+  return { path, source, rises, states, stride, range: `${formatBytes(from)} to ${formatBytes(to)}` };
+}
+
+/** A plateau of a curve: the level holding the array (levels.length: memory) and the TLB outcome (0 L1 hit, 1 L2 hit, 2 miss). */
+interface PlateauState {
+  data: number;
+  tlb: number;
+}
+
+/**
+ * The mean latency of a plateau, from the latency table. The levels smaller than the array thrash,
+ * but a stride shorter than their line still hits the line the previous access brought in: an
+ * access is served by the innermost thrashing level whose line it does not enter first, else by
+ * the level holding the array (averaged over one period of the stride and the line sizes).
+ */
+function plateauLatency(path: PathConfig, source: string, state: PlateauState, stride: number, params: ParamValues, preset: Preset): TrueValue | null {
+  const t = path.translation;
+  const key = (level: number) => {
+    const name = path.levels[level]?.name ?? 'memory';
+    return !t || level < t.virtualLevels ? `${name}/-` : `${name}/${['l1', 'l2', 'miss'][state.tlb]}`;
+  };
+  const lines = path.levels.slice(0, state.data).map((l) => l.geometry.lineBytes);
+  const period = Math.max(1, ...lines.map((line) => Math.ceil(line / stride)));
+  const used = new Map<string, number>();
+  let sum = 0;
+  for (let j = 0; j < period; j++) {
+    const offset = j * stride;
+    const inner = lines.findIndex((line) => stride < line && offset % line >= stride);
+    const k = key(inner >= 0 ? inner : state.data);
+    const v = path.latency[k];
+    if (v === undefined) return null;
+    sum += v;
+    used.set(k, (used.get(k) ?? 0) + 1);
+  }
+  const overhead = params.clockOverhead === 'included' ? preset.measurement.clockOverhead : 0;
+  const mix = [...used].map(([k, n]) => (used.size > 1 ? `${n}/${period} ${k}` : k)).join(' + ');
+  return { value: sum / period + overhead, source: `${source}.latency: ${mix}${overhead ? ' + clock overhead' : ''}`, tolerance: 'latency' };
+}
+
+/** The TLB outcome of a hit in level `index` of a path: none ('-') above the translation, else an L1 TLB hit. */
+function tlbHitOutcome(path: PathConfig, index: number): string {
+  const t = path.translation;
+  return t && index >= t.virtualLevels ? 'l1' : '-';
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -257,29 +466,42 @@ export function compare(inferred: number | string, ref: number | string, toleran
     if (!Number.isFinite(inferred) || !Number.isFinite(ref)) return NONE;
     const deviation = ref === 0 ? (inferred === 0 ? 0 : Math.sign(inferred)) : (inferred - ref) / Math.abs(ref);
     let pass: boolean;
+    if (tolerance === 'none') return { deviation, pass: null };
     if (tolerance === 'latency') pass = Math.abs(deviation) <= LATENCY_TOLERANCE + 1e-12;
     else if (tolerance === 'range' && range) pass = inferred >= range[0] && inferred <= range[1];
     else pass = Math.abs(inferred - ref) <= 1e-9 * Math.max(1, Math.abs(ref));
     return { deviation, pass };
   }
+  if (tolerance === 'none') return { deviation: null, pass: null };
   if (tolerance === 'list') return { deviation: null, pass: sortedList(inferred) === sortedList(ref) };
   return { deviation: null, pass: String(inferred).trim().toLowerCase() === String(ref).trim().toLowerCase() };
 }
 
 /** The table's rows: one per finding, in the order the run reported them. */
-export function findingRows(findings: readonly Finding[], preset: Preset | null, params: ParamValues, refs: readonly PaperRef[] = []): FindingRow[] {
+export function findingRows(
+  findings: readonly Finding[],
+  preset: Preset | null,
+  params: ParamValues,
+  refs: readonly PaperRef[] = [],
+  experiment?: string,
+): FindingRow[] {
   const byKey = new Map(refs.map((r) => [r.key, r]));
   const levelsSeen = new Map(findings.filter((f) => f.key.endsWith('.levels')).map((f) => [f.key.slice(0, -'.levels'.length), f.value]));
-  const cacheLevels = preset ? (pathOf(preset, params)?.path.levels.length ?? 0) : 0;
   return findings.map((finding) => {
-    let truth = preset ? trueValue(finding.key, preset, params) : null;
-    // A curve's "level N" is the Nth rise it shows: the space's Nth cache only when the curve rose
-    // once per cache level (TLB steps or an uneven rise would shift the numbering).
-    const curve = /^(.*)\.level\d+\.[A-Za-z]+$/.exec(finding.key);
-    if (truth && curve && curve[1] !== 'tlb' && levelsSeen.get(curve[1]) !== cacheLevels) truth = null;
+    let truth = preset ? trueValue(finding.key, preset, params, experiment) : null;
+    // A curve's "level N" / "plateau N" is the Nth rise / plateau it shows: the Nth structure in
+    // the swept range only when the curve rose once per structure (a missed or an extra rise would
+    // shift the numbering). Its "levels" count is compared whatever it is.
+    const curve = /^(.*)\.(level\d+\.[A-Za-z]+|plateau\d+\.latency)$/.exec(finding.key);
+    if (truth && curve && curve[1] !== 'tlb' && preset) {
+      const expected = curveRises(curve[1]!, preset, params, experiment)?.rises.length;
+      if (levelsSeen.get(curve[1]!) !== expected) truth = null;
+    }
     const vsTruth = truth ? compare(finding.value, truth.value, truth.tolerance) : NONE;
     const paper = byKey.get(finding.key) ?? null;
-    const vsPaper = paper ? compare(finding.value, paper.value, paper.tolerance, paper.range) : NONE;
+    const cmp = paper ? compare(finding.value, paper.value, paper.tolerance, paper.range) : NONE;
+    // The main process's check decides pass/fail when it came with the value (the same rules).
+    const vsPaper = paper?.pass === undefined ? cmp : { deviation: cmp.deviation, pass: paper.pass };
     const verdict =
       vsPaper.pass !== null ? { pass: vsPaper.pass, against: 'paper' as const } : vsTruth.pass !== null ? { pass: vsTruth.pass, against: 'preset' as const } : null;
     return { finding, truth, vsTruth, paper, vsPaper, verdict };
@@ -288,7 +510,7 @@ export function findingRows(findings: readonly Finding[], preset: Preset | null,
 
 /** REPRODUCTION.md row ids among a run's tags ("MEI-T3", "WONG-F10..F12"). */
 export function rowTags(tags: readonly string[]): string[] {
-  return tags.filter((t) => /^(MEI|WONG)-[A-Za-z0-9./]+$/.test(t));
+  return tags.filter((t) => /^(MEI|WONG|LASH|SL1)-[A-Za-z0-9./-]+$/.test(t));
 }
 
 // ---------------------------------------------------------------------------------------------
