@@ -56,7 +56,7 @@ describe('CSV of one run', () => {
     series.forEach((s, j) => {
       expectSame(csv.series[j].x, s.x);
       expectSame(csv.series[j].y, s.y);
-      expect(csv.series[j].info).toEqual([s.name, s.xLabel, s.xUnit, s.yLabel, s.yUnit, s.style ?? '', s.logX ? 'yes' : 'no', String(s.x.length)]);
+      expect(csv.series[j].info).toEqual([s.name, s.xLabel, s.xUnit, s.yLabel, s.yUnit, s.style ?? '', s.logX ? 'yes' : 'no', String(s.x.length), s.stack ?? '', s.group ?? '', s.xCategories?.length ? JSON.stringify(s.xCategories) : '']);
     });
     const findings = run.result?.findings ?? [];
     expect(findings.length).toBeGreaterThan(3);

@@ -96,7 +96,7 @@ class Cursor {
   seriesInfo(): ReadSeries[] {
     const [mark, n] = this.next();
     expect(mark).toBe('# series info');
-    expect(this.next()).toEqual(['name', 'x label', 'x unit', 'y label', 'y unit', 'style', 'log x', 'points']);
+    expect(this.next()).toEqual(['name', 'x label', 'x unit', 'y label', 'y unit', 'style', 'log x', 'points', 'stack', 'group', 'x categories']);
     return this.take(Number(n)).map((info) => ({ name: unguard(info[0]), info, x: [], y: [] }));
   }
 }

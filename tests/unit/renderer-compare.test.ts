@@ -240,7 +240,7 @@ describe('the compare view', () => {
     const b = detail(2, { presetId: 'kepler', presetName: 'Kepler', findings: [finding('l1.sizeBytes', 'L1 size', 49152, 'B'), finding('l1.hitLatency', 'L1 hit latency', 116, 'cycles')] });
     const fake = fakeLab([a, b]);
     const w = await mountView(CompareView, fake.lab, `/compare?runs=${a.id},${b.id}`);
-    expect(fake.calls.runs.get.mock.calls.map((c) => c[0])).toEqual([{ id: a.id }, { id: b.id }]);
+    expect(fake.calls.runs.get.mock.calls.map((c) => c[0])).toEqual([{ id: a.id, full: true }, { id: b.id, full: true }]);
     const charts = w.findAllComponents(MChart);
     expect(charts).toHaveLength(1);
     const option = charts[0]!.props('option') as { series: { name: string }[] };

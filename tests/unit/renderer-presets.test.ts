@@ -186,7 +186,9 @@ describe('the form logic', () => {
     const sections = formSections(draft);
     const policy = sections.find((s) => s.id === 'cache:L1@sm')!.fields.find((f) => f.label === 'Replacement')!;
     applyField(draft, policy, 'lru');
-    draft.chip.sms = 16;
+    // The chip's SM count: one field that also writes the timing block's copy (the validator holds them equal).
+    applyField(draft, sections.find((s) => s.id === 'chip')!.fields.find((f) => f.id === 'chip.sms')!, 16);
+    expect(draft.timing?.sms).toBe(16);
     const saved = withProvenance(draft, base, { 'chip.sms': 'NVIDIA GTX 560 Ti 448-core edition specification' });
     expect(saved.provenance['chip.sms']).toBe('NVIDIA GTX 560 Ti 448-core edition specification');
     expect(saved.provenance['spaces.global.levels.0.geometry.policy.kind']).toBe(editedProvenance('fermi'));
@@ -269,7 +271,8 @@ describe('clone, edit and save', () => {
     expect(derived().classes()).not.toContain('mismatch');
     const diff = w.findAll('[data-testid="diff-row"]');
     const byPath = Object.fromEntries(diff.map((d) => [d.attributes('data-path'), d.text()]));
-    expect(Object.keys(byPath).sort()).toEqual(['chip.coreClockMHz', 'id', 'name', 'spaces.global.levels.0.geometry.ways', 'spaces.global.levels.0.sizeBytes']);
+    // The core clock field writes the timing block's copy too.
+    expect(Object.keys(byPath).sort()).toEqual(['chip.coreClockMHz', 'id', 'name', 'spaces.global.levels.0.geometry.ways', 'spaces.global.levels.0.sizeBytes', 'timing.clocks.coreMHz']);
     expect(byPath['spaces.global.levels.0.sizeBytes']).toMatch(/16 KB\s*→\s*becomes\s*32 KB/);
     expect(byPath['spaces.global.levels.0.geometry.ways']).toMatch(/4 ways\s*→\s*becomes\s*8 ways/);
 

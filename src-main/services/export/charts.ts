@@ -4,8 +4,13 @@
  *
  * Pure: no Node, DOM or ECharts runtime imports (types only), so that the renderer can build the
  * same options for its interactive charts. The PDF export renders them server-side to SVG.
+ *
+ * Series that name a `group` share a chart; others share one when their axes match. Bars (style
+ * 'bar') draw on a category axis (the series' `xCategories`, else the distinct x values with their
+ * unit); bars sharing a `stack` are stacked, per run in a comparison (segments in shades of the
+ * run's colour, one stacked bar per run at each category).
  */
-import type { EChartsOption, LineSeriesOption, ScatterSeriesOption } from 'echarts';
+import type { BarSeriesOption, EChartsOption, LineSeriesOption, ScatterSeriesOption } from 'echarts';
 import { formatBytes } from '../../../src-sim/experiments/params';
 import type { Series } from '../../../src-sim/experiments/types';
 
@@ -17,6 +22,10 @@ export interface ChartLine {
   style?: Series['style'];
   color?: string;
   dash?: 'solid' | 'dashed' | 'dotted';
+  /** Bars with the same stack are stacked (a comparison prefixes it with the run's label). */
+  stack?: string;
+  /** A categorical x: x holds indices into these labels. */
+  xCategories?: string[];
 }
 
 /** A chart: its axes and the series drawn on them. */
@@ -100,9 +109,23 @@ export function presetColors(presetIds: readonly string[]): Map<string, string> 
   return out;
 }
 
-/** Series drawn on the same chart have the same axes (labels, units and scale). */
-export function axesKey(s: Pick<Series, 'xLabel' | 'xUnit' | 'yLabel' | 'yUnit' | 'logX'>): string {
-  return JSON.stringify([s.xLabel, s.xUnit, s.yLabel, s.yUnit, !!s.logX]);
+/** Series drawn on the same chart: those naming the same group, else those with the same axes (labels, units and scale). */
+export function axesKey(s: Pick<Series, 'xLabel' | 'xUnit' | 'yLabel' | 'yUnit' | 'logX' | 'group'>): string {
+  return s.group ? JSON.stringify(['group', s.group]) : JSON.stringify([s.xLabel, s.xUnit, s.yLabel, s.yUnit, !!s.logX]);
+}
+
+/** Whether a chart draws on a category axis: it has bars, or labelled categories. */
+export function isCategorical(spec: Pick<ChartSpec, 'lines'>): boolean {
+  return spec.lines.some((l) => l.style === 'bar' || (l.xCategories?.length ?? 0) > 0);
+}
+
+/** A colour mixed with white by `amount` (0..1): the shades of one run's stacked segments. */
+export function tint(hex: string, amount: number): string {
+  const m = /^#([0-9a-f]{6})$/i.exec(hex);
+  if (!m) return hex;
+  const n = parseInt(m[1], 16);
+  const mix = (c: number): number => Math.round(c + (255 - c) * Math.max(0, Math.min(1, amount)));
+  return `#${[mix((n >> 16) & 255), mix((n >> 8) & 255), mix(n & 255)].map((c) => c.toString(16).padStart(2, '0')).join('')}`;
 }
 
 function withUnit(label: string, unit: string): string {
@@ -110,7 +133,8 @@ function withUnit(label: string, unit: string): string {
 }
 
 function specFor(s: Series): ChartSpec {
-  return { title: `${s.yLabel} vs ${s.xLabel}`.trim(), xLabel: s.xLabel, xUnit: s.xUnit, yLabel: s.yLabel, yUnit: s.yUnit, logX: !!s.logX, lines: [] };
+  const title = `${s.yLabel} vs ${s.xLabel}`.trim();
+  return { title: s.group ? `${s.group}: ${title}` : title, xLabel: s.xLabel, xUnit: s.xUnit, yLabel: s.yLabel, yUnit: s.yUnit, logX: !!s.logX, lines: [] };
 }
 
 /** The charts of one run: one per set of axes, its series in palette colours. */
@@ -120,7 +144,7 @@ export function runCharts(series: readonly Series[]): ChartSpec[] {
     const key = axesKey(s);
     let c = charts.get(key);
     if (!c) charts.set(key, (c = specFor(s)));
-    c.lines.push({ name: s.name, x: s.x, y: s.y, style: s.style, color: PALETTE[c.lines.length % PALETTE.length], dash: 'solid' });
+    c.lines.push({ name: s.name, x: s.x, y: s.y, style: s.style, color: PALETTE[c.lines.length % PALETTE.length], dash: 'solid', stack: s.stack, xCategories: s.xCategories });
   }
   return [...charts.values()];
 }
@@ -140,16 +164,21 @@ export function comparisonCharts(runs: readonly ChartRun[]): ChartSpec[] {
     }
     for (const [key, list] of perChart) {
       const c = charts.get(key) as ChartSpec;
-      list.forEach((s, i) =>
+      list.forEach((s, i) => {
+        // A run's stacked bars: one stack per run, its segments in shades of the run's colour.
+        const peers = s.style === 'bar' && s.stack ? list.filter((o) => o.style === 'bar' && o.stack === s.stack) : [];
+        const color = peers.length > 1 ? tint(run.color, (0.65 * peers.indexOf(s)) / (peers.length - 1)) : s.style === 'bar' && i > 0 ? tint(run.color, Math.min(0.6, 0.25 * i)) : run.color;
         c.lines.push({
           name: list.length === 1 ? run.label : `${run.label}: ${s.name}`,
           x: s.x,
           y: s.y,
           style: s.style,
-          color: run.color,
+          color,
           dash: DASHES[((run.dashOffset ?? 0) + i) % DASHES.length],
-        }),
-      );
+          stack: s.style === 'bar' && s.stack ? `${run.label}: ${s.stack}` : undefined,
+          xCategories: s.xCategories,
+        });
+      });
     }
   }
   return [...charts.values()];
@@ -244,8 +273,88 @@ function tickLabel(unit: string): ((v: number) => string) | undefined {
   return undefined;
 }
 
+/** The labels of a category axis and each line's y per category (null where it has no point). */
+export function categories(spec: ChartSpec): { labels: string[]; values: (number | null)[][] } {
+  const labelled = spec.lines.some((l) => (l.xCategories?.length ?? 0) > 0);
+  const labels: string[] = [];
+  const at = new Map<string, number>();
+  const add = (l: string): void => {
+    if (!at.has(l)) {
+      at.set(l, labels.length);
+      labels.push(l);
+    }
+  };
+  const text = (v: number): string => (spec.xUnit === 'B' && v >= 0 && Number.isInteger(v) ? formatBytes(v) : spec.xUnit ? `${v} ${spec.xUnit}` : String(v));
+  if (labelled) for (const l of spec.lines) for (const c of l.xCategories ?? []) add(c);
+  else {
+    const xs = new Set<number>();
+    for (const l of spec.lines) for (let i = 0; i < l.x.length; i++) if (Number.isFinite(l.x[i])) xs.add(l.x[i]);
+    for (const v of [...xs].sort((a, b) => a - b)) add(text(v));
+  }
+  const values = spec.lines.map((l) => {
+    const out = new Array<number | null>(labels.length).fill(null);
+    const own = l.xCategories ?? [];
+    for (let i = 0; i < Math.min(l.x.length, l.y.length); i++) {
+      const label = labelled ? (own.length ? own[l.x[i]] : labels[l.x[i]]) : text(l.x[i]);
+      const k = label === undefined ? undefined : at.get(label);
+      if (k !== undefined && Number.isFinite(l.y[i])) out[k] = l.y[i];
+    }
+    return out;
+  });
+  return { labels, values };
+}
+
+/** The option of a chart on a category axis: bars (stacked where they share a stack) and lines or points beside them. */
+function categoryChartOption(spec: ChartSpec, size: ChartSize): EChartsOption {
+  const fontSize = size.fontSize ?? 9;
+  const legend = legendRows(spec, size.width, fontSize);
+  const { labels, values } = categories(spec);
+  const longest = labels.reduce((m, l) => Math.max(m, l.length), 0);
+  // Long labels turn (and take room) when they would not fit side by side.
+  const rotate = labels.length * longest * fontSize * 0.55 > Math.max(50, size.width - 80) ? 30 : 0;
+  const top = size.showTitle ? 30 : 12;
+  const bottom = 36 + (rotate ? Math.min(60, longest * fontSize * 0.3) : 0) + legend * (fontSize + 8);
+  const bars = spec.lines.some((l) => l.style === 'bar');
+  const labelled = spec.lines.some((l) => (l.xCategories?.length ?? 0) > 0);
+  const series = spec.lines.map((l, i): BarSeriesOption | LineSeriesOption | ScatterSeriesOption => {
+    const data = values[i];
+    if (l.style === 'bar') return { type: 'bar', name: l.name, data, color: l.color, ...(l.stack ? { stack: l.stack } : {}), barMaxWidth: 36, itemStyle: { borderColor: '#ffffff', borderWidth: l.stack ? 0.4 : 0 } };
+    if (l.style === 'scatter') return { type: 'scatter', name: l.name, data, color: l.color, symbol: 'rect', symbolSize: 5 };
+    return { type: 'line', name: l.name, data, color: l.color, symbolSize: 4, connectNulls: true, lineStyle: { width: 1.4, type: l.dash ?? 'solid' } };
+  });
+  const axisName = { nameLocation: 'middle' as const, nameTextStyle: { fontSize, color: '#333' } };
+  return {
+    animation: false,
+    textStyle: { fontFamily: FONT, fontSize },
+    ...(size.showTitle ? { title: { text: spec.title, left: 'center', textStyle: { fontSize: fontSize + 2, fontWeight: 'bold' } } } : {}),
+    grid: { left: 64, right: 16, top, bottom },
+    legend: legend ? { show: true, bottom: 2, left: 'center', itemWidth: 14, itemHeight: 8, itemGap: 10, textStyle: { fontSize } } : { show: false },
+    xAxis: {
+      type: 'category',
+      data: labels,
+      name: withUnit(spec.xLabel, labelled ? '' : spec.xUnit),
+      nameGap: 22 + (rotate ? Math.min(60, longest * fontSize * 0.3) : 0),
+      ...axisName,
+      axisTick: { alignWithLabel: true },
+      axisLabel: { fontSize: fontSize - 1, color: '#444', interval: 0, rotate, hideOverlap: labels.length > 40 },
+    },
+    yAxis: {
+      type: 'value',
+      name: withUnit(spec.yLabel, spec.yUnit),
+      nameGap: 44,
+      nameRotate: 90,
+      ...axisName,
+      scale: !bars,
+      axisLabel: { fontSize: fontSize - 1, color: '#444', hideOverlap: true, formatter: tickLabel(spec.yUnit) },
+      splitLine: { show: true, lineStyle: { color: '#e4e6ea' } },
+    },
+    series,
+  };
+}
+
 /** The ECharts option of one chart (no animation: the same option serves the PDF and the screen). */
 export function chartOption(spec: ChartSpec, size: ChartSize): EChartsOption {
+  if (isCategorical(spec)) return categoryChartOption(spec, size);
   const fontSize = size.fontSize ?? 9;
   const legend = legendRows(spec, size.width, fontSize);
   const top = size.showTitle ? 30 : 12;

@@ -15,7 +15,9 @@
  *                                             (ISO 8601 UTC, exact to the ms; empty when unknown), duration ms, tags
  *                                             (JSON), notes
  *     # series info,<n>                       then a header and n records: name, x label, x unit, y label, y unit,
- *                                             style, log x, points
+ *                                             style, log x, points, stack, group, x categories (JSON list of
+ *                                             labels that x indexes, e.g. ["int","short","char"]; empty when
+ *                                             x is numeric)
  *     # series,wide,<rows>                    when every series has the same x values: a header (x, then one name
  *                                             per series) and one record per point: x, y1, y2, ...
  *     # series,long,<rows>                    otherwise: a header (series, x, y) and one record per point, the
@@ -94,8 +96,20 @@ function metadataRows(run: RunDetail): Row[] {
 function seriesInfoRows(series: readonly StoredSeries[]): Row[] {
   return [
     ['# series info', String(series.length)],
-    ['name', 'x label', 'x unit', 'y label', 'y unit', 'style', 'log x', 'points'],
-    ...series.map((s) => [guardText(s.name), guardText(s.xLabel), guardText(s.xUnit), guardText(s.yLabel), guardText(s.yUnit), s.style ?? '', s.logX ? 'yes' : 'no', String(s.x.length)]),
+    ['name', 'x label', 'x unit', 'y label', 'y unit', 'style', 'log x', 'points', 'stack', 'group', 'x categories'],
+    ...series.map((s) => [
+      guardText(s.name),
+      guardText(s.xLabel),
+      guardText(s.xUnit),
+      guardText(s.yLabel),
+      guardText(s.yUnit),
+      s.style ?? '',
+      s.logX ? 'yes' : 'no',
+      String(s.x.length),
+      guardText(s.stack ?? ''),
+      guardText(s.group ?? ''),
+      s.xCategories?.length ? JSON.stringify(s.xCategories) : '',
+    ]),
   ];
 }
 

@@ -1,13 +1,15 @@
 /**
  * The compare view's logic, pure functions over runs as the API returns them:
  *  - refuse runs of different experiments (a comparison overlays runs of one experiment);
- *  - a colour and a legend name per run ("preset · series"), series grouped by their axes (same
- *    labels and units share one chart) and overlaid as ECharts options with units on the axes, log x
- *    where the experiment asks for it, LTTB sampling and zoom for long series;
+ *  - a colour and a legend name per run ("preset · series"), series grouped by their `group` or
+ *    else their axes (same labels and units share one chart) and overlaid as ECharts options with
+ *    units on the axes, log x where the experiment asks for it, LTTB sampling and zoom for long
+ *    series; bars on a category axis grouped side by side per run (a stack per run where the
+ *    series stack, its segments in shades of the run's colour);
  *  - the side-by-side findings table: one row per finding key, one column per run, and the
  *    difference of every other run from the first.
  */
-import type { EChartsOption, LineSeriesOption, ScatterSeriesOption } from 'echarts';
+import type { BarSeriesOption, EChartsOption, LineSeriesOption, ScatterSeriesOption } from 'echarts';
 import type { RunDetail, RunSummary, StoredSeries } from '../../../src-main/contract';
 import type { Finding } from '../../../src-sim/experiments/types';
 import { axisTitle, formatBytes, formatNumber, formatPercent, formatQuantity, tickFormatter } from './quantity';
@@ -80,10 +82,64 @@ export interface CompareChart {
   option: EChartsOption;
 }
 
-type AnySeries = Pick<StoredSeries, 'name' | 'x' | 'y' | 'xLabel' | 'xUnit' | 'yLabel' | 'yUnit' | 'style' | 'logX'>;
+type AnySeries = Pick<StoredSeries, 'name' | 'x' | 'y' | 'xLabel' | 'xUnit' | 'yLabel' | 'yUnit' | 'style' | 'logX' | 'stack' | 'xCategories' | 'group'>;
 
+/** The chart a series belongs to: its group when it names one, else its axes. */
 function axisKey(s: AnySeries): string {
-  return JSON.stringify([s.xLabel, s.xUnit, s.yLabel, s.yUnit]);
+  return s.group ? JSON.stringify(['group', s.group]) : JSON.stringify([s.xLabel, s.xUnit, s.yLabel, s.yUnit]);
+}
+
+/** A colour mixed with white by `amount` (0: the colour, 1: white): the shades of one run's stacked segments. */
+export function tint(hex: string, amount: number): string {
+  const m = /^#([0-9a-f]{6})$/i.exec(hex);
+  if (!m) return hex;
+  const n = parseInt(m[1]!, 16);
+  const mix = (c: number) => Math.round(c + (255 - c) * Math.max(0, Math.min(1, amount)));
+  const rgb = [mix((n >> 16) & 255), mix((n >> 8) & 255), mix(n & 255)];
+  return `#${rgb.map((c) => c.toString(16).padStart(2, '0')).join('')}`;
+}
+
+/** Segment k of n in a run's stack: from the run's colour towards white (never quite white). */
+export function segmentColor(color: string, k: number, n: number): string {
+  return n <= 1 ? color : tint(color, (0.65 * k) / (n - 1));
+}
+
+function isCategorical(series: readonly AnySeries[]): boolean {
+  return series.some((s) => s.style === 'bar' || (s.xCategories?.length ?? 0) > 0);
+}
+
+/** Category labels (the series' xCategories, else the distinct x values with their unit) and each series' values per category. */
+function categoryAxis(series: readonly AnySeries[]): { labels: string[]; data: (s: AnySeries) => (number | null)[] } {
+  const labelled = series.some((s) => (s.xCategories?.length ?? 0) > 0);
+  const labels: string[] = [];
+  const at = new Map<string, number>();
+  const add = (l: string) => {
+    if (!at.has(l)) {
+      at.set(l, labels.length);
+      labels.push(l);
+    }
+  };
+  if (labelled) for (const s of series) for (const l of s.xCategories ?? []) add(l);
+  else {
+    const xs = new Set<number>();
+    for (const s of series) for (const x of s.x) if (Number.isFinite(x)) xs.add(x);
+    for (const x of [...xs].sort((a, b) => a - b)) add(formatQuantity(x, series[0]?.xUnit ?? ''));
+  }
+  const unit = series[0]?.xUnit ?? '';
+  return {
+    labels,
+    data: (s) => {
+      const out = new Array<number | null>(labels.length).fill(null);
+      const own = s.xCategories ?? [];
+      for (let i = 0; i < Math.min(s.x.length, s.y.length); i++) {
+        const x = s.x[i]!;
+        const label = labelled ? (own.length ? own[x] : labels[x]) : formatQuantity(x, unit);
+        const k = label === undefined ? undefined : at.get(label);
+        if (k !== undefined && Number.isFinite(s.y[i]!)) out[k] = s.y[i]!;
+      }
+      return out;
+    },
+  };
 }
 
 /** Log x when a series asks for it and there is a positive x to draw. */
@@ -124,6 +180,10 @@ export function compareCharts(runs: readonly { column: RunColumn; series: readon
   const charts: CompareChart[] = [];
   for (const [key, g] of groups) {
     const s0 = g.sample;
+    if (isCategorical(g.items.map((i) => i.series))) {
+      charts.push(categoryCompareChart(key, g.items, theme));
+      continue;
+    }
     const logX = wantsLog(g.items.map((i) => i.series));
     const xName = axisTitle(s0.xLabel, s0.xUnit);
     const yName = axisTitle(s0.yLabel, s0.yUnit);
@@ -215,9 +275,114 @@ export function compareCharts(runs: readonly { column: RunColumn; series: readon
       dataZoom: zoom ? [{ type: 'inside', xAxisIndex: 0 }, { type: 'slider', xAxisIndex: 0, bottom: 8, height: 20 }] : [],
       series,
     };
-    charts.push({ key, title: `${s0.yLabel || 'y'} vs ${s0.xLabel || 'x'}`, xName, yName, logX, seriesCount: series.length, points: total, option });
+    charts.push({ key, title: chartTitle(s0), xName, yName, logX, seriesCount: series.length, points: total, option });
   }
   return charts;
+}
+
+function chartTitle(s0: AnySeries): string {
+  const base = `${s0.yLabel || 'y'} vs ${s0.xLabel || 'x'}`;
+  return s0.group ? `${s0.group} · ${base}` : base;
+}
+
+/**
+ * A category chart of several runs: at each category, one bar per run and series side by side; a
+ * run's series that share a stack become one stacked bar of that run (segments in shades of its
+ * colour), so LASH Fig 6's stall breakdown of two GPUs reads as two stacked bars per data type.
+ */
+function categoryCompareChart(key: string, items: readonly { column: RunColumn; series: AnySeries; index: number }[], theme?: ChartTheme): CompareChart {
+  const s0 = items[0]!.series;
+  const axis = categoryAxis(items.map((i) => i.series));
+  const yUnit = s0.yUnit;
+  const yFmt = tickFormatter(yUnit);
+  // Segments per (run, stack): the shade of each segment.
+  const segments = new Map<string, AnySeries[]>();
+  for (const { column, series: s } of items) if (s.style === 'bar' && s.stack) segments.set(`${column.id}\u0000${s.stack}`, [...(segments.get(`${column.id}\u0000${s.stack}`) ?? []), s]);
+  let points = 0;
+  const stackOf: (string | undefined)[] = [];
+  const series = items.map(({ column, series: s, index }): BarSeriesOption | LineSeriesOption | ScatterSeriesOption => {
+    const data = axis.data(s);
+    points += data.filter((v) => v !== null).length;
+    const name = `${column.label} · ${s.name}`;
+    if (s.style === 'bar') {
+      const stack = s.stack ? `${column.label} · ${s.stack}` : undefined;
+      stackOf.push(stack);
+      const peers = s.stack ? (segments.get(`${column.id}\u0000${s.stack}`) ?? [s]) : [s];
+      const color = s.stack ? segmentColor(column.color, peers.indexOf(s), peers.length) : index ? tint(column.color, Math.min(0.6, 0.25 * index)) : column.color;
+      return { type: 'bar', name, data, ...(stack ? { stack } : {}), barMaxWidth: 40, itemStyle: { color, ...(theme ? { borderColor: theme.panel } : {}), borderWidth: s.stack ? 0.5 : 0 }, emphasis: { focus: 'series' } };
+    }
+    stackOf.push(undefined);
+    if (s.style === 'scatter') return { type: 'scatter', name, data, symbol: SYMBOLS[index % SYMBOLS.length], symbolSize: 7, itemStyle: { color: column.color } };
+    return { type: 'line', name, data, symbol: SYMBOLS[index % SYMBOLS.length], lineStyle: { color: column.color, width: 1.6, type: DASHES[index % DASHES.length] }, itemStyle: { color: column.color }, connectNulls: true };
+  });
+  const bars = items.some((i) => i.series.style === 'bar');
+  const labelled = items.some((i) => (i.series.xCategories?.length ?? 0) > 0);
+  const xName = axisTitle(s0.xLabel, labelled ? '' : s0.xUnit);
+  const yName = axisTitle(s0.yLabel, yUnit);
+  const many = axis.labels.length > 24;
+  const longest = axis.labels.reduce((m, l) => Math.max(m, l.length), 0);
+  // Labels turn when they would not fit side by side (about 60 characters across a chart).
+  const turn = !many && axis.labels.length * (longest + 2) > 60;
+  const room = turn ? Math.min(60, longest * 5) : 0;
+  const axisColor = theme?.muted;
+  const gridColor = theme?.border;
+  const option: EChartsOption = {
+    animation: false,
+    textStyle: theme ? { color: theme.fg } : {},
+    legend: { type: 'scroll', top: 0, left: 0, right: 0, textStyle: theme ? { color: theme.fg } : {} },
+    grid: { left: 72, right: 28, top: 44, bottom: (many ? 84 : 56) + room },
+    tooltip: {
+      // Rich text, drawn in the chart's SVG (the CSP refuses HTML tooltips' inline styles).
+      trigger: 'axis',
+      renderMode: 'richText',
+      confine: true,
+      axisPointer: { type: 'shadow' },
+      ...(theme ? { backgroundColor: theme.panel, borderColor: theme.border, textStyle: { color: theme.fg } } : {}),
+      formatter: (raw: unknown) => {
+        const list = (Array.isArray(raw) ? raw : [raw]) as { seriesName?: string; seriesIndex?: number; value?: unknown; marker?: string; axisValueLabel?: string; name?: string }[];
+        const head = `${s0.xLabel ? `${s0.xLabel}: ` : ''}${list[0]?.axisValueLabel ?? list[0]?.name ?? ''}`;
+        const totals = new Map<string, { total: number; n: number }>();
+        const lines: string[] = [];
+        for (const it of list) {
+          if (it.value === null || it.value === undefined || it.value === '-') continue;
+          const v = Number(it.value);
+          lines.push(`${it.marker ?? ''}${it.seriesName ?? ''}: ${formatQuantity(v, yUnit)}`);
+          const stack = stackOf[it.seriesIndex ?? -1];
+          if (stack && Number.isFinite(v)) {
+            const t = totals.get(stack) ?? { total: 0, n: 0 };
+            t.total += v;
+            t.n++;
+            totals.set(stack, t);
+          }
+        }
+        for (const [stack, t] of totals) if (t.n > 1) lines.push(`${stack} total: ${formatQuantity(t.total, yUnit)}`);
+        return [head, ...lines].join('\n');
+      },
+    },
+    xAxis: {
+      type: 'category',
+      data: axis.labels,
+      name: xName,
+      nameLocation: 'middle',
+      nameGap: 30 + room,
+      axisTick: { alignWithLabel: true },
+      axisLabel: { interval: many ? 'auto' : 0, hideOverlap: many, rotate: turn ? 30 : 0, ...(axisColor ? { color: axisColor } : {}) },
+      axisLine: gridColor ? { lineStyle: { color: gridColor } } : {},
+    },
+    yAxis: {
+      type: 'value',
+      name: yName,
+      nameLocation: 'middle',
+      nameGap: 56,
+      scale: !bars,
+      axisLabel: { formatter: (v: number) => yFmt(v), ...(axisColor ? { color: axisColor } : {}) },
+      axisLine: gridColor ? { lineStyle: { color: gridColor } } : {},
+      splitLine: gridColor ? { lineStyle: { color: gridColor, opacity: 0.6 } } : {},
+    },
+    dataZoom: many ? [{ type: 'inside', xAxisIndex: 0 }, { type: 'slider', xAxisIndex: 0, bottom: 8, height: 20 }] : [],
+    series,
+  };
+  return { key, title: chartTitle(s0), xName, yName, logX: false, seriesCount: series.length, points, option };
 }
 
 /** Ticks at a power-of-two step for a linear byte axis (4 KB, 8 KB, ... rather than 4.9 KB, 9.8 KB). */

@@ -5,12 +5,17 @@
  *  - the editor's form: sections of fields made from the preset (chip, shared memory, every cache
  *    once even where several spaces share it, latency tables, TLBs), the derived values shown live
  *    (lines = size / line, capacity = sets x ways x line) and how a field's value is written back;
+ *  - the timing tier's block (`preset.timing`): its fields in sections (SMs, L1, L2, interconnect,
+ *    DRAM, shared memory, clocks), made from the block itself so new fields appear, with units and
+ *    the values they imply (L1 size = sets x ways x line, the MLP bound = mergers x min(lines,
+ *    MSHRs), bandwidths in GB/s at the core clock) and checks of their consistency;
  *  - the diff against the base preset and the provenance the form writes for changed paths;
  *  - the server's validator messages ("path: message" lines) placed beside the fields they name.
  */
 import type { CacheLevelConfig, PathConfig } from '../../../src-sim/model/path';
 import type { CacheGeometry, ReplacementPolicy } from '../../../src-sim/model/types';
 import type { Preset } from '../../../src-sim/presets/types';
+import type { TimingConfig } from '../../../src-sim/timing/types';
 import { formatBytes, formatQuantity } from './quantity';
 
 // ---------------------------------------------------------------------------------------------
@@ -98,6 +103,7 @@ export function unitOf(path: string): string {
   const parts = path.split('.');
   const last = parts[parts.length - 1]!;
   const field = /^\d+$/.test(last) ? parts[parts.length - 2]! : last;
+  if (parts[0] === 'timing') return timingUnit(parts, field);
   if (/Bytes$/.test(field)) return 'B';
   if (parts.includes('latency') || field === 'clockOverhead' || field === 'tpcOffsets' || field === 'spLatency' || field === 'issueCycles') return 'cycles';
   switch (field) {
@@ -128,9 +134,49 @@ export function unitOf(path: string): string {
   }
 }
 
+/** The unit of a field of the timing block (core cycles and bytes, as src-sim/timing/types.ts says). */
+function timingUnit(parts: readonly string[], field: string): string {
+  if (/Bytes$/.test(field) || field === 'bytesPerSM') return 'B';
+  if (/^bytesPerCycle/.test(field)) return 'B/cycle';
+  if (/[lL]atency$/.test(field)) return 'cycles';
+  if (/MHz$/.test(field)) return 'MHz';
+  switch (field) {
+    case 'sms':
+      return 'SMs';
+    case 'maxWarpsPerSM':
+      return 'warps';
+    case 'maxThreadsPerSM':
+      return 'threads';
+    case 'maxBlocksPerSM':
+      return 'blocks';
+    case 'schedulers':
+      return 'schedulers';
+    case 'sets':
+      return 'sets';
+    case 'ways':
+      return 'ways';
+    case 'mshrEntries':
+      return 'entries';
+    case 'mshrMergers':
+      return 'fields';
+    case 'partitions':
+      return 'slices';
+    case 'channels':
+      return 'channels';
+    case 'registersPerSM':
+      return 'registers';
+    default:
+      return parts.includes('latency') ? 'cycles' : '';
+  }
+}
+
 /** What a field means where its name alone does not say (shown as a hint). */
 export function hintOf(path: string): string {
   const field = path.split('.').pop()!;
+  if (path.startsWith('timing.')) {
+    const hint = TIMING_HINTS[field];
+    if (hint) return hint;
+  }
   switch (field) {
     case 'hotWay':
       return 'way index, counting from 0';
@@ -162,7 +208,7 @@ const IDENTITY = ['id', 'name', 'device', 'generation', 'computeCapability', 'de
 
 function groupOf(path: string): string {
   const parts = path.split('.');
-  if ((parts[0] === 'spaces' || parts[0] === 'l1Configs') && parts.length > 2) return `${parts[0]}.${parts[1]}`;
+  if ((parts[0] === 'spaces' || parts[0] === 'l1Configs' || parts[0] === 'timing') && parts.length > 2) return `${parts[0]}.${parts[1]}`;
   return parts.length > 1 ? parts[0]! : 'identity';
 }
 
@@ -183,6 +229,7 @@ export function groupTitle(group: string, preset: Preset): string {
   const [head, sub] = group.split('.');
   if (head === 'spaces') return `Memory space: ${sub}`;
   if (head === 'l1Configs') return `L1 configuration ${preset.l1Configs?.[Number(sub)]?.id ?? sub}`;
+  if (head === 'timing') return `Timing: ${sub ? (TIMING_PARTS[sub] ?? words(sub)) : TIMING_PARTS['']}`;
   const names: Record<string, string> = { chip: 'Chip', measurement: 'Measurement', alu: 'ALU', shared: 'Shared memory', identity: 'Identity' };
   return names[head!] ?? head!;
 }
@@ -219,7 +266,7 @@ export function cloneForEditing(base: Preset, takenIds: Iterable<string>, takenN
 // The form
 // ---------------------------------------------------------------------------------------------
 
-export type FieldKind = 'bytes' | 'int' | 'number' | 'int-list' | 'number-list' | 'enum' | 'text' | 'textarea';
+export type FieldKind = 'bytes' | 'int' | 'number' | 'int-list' | 'number-list' | 'enum' | 'boolean' | 'text' | 'textarea';
 
 export interface FieldDesc {
   /** The first path: the field's identity (and data-testid). */
@@ -246,6 +293,8 @@ export interface SectionDesc {
   fields: FieldDesc[];
   /** Sections that edit a cache show its derived geometry. */
   cache?: CacheRef;
+  /** Sections of the timing block show what their numbers imply (see timingDerived): the part. */
+  timing?: string;
 }
 
 export const POLICIES = ['lru', 'fifo', 'random', 'fermi'] as const;
@@ -321,9 +370,10 @@ export function formSections(preset: Preset): SectionDesc[] {
       id: 'chip',
       title: 'Chip and measurement',
       fields: [
-        field('chip.sms', 'SMs', 'int'),
+        // The timing block repeats the chip's SM count and clock (the validator holds them equal): one field writes both.
+        field(['chip.sms', ...(preset.timing ? TIMING_LINKS['chip.sms']! : [])], 'SMs', 'int'),
         field('chip.smPerTpc', 'SMs per TPC', 'int'),
-        field('chip.coreClockMHz', 'Core clock', 'number'),
+        field(['chip.coreClockMHz', ...(preset.timing ? TIMING_LINKS['chip.coreClockMHz']! : [])], 'Core clock', 'number'),
         field('measurement.clockOverhead', 'clock() overhead', 'number'),
         field('measurement.tpcOffsets', 'TPC placement offsets', 'number-list'),
         field('alu.spLatency', 'SP ALU latency', 'number'),
@@ -370,7 +420,229 @@ export function formSections(preset: Preset): SectionDesc[] {
     }
     sections.push({ id: `space:${space}`, title: `Memory space: ${space}`, note: p.description, fields });
   }
+  sections.push(...timingSections(preset));
   return sections;
+}
+
+// ---------------------------------------------------------------------------------------------
+// The timing block (preset.timing: src-sim/timing/types.ts)
+// ---------------------------------------------------------------------------------------------
+
+/** The timing block of a preset, if it has one. */
+export function timingOf(preset: Preset): TimingConfig | undefined {
+  return preset.timing;
+}
+
+/** Titles of the timing block's parts ('' = its own numbers: SMs, warps, schedulers). */
+const TIMING_PARTS: Record<string, string> = {
+  '': 'SMs, warps and schedulers',
+  l1: 'L1 data cache (per SM)',
+  l2: 'L2 (slices)',
+  interconnect: 'Interconnect',
+  dram: 'DRAM',
+  shared: 'Shared memory',
+  clocks: 'Clocks',
+};
+
+const TIMING_LABELS: Record<string, string> = {
+  sms: 'SMs',
+  maxWarpsPerSM: 'Warp slots per SM',
+  maxThreadsPerSM: 'Threads per SM',
+  maxBlocksPerSM: 'Blocks per SM',
+  schedulers: 'Warp schedulers per SM',
+  aluLatency: 'ALU latency',
+  coalesceBytes: 'Coalescing granularity',
+  bypassBytes: 'Request size without L1',
+  registersPerSM: 'Registers per SM',
+  sets: 'Sets',
+  ways: 'Ways',
+  lineBytes: 'Line',
+  mshrEntries: 'MSHR entries',
+  mshrMergers: 'Merger fields per MSHR entry',
+  hitLatency: 'Hit latency',
+  policy: 'Replacement',
+  partitions: 'Slices (sub-partitions)',
+  bytesPerCycle: 'Bandwidth',
+  uncached: 'No L2 for global memory',
+  latency: 'Latency',
+  bytesPerCyclePerSM: 'Bandwidth per SM',
+  bytesPerCycleTotal: 'Bandwidth, all SMs',
+  channels: 'Channels',
+  burstBytes: 'Burst',
+  bytesPerSM: 'Size per SM',
+  coreMHz: 'Core clock',
+  memoryMHz: 'Memory clock',
+};
+
+const TIMING_HINTS: Record<string, string> = {
+  mshrMergers: 'requests one outstanding line can hold (LASH IV)',
+  mshrEntries: 'distinct lines outstanding at once',
+  coalesceBytes: "a warp's addresses are grouped into aligned blocks of this size",
+  bypassBytes: 'granularity of a request below L1 when L1 is off',
+  bytesPerCyclePerSM: 'bytes one SM can receive per core cycle',
+  bytesPerCycleTotal: 'bytes per core cycle over all SMs',
+  memoryMHz: 'for provenance: the model counts core cycles',
+  uncached: 'every request goes to DRAM (GT200)',
+};
+
+/** Timing fields that repeat a chip field: edited with it (in the chip section), not on their own. */
+const TIMING_LINKS: Record<string, string[]> = { 'chip.sms': ['timing.sms'], 'chip.coreClockMHz': ['timing.clocks.coreMHz'] };
+const LINKED = new Set(Object.values(TIMING_LINKS).flat());
+
+/**
+ * The timing checks of the validator name the whole block ("timing: l1.lineBytes / bypassBytes must
+ * be at most 30"); where a message starts with a field of the block, it is put at that field's path.
+ */
+export function refineTimingIssues(issues: readonly Issue[]): Issue[] {
+  return issues.map((i) => {
+    if (i.path !== 'timing') return i;
+    const m = /^([a-zA-Z]+(?:\.[a-zA-Z]+)?)\b/.exec(i.message);
+    const key = m?.[1];
+    return key && (key.includes('.') || key in TIMING_LABELS) ? { path: `timing.${key}`, message: i.message } : i;
+  });
+}
+
+/** Whole-number fields of the timing block (counts); the others are numbers. */
+const TIMING_COUNTS = new Set(['sms', 'maxWarpsPerSM', 'maxThreadsPerSM', 'maxBlocksPerSM', 'schedulers', 'sets', 'ways', 'mshrEntries', 'mshrMergers', 'partitions', 'channels', 'registersPerSM']);
+const TIMING_POLICIES = ['lru', 'fifo'] as const;
+
+/** "bytesPerCycle" -> "bytes per cycle" (for fields this form does not know yet). */
+function words(key: string): string {
+  const w = key.replace(/([a-z0-9])([A-Z])/g, '$1 $2').toLowerCase();
+  return w.charAt(0).toUpperCase() + w.slice(1);
+}
+
+function timingField(path: string, key: string, value: unknown): FieldDesc | null {
+  const label = TIMING_LABELS[key] ?? words(key);
+  if (typeof value === 'boolean') return field(path, label, 'boolean', { unit: '' });
+  if (typeof value === 'string') return key === 'policy' ? field(path, label, 'enum', { options: TIMING_POLICIES, unit: '' }) : field(path, label, 'text', { unit: '' });
+  if (typeof value !== 'number') return null;
+  const unit = unitOf(path);
+  return field(path, label, unit === 'B' && Number.isInteger(value) ? 'bytes' : TIMING_COUNTS.has(key) ? 'int' : 'number');
+}
+
+/** The timing block's sections: its own numbers first, then one per part (L1 only where the preset has one). */
+export function timingSections(preset: Preset): SectionDesc[] {
+  const t = timingOf(preset) as Record<string, unknown> | undefined;
+  if (!t || typeof t !== 'object') return [];
+  const top: FieldDesc[] = [];
+  const parts: SectionDesc[] = [];
+  for (const [key, value] of Object.entries(t)) {
+    if (value && typeof value === 'object' && !Array.isArray(value)) {
+      const fields = Object.entries(value as Record<string, unknown>)
+        .filter(([k]) => !LINKED.has(`timing.${key}.${k}`))
+        .map(([k, v]) => timingField(`timing.${key}.${k}`, k, v))
+        .filter((f): f is FieldDesc => f !== null);
+      const note = key === 'clocks' ? 'the core clock is the chip\'s (Chip and measurement)' : undefined;
+      parts.push({ id: `timing:${key}`, title: `Timing: ${TIMING_PARTS[key] ?? words(key)}`, ...(note ? { note } : {}), fields, timing: key });
+    } else if (!LINKED.has(`timing.${key}`)) {
+      const f = timingField(`timing.${key}`, key, value);
+      if (f) top.push(f);
+    }
+  }
+  const note = 'the cycle-level timing tier (LASH, SL1): cycles are core cycles; the SM count and core clock are the chip\'s (Chip and measurement)';
+  return [{ id: 'timing:sm', title: `Timing: ${TIMING_PARTS['']}`, note, fields: top, timing: '' }, ...parts];
+}
+
+export interface DerivedValue {
+  label: string;
+  /** The value with its unit. */
+  text: string;
+  /** How it follows from the fields ("32 sets x 4 ways x 128 B"). */
+  how: string;
+  /** false: the numbers contradict each other (the text says how). */
+  ok: boolean;
+}
+
+/** Bytes per core cycle at the core clock, in GB/s (10^9 B/s). */
+export function gbPerSecond(bytesPerCycle: number, coreMHz: number): number {
+  return (bytesPerCycle * coreMHz) / 1000;
+}
+
+function gbs(bytesPerCycle: number, t: TimingConfig): string {
+  const mhz = t.clocks?.coreMHz;
+  return typeof mhz === 'number' && mhz > 0 ? `${formatQuantity(+gbPerSecond(bytesPerCycle, mhz).toFixed(1), 'GB/s')}` : '—';
+}
+
+function cacheValues(c: TimingConfig['l1'] & object, name: string, slices = 1): DerivedValue[] {
+  const lines = c.sets * c.ways;
+  const size = lines * c.lineBytes;
+  const outstanding = Math.min(lines, c.mshrEntries);
+  const out: DerivedValue[] = [
+    { label: `${name} size`, text: formatBytes(size), how: `${c.sets} sets x ${c.ways} ways x ${formatBytes(c.lineBytes)}`, ok: Number.isFinite(size) && size > 0 },
+    {
+      label: 'MLP bound',
+      text: formatQuantity(c.mshrMergers * outstanding, 'requests'),
+      how: `${c.mshrMergers} mergers x min(${lines.toLocaleString('en-US')} lines, ${c.mshrEntries} MSHRs)${slices > 1 ? ' per slice' : ''}`,
+      ok: c.mshrEntries > 0 && c.mshrMergers > 0,
+    },
+    { label: 'Data in flight', text: formatBytes(outstanding * c.lineBytes), how: `min(lines, MSHRs) x ${formatBytes(c.lineBytes)}`, ok: true },
+  ];
+  if (slices > 1) out.splice(1, 0, { label: `${name} total`, text: formatBytes(size * slices), how: `${slices} slices x ${formatBytes(size)}`, ok: true });
+  return out;
+}
+
+/**
+ * What the numbers of one part of the timing block imply, shown live beside the form and in the
+ * preset view: sizes, the MLP bound of LASH IV, bandwidths in GB/s, residency; `ok: false` where
+ * they contradict each other (more threads than warp slots hold, a line that the coalescer splits).
+ */
+export function timingDerived(t: TimingConfig | undefined, part: string): DerivedValue[] {
+  if (!t) return [];
+  const out: DerivedValue[] = [];
+  switch (part) {
+    case '': {
+      const warpThreads = t.maxWarpsPerSM * 32;
+      out.push(
+        { label: 'Threads the warp slots hold', text: formatQuantity(warpThreads, 'threads'), how: `${t.maxWarpsPerSM} warps x 32`, ok: t.maxThreadsPerSM <= warpThreads },
+        { label: 'Resident warps, whole GPU', text: formatQuantity(t.sms * t.maxWarpsPerSM, 'warps'), how: `${t.sms} SMs x ${t.maxWarpsPerSM}`, ok: true },
+        { label: 'Peak issue', text: formatQuantity(t.sms * t.schedulers, 'warp instructions/cycle'), how: `${t.sms} SMs x ${t.schedulers} schedulers`, ok: t.schedulers > 0 },
+      );
+      if (t.maxThreadsPerSM > warpThreads) out[0]!.text += ` < ${t.maxThreadsPerSM.toLocaleString('en-US')} threads per SM`;
+      break;
+    }
+    case 'l1':
+      if (t.l1) {
+        out.push(...cacheValues(t.l1, 'L1'));
+        if (t.l1.lineBytes % t.coalesceBytes !== 0 && t.coalesceBytes % t.l1.lineBytes !== 0)
+          out.push({ label: 'Coalescing', text: 'mismatch', how: `a ${formatBytes(t.l1.lineBytes)} line and ${formatBytes(t.coalesceBytes)} coalescing blocks do not divide one another`, ok: false });
+      }
+      break;
+    case 'l2':
+      out.push(...cacheValues(t.l2, 'Slice', t.l2.partitions));
+      if (typeof t.l2.bytesPerCycle === 'number') out.push({ label: 'L2 bandwidth', text: gbs(t.l2.bytesPerCycle, t), how: `${t.l2.bytesPerCycle} B/cycle x ${t.clocks.coreMHz} MHz`, ok: true });
+      break;
+    case 'interconnect': {
+      const i = t.interconnect;
+      const all = i.bytesPerCyclePerSM * t.sms;
+      out.push(
+        { label: 'Per SM', text: gbs(i.bytesPerCyclePerSM, t), how: `${i.bytesPerCyclePerSM} B/cycle x ${t.clocks.coreMHz} MHz`, ok: true },
+        { label: 'All SMs', text: gbs(i.bytesPerCycleTotal, t), how: `${i.bytesPerCycleTotal} B/cycle x ${t.clocks.coreMHz} MHz`, ok: true },
+        {
+          label: 'Bound of a full GPU',
+          text: all > i.bytesPerCycleTotal ? 'the total' : 'the SMs',
+          how: `${t.sms} SMs x ${i.bytesPerCyclePerSM} B/cycle = ${formatQuantity(all, 'B/cycle')} ${all > i.bytesPerCycleTotal ? '>' : '≤'} ${formatQuantity(i.bytesPerCycleTotal, 'B/cycle')} total`,
+          ok: i.bytesPerCycleTotal >= i.bytesPerCyclePerSM,
+        },
+      );
+      break;
+    }
+    case 'dram': {
+      const d = t.dram;
+      out.push(
+        { label: 'Peak bandwidth', text: gbs(d.bytesPerCycle, t), how: `${d.bytesPerCycle} B/cycle x ${t.clocks.coreMHz} MHz`, ok: true },
+        { label: 'Per channel', text: gbs(d.bytesPerCycle / Math.max(1, d.channels), t), how: `/ ${d.channels} channels`, ok: d.channels > 0 },
+      );
+      break;
+    }
+    case 'shared':
+      out.push({ label: 'Bandwidth per SM', text: gbs(t.shared.bytesPerCycle, t), how: `${t.shared.bytesPerCycle} B/cycle x ${t.clocks.coreMHz} MHz`, ok: true });
+      break;
+    case 'clocks':
+      out.push({ label: 'Memory / core clock', text: `${+(t.clocks.memoryMHz / t.clocks.coreMHz).toFixed(3)}`, how: `${t.clocks.memoryMHz} MHz / ${t.clocks.coreMHz} MHz`, ok: t.clocks.coreMHz > 0 });
+      break;
+  }
+  return out;
 }
 
 const TLB_WORDS: Record<string, string> = { '-': '', l1: 'L1 TLB hit', l2: 'L2 TLB hit', miss: 'TLB miss', inactive: 'inactive page window' };
@@ -388,6 +660,7 @@ export function latencyLabel(key: string): string {
 /** The text a field shows for a value. */
 export function fieldText(kind: FieldKind, value: unknown): string {
   if (value === undefined || value === null) return '';
+  if (kind === 'boolean') return value ? 'yes' : 'no';
   if (Array.isArray(value)) return value.join(', ');
   if (kind === 'bytes' && typeof value === 'number') return formatBytes(value).replace('−', '-');
   return String(value);
@@ -405,6 +678,9 @@ export function parseField(kind: FieldKind, text: string): Parsed {
     case 'textarea':
     case 'enum':
       return { ok: true, value: kind === 'textarea' ? text : t };
+    case 'boolean':
+      if (t === 'yes' || t === 'no') return { ok: true, value: t === 'yes' };
+      return { ok: false, error: 'choose yes or no' };
     case 'bytes': {
       const m = /^(\d+(?:\.\d+)?)\s*([a-z]*)$/i.exec(t);
       const mult = m ? BYTE_UNITS[m[2]!.toLowerCase()] : undefined;

@@ -3,7 +3,12 @@
  * objects out (no DOM), so they can be tested without a canvas.
  *
  * Large data stays smooth: series travel to ECharts as flat typed arrays (x0, y0, x1, y1, ...),
- * lines use LTTB sampling, scatters use large mode, and traces open zoomed into their start.
+ * lines use LTTB sampling (an epoch series over 100k cycles draws about two points per pixel
+ * column of the visible window), scatters use large mode, and traces open zoomed into their start.
+ *
+ * Bars (style 'bar') draw on a category axis: the series' `xCategories` (x holds indices into
+ * them, e.g. the data types of LASH Fig 6), or else the distinct x values with their unit. Bars of
+ * series sharing a `stack` name are stacked; `group` names the chart a series belongs to.
  */
 import type { EChartsOption, SeriesOption } from 'echarts';
 import type { Trace } from '../../../src-sim/experiments/types';
@@ -18,8 +23,14 @@ export interface ChartSeries {
   xUnit: string;
   yLabel: string;
   yUnit: string;
-  style?: 'line' | 'step' | 'scatter';
+  style?: 'line' | 'step' | 'scatter' | 'bar';
   logX?: boolean;
+  /** Bars of series with the same stack name are stacked. */
+  stack?: string;
+  /** A categorical x axis: x holds indices into these labels. */
+  xCategories?: string[];
+  /** Series with the same group share one chart (else series with the same axes do). */
+  group?: string;
 }
 
 export interface ChartGroup {
@@ -28,14 +39,28 @@ export interface ChartGroup {
   series: ChartSeries[];
 }
 
-/** Series with the same x and y labels and units share one chart, in the order they first appear. */
+/** The key of the chart a series belongs to: its group when it names one, else its axes (labels and units). */
+export function chartKey(s: Pick<ChartSeries, 'xLabel' | 'xUnit' | 'yLabel' | 'yUnit' | 'group'>): string {
+  return s.group !== undefined && s.group !== '' ? `group\u0000${s.group}` : [s.xLabel, s.xUnit, s.yLabel, s.yUnit].join('\u0000');
+}
+
+/** "Latency vs array size", and "<group> · Latency vs array size" for a named group. */
+export function chartTitle(s: Pick<ChartSeries, 'xLabel' | 'yLabel' | 'group'>): string {
+  const base = `${s.yLabel} vs ${s.xLabel.charAt(0).toLowerCase()}${s.xLabel.slice(1)}`;
+  return s.group ? `${s.group} · ${base}` : base;
+}
+
+/**
+ * Series share one chart when they name the same `group`, or (naming none) when they have the same
+ * x and y labels and units; charts in the order their first series appears.
+ */
 export function chartGroups(series: readonly ChartSeries[]): ChartGroup[] {
   const groups = new Map<string, ChartGroup>();
   for (const s of series) {
-    const key = [s.xLabel, s.xUnit, s.yLabel, s.yUnit].join('\u0000');
+    const key = chartKey(s);
     let g = groups.get(key);
     if (!g) {
-      g = { key, title: `${s.yLabel} vs ${s.xLabel.charAt(0).toLowerCase()}${s.xLabel.slice(1)}`, series: [] };
+      g = { key, title: chartTitle(s), series: [] };
       groups.set(key, g);
     }
     g.series.push(s);
@@ -43,11 +68,78 @@ export function chartGroups(series: readonly ChartSeries[]): ChartGroup[] {
   return [...groups.values()];
 }
 
+/** Whether a chart of these series draws on a category x axis (bars, or labelled categories). */
+export function isCategorical(series: readonly Pick<ChartSeries, 'style' | 'xCategories'>[]): boolean {
+  return series.some((s) => s.style === 'bar' || (s.xCategories?.length ?? 0) > 0);
+}
+
+export interface Categories {
+  /** The axis labels, in order. */
+  labels: string[];
+  /** Per series: the category index of each of its points (-1: no such category). */
+  slot: (s: Pick<ChartSeries, 'x' | 'xCategories'>) => Int32Array;
+}
+
+/**
+ * The categories of a category axis: the labels of the first series that has `xCategories` (other
+ * series' labels appended where they differ), else the distinct x values in ascending order,
+ * written with their unit (256 threads, 16 KB). Maps each series' x to its category.
+ */
+export function categoriesOf(series: readonly Pick<ChartSeries, 'x' | 'xCategories' | 'xUnit'>[], format: (v: number, unit: string) => string = formatWithUnit): Categories {
+  const labelled = series.some((s) => (s.xCategories?.length ?? 0) > 0);
+  if (labelled) {
+    const labels: string[] = [];
+    const at = new Map<string, number>();
+    for (const s of series)
+      for (const l of s.xCategories ?? [])
+        if (!at.has(l)) {
+          at.set(l, labels.length);
+          labels.push(l);
+        }
+    return {
+      labels,
+      slot: (s) => {
+        const out = new Int32Array(s.x.length).fill(-1);
+        const own = s.xCategories ?? [];
+        for (let i = 0; i < s.x.length; i++) {
+          const k = s.x[i];
+          // x indexes the series' own labels; a series without labels indexes the axis directly.
+          const label = own.length ? own[k] : labels[k];
+          if (Number.isInteger(k) && label !== undefined) out[i] = at.get(label) ?? -1;
+        }
+        return out;
+      },
+    };
+  }
+  const values = new Set<number>();
+  for (const s of series) for (let i = 0; i < s.x.length; i++) if (Number.isFinite(s.x[i])) values.add(s.x[i]);
+  const sorted = [...values].sort((a, b) => a - b);
+  const index = new Map(sorted.map((v, i) => [v, i]));
+  const unit = series[0]?.xUnit ?? '';
+  return {
+    labels: sorted.map((v) => format(v, unit)),
+    slot: (s) => {
+      const out = new Int32Array(s.x.length).fill(-1);
+      for (let i = 0; i < s.x.length; i++) out[i] = index.get(s.x[i]) ?? -1;
+      return out;
+    },
+  };
+}
+
+/** A series' y values per category (null where it has no point), for a category axis. */
+export function categoryData(s: Pick<ChartSeries, 'x' | 'y' | 'xCategories'>, cats: Categories): (number | null)[] {
+  const out: (number | null)[] = new Array<number | null>(cats.labels.length).fill(null);
+  const slot = cats.slot(s);
+  for (let i = 0; i < slot.length; i++) if (slot[i] >= 0 && Number.isFinite(s.y[i])) out[slot[i]] = s.y[i];
+  return out;
+}
+
 /** Sizes spanning more than this ratio (three decades) get a log axis, as the papers draw them. */
 export const LOG_SPAN = 1000;
 
-/** A log x axis when a series asks for one, or when byte sizes span more than three decades. */
+/** A log x axis when a series asks for one, or when byte sizes span more than three decades (never on a category axis). */
 export function wantsLogX(series: readonly ChartSeries[]): boolean {
+  if (isCategorical(series)) return false;
   if (series.some((s) => s.logX)) return true;
   if (!series.length || series.some((s) => s.xUnit !== 'B')) return false;
   let min = Infinity;
@@ -197,8 +289,107 @@ function escapeHtml(s: string): string {
   return s.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c] as string);
 }
 
-/** The option for a group of series sharing axes. */
+/** Categories beyond which a category axis gets a zoom slider (and labels may skip). */
+export const MANY_CATEGORIES = 24;
+
+interface StackTotal {
+  stack: string;
+  total: number;
+  members: number;
+}
+
+/** Per stack with more than one series drawn at this category: the total of its bars. */
+function stackTotals(items: readonly { seriesIndex: number; value: unknown }[], stackOf: readonly (string | undefined)[]): StackTotal[] {
+  const totals = new Map<string, StackTotal>();
+  for (const it of items) {
+    const stack = stackOf[it.seriesIndex];
+    const v = Number(it.value);
+    if (!stack || it.value === null || it.value === undefined || !Number.isFinite(v)) continue;
+    const t = totals.get(stack) ?? { stack, total: 0, members: 0 };
+    t.total += v;
+    t.members++;
+    totals.set(stack, t);
+  }
+  return [...totals.values()].filter((t) => t.members > 1);
+}
+
+/**
+ * The option for series on a category axis: bars (stacked where they share a `stack`), and lines
+ * or points beside them. Tooltips list every series at the category with its unit and the total of
+ * each stack; the y axis starts at zero where bars are drawn.
+ */
+export function categoryOption(series: readonly ChartSeries[], opts: { dark?: boolean; title?: string } = {}): EChartsOption {
+  const c = chartColors(!!opts.dark);
+  const first = series[0];
+  const cats = categoriesOf(series);
+  const xUnit = first?.xUnit ?? '';
+  const yUnit = first?.yUnit ?? '';
+  const labelled = series.some((s) => (s.xCategories?.length ?? 0) > 0);
+  const bars = series.some((s) => s.style === 'bar');
+  const stackOf = series.map((s) => (s.style === 'bar' && s.stack ? s.stack : undefined));
+  const many = cats.labels.length > MANY_CATEGORIES;
+  const longest = cats.labels.reduce((m, l) => Math.max(m, l.length), 0);
+  // Labels turn when they would not fit side by side (about 60 characters across a chart).
+  const turn = !many && cats.labels.length * (longest + 2) > 60;
+  const out: SeriesOption[] = series.map((s, i) => {
+    const data = categoryData(s, cats);
+    if (s.style === 'bar')
+      return { type: 'bar', name: s.name, data, stack: stackOf[i], barMaxWidth: 56, emphasis: { focus: 'series' }, large: data.length > LARGE, largeThreshold: LARGE } as SeriesOption;
+    if (s.style === 'scatter') return { type: 'scatter', name: s.name, data, symbolSize: 6 } as SeriesOption;
+    return { type: 'line', name: s.name, data, step: s.style === 'step' ? 'end' : undefined, showSymbol: data.length <= 200, symbolSize: 5, lineStyle: { width: 1.6 }, connectNulls: true } as SeriesOption;
+  });
+  return {
+    backgroundColor: 'transparent',
+    animation: cats.labels.length * series.length < 20_000,
+    title: opts.title ? { text: opts.title, left: 8, top: 0, textStyle: { fontSize: 13, fontWeight: 600, color: c.fg } } : undefined,
+    grid: { left: 64, right: 28, top: 56, bottom: many ? 78 : turn ? 48 + Math.min(60, longest * 5) : 48, containLabel: false },
+    legend: { type: 'scroll', top: 24, left: 8, right: 90, textStyle: { color: c.fg } },
+    toolbox: { ...TOOLBOX, feature: { saveAsImage: { title: 'Save as PNG' } } },
+    tooltip: {
+      trigger: 'axis',
+      confine: true,
+      axisPointer: { type: 'shadow' },
+      formatter: (params: unknown) => {
+        const list = (Array.isArray(params) ? params : [params]) as { seriesName: string; seriesIndex: number; marker: string; value: unknown; axisValueLabel?: string; name?: string }[];
+        if (!list.length) return '';
+        const label = list[0].axisValueLabel ?? list[0].name ?? '';
+        const head = `${escapeHtml(first?.xLabel ? `${first.xLabel}: ` : '')}<b>${escapeHtml(label)}</b>`;
+        const lines = list
+          .filter((p) => p.value !== null && p.value !== undefined && p.value !== '-')
+          .map((p) => `${p.marker}${escapeHtml(p.seriesName)}: <b>${formatWithUnit(Number(p.value), yUnit)}</b>`);
+        const totals = stackTotals(list, stackOf).map((t) => `${escapeHtml(t.stack)} total: <b>${formatWithUnit(t.total, yUnit)}</b>`);
+        return [head, ...lines, ...totals].join('<br/>');
+      },
+    },
+    xAxis: {
+      type: 'category',
+      data: cats.labels,
+      name: axisName(first?.xLabel ?? '', labelled ? '' : xUnit),
+      nameLocation: 'middle',
+      nameGap: turn ? 28 + Math.min(60, longest * 5) : 28,
+      axisLabel: { color: c.muted, interval: many ? 'auto' : 0, hideOverlap: many, rotate: turn ? 30 : 0 },
+      axisTick: { alignWithLabel: true },
+      axisLine: { lineStyle: { color: c.border } },
+      splitLine: { show: false },
+      nameTextStyle: { color: c.muted },
+    },
+    yAxis: {
+      type: 'value',
+      name: axisName(first?.yLabel ?? '', yUnit),
+      nameLocation: 'middle',
+      nameGap: 48,
+      scale: !bars,
+      ...axisStyle(c),
+      axisLabel: { color: c.muted, formatter: (v: number) => tickLabel(v, yUnit) },
+    },
+    dataZoom: many ? zoom() : undefined,
+    series: out,
+  };
+}
+
+/** The option for a group of series sharing axes (a category axis where they are bars or labelled categories). */
 export function seriesOption(series: readonly ChartSeries[], opts: { dark?: boolean; logX?: boolean; title?: string } = {}): EChartsOption {
+  if (isCategorical(series)) return categoryOption(series, opts);
   const c = chartColors(!!opts.dark);
   const first = series[0];
   const logX = opts.logX ?? wantsLogX(series);
@@ -274,6 +465,37 @@ export function seriesOption(series: readonly ChartSeries[], opts: { dark?: bool
     dataZoom: zoom(),
     series: out,
   };
+}
+
+/** Whether a chart's series form a timeline: lines over cycles (per-epoch occupancy, stalls...), inspected through a window. */
+export function isTimeline(series: readonly Pick<ChartSeries, 'xUnit' | 'style' | 'xCategories'>[]): boolean {
+  return series.length > 0 && !isCategorical(series) && series.every((s) => s.xUnit === 'cycles' && s.style !== 'scatter');
+}
+
+export interface WindowStats {
+  /** Points with from <= x <= to. */
+  points: number;
+  /** Mean y over them (NaN when none). */
+  mean: number;
+  /** Largest y among them (NaN when none). */
+  max: number;
+}
+
+/** A series' mean and largest y over the points whose x lies in [from, to] (non-finite y skipped). */
+export function windowStats(s: Pick<ChartSeries, 'x' | 'y'>, from: number, to: number): WindowStats {
+  let points = 0;
+  let sum = 0;
+  let max = -Infinity;
+  const n = Math.min(s.x.length, s.y.length);
+  for (let i = 0; i < n; i++) {
+    const x = s.x[i];
+    const y = s.y[i];
+    if (!(x >= from && x <= to) || !Number.isFinite(y)) continue;
+    points++;
+    sum += y;
+    if (y > max) max = y;
+  }
+  return points ? { points, mean: sum / points, max } : { points: 0, mean: NaN, max: NaN };
 }
 
 /** Colours of the served levels: hits green, memory red, levels between amber, blue, purple. */
