@@ -1,4 +1,5 @@
 import type { Preset } from './types';
+import { FERMI_TIMING, FERMI_TIMING_PROVENANCE } from './timing';
 import { KB, level } from './build';
 import { FERMI_KEPLER_PROVENANCE, fermiKeplerTranslation, TEXTURE_L1, TEXTURE_L1_PROVENANCE, under } from './common';
 
@@ -72,7 +73,9 @@ export const fermi: Preset = {
       geometry: { lineBytes: 128, sets: 64, ways: 6, index: { kind: 'bits' }, policy: { kind: 'fermi', hotWay: 1, hotProbability: 0.5 } },
     },
   ],
+  timing: FERMI_TIMING,
   provenance: {
+    ...Object.fromEntries(Object.entries(FERMI_TIMING_PROVENANCE).map(([k, v]) => [`timing.${k}`, v])),
     'l1Configs.0.sizeBytes': 'MEI 4.1 ("Fermi cache can be either 16 KB or 48 KB"), slides "Fermi L1 data cache" footnote 3',
     'l1Configs.0.geometry.ways': 'MEI 4.1 citing Meltzer et al. [10] ("cache associativity is 6 if it is configured as 48 KB")',
     'l1Configs.0.geometry.lineBytes': 'assumed: the 128 B line of the 16 KB configuration (MEI Table 4); the 48 KB case is not measured in MEI',

@@ -1,4 +1,5 @@
 import type { Preset } from './types';
+import { FERMI480_TIMING, FERMI480_TIMING_PROVENANCE } from './timing';
 import { KB, level } from './build';
 import { fermi } from './fermi';
 
@@ -26,9 +27,11 @@ export const fermi480: Preset = {
     'global-cg': { ...fermi.spaces['global-cg']!, description: 'Global memory, L1 bypassed: L2 768 KB, TLBs.', levels: [L2] },
     texture: { ...fermi.spaces.texture!, levels: [fermi.spaces.texture!.levels[0], L2] },
   },
+  timing: FERMI480_TIMING,
   provenance: {
-    // The 48 KB L1 configuration of MEI's card is not part of this preset: drop its provenance.
-    ...Object.fromEntries(Object.entries(fermi.provenance).filter(([k]) => !k.startsWith('l1Configs'))),
+    // The 48 KB L1 configuration and the timing data of MEI's card are not part of this preset: drop their provenance.
+    ...Object.fromEntries(Object.entries(fermi.provenance).filter(([k]) => !k.startsWith('l1Configs') && !k.startsWith('timing.'))),
+    ...Object.fromEntries(Object.entries(FERMI480_TIMING_PROVENANCE).map(([k, v]) => [`timing.${k}`, v])),
     'chip.sms': 'LASH Tables I, II (15 SMs)',
     'chip.coreClockMHz': 'LASH Table I (1.40 GHz core clock)',
     'spaces.global.levels.0': 'LASH Table II (L1 16 KB: 32 sets, 4 ways, 128 B lines)',

@@ -1,4 +1,5 @@
 import type { Preset } from './types';
+import { KEPLER_TIMING, KEPLER_TIMING_PROVENANCE } from './timing';
 import { KB, level, MB } from './build';
 import { FERMI_KEPLER_PROVENANCE, fermiKeplerTranslation, TEXTURE_L1, TEXTURE_L1_PROVENANCE, under } from './common';
 
@@ -64,7 +65,9 @@ export const kepler: Preset = {
       interconnectFrom: 1,
     },
   },
+  timing: KEPLER_TIMING,
   provenance: {
+    ...Object.fromEntries(Object.entries(KEPLER_TIMING_PROVENANCE).map(([k, v]) => [`timing.${k}`, v])),
     'chip.sms': 'assumed: NVIDIA specification of the GTX 780 (12 SMX); not in the papers',
     'chip.smPerTpc': 'MEI Table 1 (per-SM texture units)',
     'chip.coreClockMHz': 'assumed: NVIDIA specification (863 MHz); not in the papers',

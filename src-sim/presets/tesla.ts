@@ -1,4 +1,5 @@
 import type { Preset } from './types';
+import { TESLA_TIMING, TESLA_TIMING_PROVENANCE } from './timing';
 import { KB, level, MB } from './build';
 
 const CONSTANT_L2 = level('CI-L2', 'tpc', 8 * KB, 256, 8, 4);
@@ -61,7 +62,9 @@ export const tesla: Preset = {
       interconnectFrom: 2,
     },
   },
+  timing: TESLA_TIMING,
   provenance: {
+    ...Object.fromEntries(Object.entries(TESLA_TIMING_PROVENANCE).map(([k, v]) => [`timing.${k}`, v])),
     'chip.sms': 'WONG Table I (10 TPCs x 3 SMs)',
     'chip.smPerTpc': 'WONG Table I',
     'chip.coreClockMHz': 'WONG Table I (shader clock 1.35 GHz)',

@@ -1,4 +1,5 @@
 import type { Preset } from './types';
+import { TITAN_TIMING, TITAN_TIMING_PROVENANCE } from './timing';
 import { KB, level, MB } from './build';
 import { FERMI_KEPLER_PROVENANCE, fermiKeplerTranslation, TEXTURE_L1, TEXTURE_L1_PROVENANCE, under } from './common';
 import { KEPLER_SHARED_MODES } from './kepler';
@@ -80,7 +81,9 @@ export const titan: Preset = {
       interconnectFrom: 1,
     },
   },
+  timing: TITAN_TIMING,
   provenance: {
+    ...Object.fromEntries(Object.entries(TITAN_TIMING_PROVENANCE).map(([k, v]) => [`timing.${k}`, v])),
     'chip.sms': 'SL1 2.1 (15 SMX)',
     'chip.smPerTpc': 'assumed: per-SM texture units as on GTX 780 (MEI Table 1)',
     'chip.coreClockMHz': 'SL1 4.1 (980 MHz)',

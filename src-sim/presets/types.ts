@@ -1,6 +1,7 @@
 import type { PathConfig, Scope } from '../model/path';
 import type { CacheGeometry } from '../model/types';
 import type { SharedMemoryConfig } from '../model/shared';
+import type { TimingConfig } from '../timing/types';
 
 /** The memory spaces a preset can model (the latency tier). */
 export type SpaceId = 'global' | 'global-cg' | 'texture' | 'constant' | 'instruction';
@@ -45,6 +46,8 @@ export interface Preset {
    * whose `l1Config` parameter names one replaces the SM-scoped first level of the global paths.
    */
   l1Configs?: L1Config[];
+  /** The timing tier's view of the GPU (src-sim/timing): SMs, schedulers, caches with MSHRs, interconnect, DRAM. */
+  timing?: TimingConfig;
   provenance: Record<string, string>;
 }
 

@@ -4,6 +4,7 @@ import { requiredLatencyKeys } from '../model/path';
 import { capacityBytes, totalLines } from '../model/types';
 import type { Preset } from './types';
 import { SPACE_IDS } from './types';
+import { checkTimingConfig } from '../timing/engine';
 
 export interface PresetIssue {
   /** Dotted path of the offending field, e.g. "spaces.global.levels.0.sizeBytes". */
@@ -58,6 +59,40 @@ const pathSchema = z.object({
   interconnectFrom: z.number().int().min(0),
 });
 
+const timingCacheSchema = z.object({
+  sets: positiveInt.max(1 << 16),
+  ways: positiveInt.max(64),
+  lineBytes: positiveInt.max(4096),
+  mshrEntries: positiveInt.max(4096),
+  mshrMergers: positiveInt.max(256),
+  hitLatency: z.number().finite().min(0).max(1e5),
+  policy: z.enum(['lru', 'fifo']),
+});
+
+/** Preset.timing (src-sim/timing/types.ts TimingConfig); the engine's checkTimingConfig adds the cross-field rules. */
+const timingSchema = z.object({
+  sms: positiveInt.max(1024),
+  maxWarpsPerSM: positiveInt.max(256),
+  maxThreadsPerSM: positiveInt.max(8192),
+  maxBlocksPerSM: positiveInt.max(64),
+  schedulers: positiveInt.max(16),
+  aluLatency: positive.max(1e4),
+  coalesceBytes: positiveInt.max(4096),
+  segmentBySize: z.boolean().optional(),
+  l1: timingCacheSchema.optional(),
+  bypassBytes: positiveInt.max(4096),
+  l2: timingCacheSchema.extend({
+    partitions: positiveInt.max(256),
+    bytesPerCycle: positive.optional(),
+    uncached: z.boolean().optional(),
+    sectorBytes: positiveInt.max(4096).optional(),
+  }),
+  interconnect: z.object({ latency: z.number().finite().min(0).max(1e5), bytesPerCyclePerSM: positive, bytesPerCycleTotal: positive }),
+  dram: z.object({ channels: positiveInt.max(256), latency: z.number().finite().min(0).max(1e5), bytesPerCycle: positive, burstBytes: positiveInt.max(4096) }),
+  shared: z.object({ bytesPerSM: positiveInt, latency: z.number().finite().min(0).max(1e5), bytesPerCycle: positive }),
+  clocks: z.object({ coreMHz: positive, memoryMHz: positive }),
+});
+
 const presetSchema = z.object({
   id: z.string().regex(/^[a-z0-9][a-z0-9-]{0,39}$/, 'use 1-40 lower-case letters, digits and dashes'),
   name: z.string().min(1).max(60),
@@ -82,6 +117,7 @@ const presetSchema = z.object({
   }),
   spaces: z.object(Object.fromEntries(SPACE_IDS.map((id) => [id, id === 'global' ? pathSchema : pathSchema.optional()]))),
   l1Configs: z.array(z.object({ id: z.string().min(1).max(20), sizeBytes: positiveInt, geometry: geometrySchema })).max(8).optional(),
+  timing: timingSchema.optional(),
   provenance: z.record(z.string(), z.string().min(3)),
 });
 
@@ -196,6 +232,13 @@ export function validatePreset(input: unknown): PresetValidation {
     issues.push({ path: 'l1Configs', message: 'the global path has no SM-scoped L1 for these configurations to replace' });
   const s = preset.shared;
   if (!s.modes[s.defaultMode]) issues.push({ path: 'shared.defaultMode', message: `"${s.defaultMode}" is not one of the modes: ${Object.keys(s.modes).join(', ')}` });
+  if (preset.timing) {
+    const t = preset.timing;
+    for (const message of checkTimingConfig(t)) issues.push({ path: 'timing', message });
+    if (t.sms !== preset.chip.sms) issues.push({ path: 'timing.sms', message: `${t.sms} SMs, but chip.sms says ${preset.chip.sms}` });
+    if (t.clocks.coreMHz !== preset.chip.coreClockMHz)
+      issues.push({ path: 'timing.clocks.coreMHz', message: `${t.clocks.coreMHz} MHz, but chip.coreClockMHz says ${preset.chip.coreClockMHz}` });
+  }
   const tpcs = Math.ceil(preset.chip.sms / preset.chip.smPerTpc);
   const offsets = preset.measurement.tpcOffsets.length;
   if (offsets !== 1 && offsets !== tpcs)

@@ -11,6 +11,12 @@ export interface Reference {
   tolerance: 'latency' | 'exact' | 'range';
   range?: [number, number];
   citation: string;
+  /**
+   * The finding that measures it: the finding `key` of a run of `experiment` whose parameters
+   * include `params`. Lets a run's findings table and report put the paper's value beside that
+   * finding (src-main/services/export/references.ts); without it, names are matched with labels.
+   */
+  finding?: { experiment: string; key: string; params?: Record<string, string | number | boolean> };
 }
 
 export interface CheckResult {

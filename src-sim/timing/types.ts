@@ -39,6 +39,12 @@ export interface TimingConfig {
    * and one group is served per cycle (128 on Fermi with L1; 32 B segments where the preset says so).
    */
   coalesceBytes: number;
+  /**
+   * Cached loads are split into segments by word size before they reach L1, as compute capability
+   * 1.2/1.3 coalescing (and GPGPU-Sim 3.2's model of Fermi): 32 B for 1-byte words, 64 B for 2-byte,
+   * 128 B (a line) for 4 bytes and more; each segment is one L1 access. Absent: one access per line.
+   */
+  segmentBySize?: boolean;
   /** The SM's L1 data cache; absent: the GPU has none (Tesla), loads go to L2 / DRAM directly. */
   l1?: TimingCacheConfig;
   /** Granularity of a request sent below L1 when L1 is bypassed (no-L1 mode), bytes (32 on Fermi/Kepler). */
@@ -46,6 +52,22 @@ export interface TimingConfig {
   l2: TimingCacheConfig & {
     /** Sub-partitions (slices); lines are interleaved across them by line number. */
     partitions: number;
+    /**
+     * Bytes per core cycle all slices together serve (each slice 1/partitions of it); absent: each
+     * slice serves one request per cycle whatever its size.
+     */
+    bytesPerCycle?: number;
+    /**
+     * No L2 caches global memory (GT200): every request goes to DRAM; the slices stand for the memory
+     * controllers' queues and their MSHRs for the requests each controller keeps in flight (no merging).
+     */
+    uncached?: boolean;
+    /**
+     * Sectored lines: each line keeps a valid bit per sector of this many bytes and a miss fetches
+     * from DRAM only the sectors the request needs (SL1 4.2: a 128 B line is filled by four 32 B
+     * transactions). Absent: a miss fetches the whole line (GPGPU-Sim 3.2).
+     */
+    sectorBytes?: number;
   };
   interconnect: {
     /** One-way latency SM <-> L2 slice, cycles. */
@@ -114,8 +136,8 @@ export type Instr =
   | { op: 'st'; array: string; index: IndexExpr; src?: number[]; via?: 'sl1' }
   /** `count` dependent ALU instructions that wait for registers in `uses` and write `dst`. */
   | { op: 'alu'; count: number; uses?: number[]; dst?: number }
-  /** Repeat `body` `count` times with loop variable `var` = 0..count-1. */
-  | { op: 'loop'; var: string; count: number; body: Instr[] }
+  /** Repeat `body` `count` times with loop variable `var` = start..start+count-1 (start defaults to 0). */
+  | { op: 'loop'; var: string; count: number; body: Instr[]; start?: number }
   /** Block-wide barrier. */
   | { op: 'sync' };
 
@@ -186,6 +208,11 @@ export interface TimingStats {
   dramUtilisation: number;
   /** Mean cycles from a load's issue to its data, over all global loads. */
   avgMemLatency: number;
+  /**
+   * Mean cycles a request below L1 takes, from leaving the SM to its data arriving (GPGPU-Sim's
+   * memory-fetch latency: interconnect, L2 and DRAM queueing included, L1 hits and LSU stalls not).
+   */
+  avgFetchLatency?: number;
   /** LSU stall cycles by reason, summed over SMs. */
   stalls: Record<StallReason, number>;
   sharedAccesses: number;

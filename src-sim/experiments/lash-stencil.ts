@@ -1,0 +1,162 @@
+import { stencilKernels } from '../timing/workloads/lash';
+import type { ElemType } from '../timing/workloads/lash';
+import type { TimingStats } from '../timing/types';
+import { STALL_REASONS } from '../timing/types';
+import { resolveParams } from './params';
+import {
+  bars,
+  checkTimingWork,
+  EPOCH_PARAM,
+  memoryRequests,
+  L1_PARAM,
+  pctOver,
+  pctUnder,
+  runStep,
+  SCHEDULER_PARAM,
+  statsTable,
+  timingOf,
+  typeName,
+  TYPES_PARAM,
+  warpAccesses,
+} from './lash-common';
+import type { Experiment, Finding, ParamSpec, ParamValues, Series } from './types';
+
+/**
+ * LASH V-VII: the 1D stencil under int, short and char elements on the timing tier. Execution time
+ * (Fig 4), the memory metrics (Fig 5: requests, DRAM utilisation, load latency, L1 miss rate), the
+ * LSU stall breakdown (Fig 6) and the MSHR and merger occupancy over time.
+ */
+
+const params: ParamSpec[] = [
+  TYPES_PARAM,
+  { name: 'n', label: 'Elements', unit: 'elements', kind: 'integer', default: 512 * 1024, min: 1024, max: 16 * 1024 * 1024, description: 'Elements of the input and output arrays (LASH VI: 512K).' },
+  { name: 'iterations', label: 'Iterations', unit: 'launches', kind: 'integer', default: 4, min: 1, max: 16, description: 'Stencil iterations, one kernel launch each with input and output swapped (LASH VI: 4).' },
+  { name: 'block', label: 'Threads per block', unit: 'threads', kind: 'integer', default: 256, min: 32, max: 1024, description: 'LASH VI: 256 (eight warps).' },
+  L1_PARAM,
+  SCHEDULER_PARAM,
+  EPOCH_PARAM,
+];
+
+function kernelsFor(p: ParamValues, bytes: number) {
+  return stencilKernels({ n: p.n as number, iterations: p.iterations as number, block: p.block as number, type: 'int' as ElemType, elemBytes: bytes });
+}
+
+/** Findings over int, short and char when the run has all three (LASH's comparisons). */
+export function stencilFindings(names: string[], stats: TimingStats[]): Finding[] {
+  const at = (n: string): TimingStats | undefined => stats[names.indexOf(n)];
+  const out: Finding[] = [];
+  const cycles = stats.map((s) => s.cycles);
+  const fastest = names[cycles.indexOf(Math.min(...cycles))];
+  out.push({ key: 'stencil.fastestType', label: 'Fastest element type', value: fastest, unit: '', evidence: `execution time: ${names.map((n, i) => `${n} ${cycles[i]}`).join(', ')} cycles` });
+  const i4 = at('int');
+  const i2 = at('short');
+  const i1 = at('char');
+  if (i4 && i2)
+    out.push({ key: 'stencil.shortVsInt', label: 'short faster than int by', value: pctOver(i4.cycles, i2.cycles), unit: '%', evidence: `int ${i4.cycles} / short ${i2.cycles} cycles - 1` });
+  if (i1 && i2)
+    out.push({ key: 'stencil.shortVsChar', label: 'short faster than char by', value: pctOver(i1.cycles, i2.cycles), unit: '%', evidence: `char ${i1.cycles} / short ${i2.cycles} cycles - 1` });
+  if (i4 && i1) {
+    out.push({
+      key: 'stencil.requestsCharVsInt',
+      label: 'char: fewer memory requests than int by',
+      value: pctUnder(memoryRequests(i1), memoryRequests(i4)),
+      unit: '%',
+      evidence: `requests that reached L2: char ${memoryRequests(i1)}, int ${memoryRequests(i4)}`,
+    });
+    out.push({
+      key: 'stencil.dramCharVsInt',
+      label: 'char: lower DRAM bandwidth utilisation than int by',
+      value: pctUnder(i1.dramUtilisation, i4.dramUtilisation),
+      unit: '%',
+      evidence: `DRAM utilisation: char ${(100 * i1.dramUtilisation).toFixed(1)} %, int ${(100 * i4.dramUtilisation).toFixed(1)} %`,
+    });
+    out.push({
+      key: 'stencil.latencyCharVsInt',
+      label: 'char: lower average load latency than int by',
+      value: pctUnder(i1.avgMemLatency, i4.avgMemLatency),
+      unit: '%',
+      evidence: `mean issue-to-data cycles of global loads: char ${i1.avgMemLatency.toFixed(0)}, int ${i4.avgMemLatency.toFixed(0)}`,
+    });
+    out.push({
+      key: 'stencil.l1MissCharVsInt',
+      label: 'char: lower L1 miss rate than int by',
+      value: +(100 * (i4.missRate.l1 - i1.missRate.l1)).toFixed(1),
+      unit: 'points',
+      evidence: `L1 miss rate (merged requests count as misses): char ${(100 * i1.missRate.l1).toFixed(1)} %, int ${(100 * i4.missRate.l1).toFixed(1)} %`,
+    });
+  }
+  if (i4 && i2 && i1) {
+    const nm = [i4, i2, i1].map((s) => s.stalls.nomerger);
+    const co = [i4, i2, i1].map((s) => s.stalls.coalescing);
+    out.push({
+      key: 'stencil.nomergerRises',
+      label: 'nomerger stalls rise from int to short to char',
+      value: nm[0] < nm[1] && nm[1] < nm[2] ? 'yes' : nm[0] < nm[2] && nm[1] <= nm[2] ? 'for char' : 'no',
+      unit: '',
+      evidence: `nomerger stall cycles int ${nm[0]}, short ${nm[1]}, char ${nm[2]}`,
+    });
+    out.push({
+      key: 'stencil.coalescingFalls',
+      label: 'coalescing stalls fall from int to short to char',
+      value: co[0] > co[1] && co[1] > co[2] ? 'yes' : 'no',
+      unit: '',
+      evidence: `coalescing stall cycles int ${co[0]}, short ${co[1]}, char ${co[2]}`,
+    });
+    const order = [...names].sort((a, b) => at(a)!.cycles - at(b)!.cycles);
+    out.push({ key: 'stencil.order', label: 'Types from fastest to slowest', value: order.join(' < '), unit: '', evidence: 'execution time' });
+  }
+  return out;
+}
+
+export const lashStencil: Experiment = {
+  id: 'lash-stencil',
+  title: 'LASH: 1D stencil under int, short, char',
+  description:
+    'The 1D stencil of LASH Eq. 1 (separate input and output arrays, one thread per element, iterations as launches) on the timing tier: time per element type, memory requests, DRAM use, load latency, L1 miss rate, the LSU stall breakdown and the MSHR occupancy over time.',
+  reproduces: ['LASH-F4', 'LASH-F5', 'LASH-F6', 'LASH-280'],
+  params,
+  estimate(_preset, raw) {
+    const p = resolveParams(params, raw);
+    return (p.types as number[]).reduce((s, b) => s + warpAccesses(kernelsFor(p, b)), 0) * 32;
+  },
+  run(preset, raw, seed, progress) {
+    const p = resolveParams(params, raw);
+    const cfg = timingOf(preset);
+    const types = p.types as number[];
+    checkTimingWork(types.reduce((s, b) => s + warpAccesses(kernelsFor(p, b)), 0));
+    const names = types.map(typeName);
+    const stats = types.map((b, i) =>
+      runStep(cfg, kernelsFor(p, b), { l1: p.l1 as 'hw' | 'bypass', scheduler: p.scheduler as 'lrr' | 'gto', epochCycles: p.epochCycles as number, seed }, progress, i, types.length, `stencil ${names[i]}`),
+    );
+    progress(1, 1, 'done');
+    const series: Series[] = [
+      bars('Execution time', names, stats.map((s) => s.cycles), 'Execution time', 'cycles', 'time'),
+      bars(`Time relative to ${names[0]}`, names, stats.map((s) => s.cycles / stats[0].cycles), 'Normalised time', '', 'normalised'),
+      bars('Memory requests', names, stats.map(memoryRequests), 'Requests to L2', 'requests', 'requests'),
+      bars('DRAM bandwidth utilisation', names, stats.map((s) => 100 * s.dramUtilisation), 'DRAM utilisation', '%', 'dram'),
+      bars('Average load latency', names, stats.map((s) => s.avgMemLatency), 'Load latency', 'cycles', 'latency'),
+      bars('L1 miss rate', names, stats.map((s) => 100 * s.missRate.l1), 'L1 miss rate', '%', 'l1miss'),
+      ...STALL_REASONS.map((r) => bars(r, names, stats.map((s) => s.stalls[r]), 'LSU stall cycles', 'cycles', 'stalls', 'stalls')),
+    ];
+    stats.forEach((s, i) => {
+      const line = (name: string, y: Float64Array, yLabel: string, group: string): Series => ({
+        name: `${name} (${names[i]})`,
+        x: s.epochs.cycle,
+        y,
+        xLabel: 'Time',
+        xUnit: 'cycles',
+        yLabel,
+        yUnit: 'per SM',
+        style: 'line',
+        group,
+      });
+      series.push(line('MSHR entries in use', s.epochs.mshrOccupancy, 'MSHR occupancy', 'mshr'));
+      series.push(line('Merger fields in use', s.epochs.mergerOccupancy, 'Merger occupancy', 'mergers'));
+    });
+    const notes = [
+      `${preset.name}: ${cfg.sms} SMs, L1 ${cfg.l1 ? `${cfg.l1.sets} sets x ${cfg.l1.ways} ways x ${cfg.l1.lineBytes} B, ${cfg.l1.mshrEntries} MSHRs x ${cfg.l1.mshrMergers} mergers` : 'none'}; L1 mode ${p.l1}, scheduler ${p.scheduler}.`,
+      'Miss rates count merged requests (hits on a line still being fetched) as misses; the load latency is from issue to data over all global loads.',
+    ];
+    return { series, tables: [statsTable('Stencil per element type', names, stats)], findings: stencilFindings(names, stats), notes };
+  },
+};

@@ -1,0 +1,175 @@
+/**
+ * Shared machinery of the SL1 experiments: a slice of the GPU, launch shapes, and the measurement of
+ * one application in one mode (no L1, hardware L1, S-L1 and its variants) extrapolated to a
+ * nominal data set.
+ *
+ * Why a slice and extrapolation (assumed, documented in docs/TIMING.md):
+ *  - SL1's streaming applications are homogeneous over SMs (every thread its own chunk), so the GPU
+ *    is simulated as `sms` SMXs with their share of what the SMXs share (L2 capacity and bandwidth,
+ *    the interconnect's total and DRAM bandwidth scaled by sms / 15); per-SM limits are untouched.
+ *  - SL1 runs on data sets far larger than a simulation can afford (monitoring is "less than 1 %").
+ *    Each mode is simulated on a window of W records per thread and extrapolated linearly to the
+ *    nominal records per thread R: plain modes take R x cycles(W) / W; S-L1 takes the monitoring
+ *    phase as simulated (its k records) plus (R - k) x cycles(computation window of W) / W.
+ */
+import { simulate } from '../timing/engine';
+import { applySl1, mainLoopIndex, type Sl1Decision } from '../timing/sl1';
+import type { Kernel, TimingConfig, TimingStats } from '../timing/types';
+import type { LaunchShape, Sl1App } from '../timing/workloads/sl1-apps';
+import type { Preset } from '../presets/types';
+import { ExperimentError } from './types';
+
+export function timingOf(preset: Preset): TimingConfig {
+  const t = (preset as Preset & { timing?: TimingConfig }).timing;
+  if (!t) throw new ExperimentError(`${preset.name} has no timing configuration (Preset.timing); the SL1 study needs one`);
+  return t;
+}
+
+/**
+ * `sms` SMXs of the GPU with their share of the shared resources: L2 sets, L2 bandwidth, the
+ * interconnect's total and DRAM bandwidth scaled by sms / config.sms. Per-SM limits stay.
+ */
+export function gpuSlice(config: TimingConfig, sms: number): TimingConfig {
+  if (sms >= config.sms) return config;
+  const f = sms / config.sms;
+  return {
+    ...config,
+    sms,
+    l2: {
+      ...config.l2,
+      sets: Math.max(1, Math.round(config.l2.sets * f)),
+      ...(config.l2.bytesPerCycle !== undefined ? { bytesPerCycle: config.l2.bytesPerCycle * f } : {}),
+    },
+    interconnect: { ...config.interconnect, bytesPerCycleTotal: config.interconnect.bytesPerCycleTotal * f },
+    dram: { ...config.dram, bytesPerCycle: config.dram.bytesPerCycle * f },
+  };
+}
+
+/** A launch of `threadsPerSM` online threads per SMX in blocks of at most `maxBlock`, one wave. */
+export interface Shape {
+  threadsPerSM: number;
+  block: number;
+  blocksPerSM: number;
+}
+
+export function shapeFor(threadsPerSM: number, maxBlock: number): Shape {
+  const block = Math.min(threadsPerSM, maxBlock);
+  return { threadsPerSM, block, blocksPerSM: Math.max(1, Math.round(threadsPerSM / block)) };
+}
+
+export const launchOf = (s: Shape, sms: number): LaunchShape => ({ grid: s.blocksPerSM * sms, block: s.block });
+
+export type Sl1Mode = 'nol1' | 'hw' | 'sl1' | 'sl1-none' | 'sl1-8' | 'sl1-24';
+export const MODE_LABEL: Record<Sl1Mode, string> = {
+  nol1: 'no L1',
+  hw: 'hardware L1',
+  sl1: 'S-L1 (16 B)',
+  'sl1-none': 'S-L1, nothing cached',
+  'sl1-8': 'S-L1 (8 B)',
+  'sl1-24': 'S-L1 (24 B)',
+};
+
+export interface ModeResult {
+  mode: Sl1Mode;
+  shape: Shape;
+  /** Cycles for the nominal data set (extrapolated). */
+  cycles: number;
+  /** The window's statistics (computation window for S-L1). */
+  stats: TimingStats;
+  /** Cycles of the simulated window and of the monitoring phase (S-L1). */
+  windowCycles: number;
+  monitorCycles: number;
+  /** Hardware L1 hit rate (hw) or S-L1 hit rate over cached accesses (S-L1 modes); 0 otherwise. */
+  hitRate: number;
+  decision?: Sl1Decision;
+}
+
+export interface AppMeasureOptions {
+  /** Simulated SMXs (the slice). */
+  sms: number;
+  /** Nominal input bytes over the whole GPU. */
+  inputBytes: number;
+  /** Global accesses per thread in the simulated window. */
+  windowAccesses: number;
+  scheduler: 'lrr' | 'gto';
+  seed: number;
+  maxCycles: number;
+}
+
+/** Global accesses of one main-loop iteration (records are main-loop iterations). */
+function accessesPerRecord(k: Kernel): number {
+  const li = mainLoopIndex(k);
+  if (li < 0) return 1;
+  const globals = new Set(k.arrays.filter((a) => a.space === 'global').map((a) => a.name));
+  const count = (body: Kernel['body']): number =>
+    body.reduce((n, i) => n + (i.op === 'loop' ? i.count * count(i.body) : (i.op === 'ld' || i.op === 'st') && globals.has(i.array) ? 1 : 0), 0);
+  const loop = k.body[li] as Extract<Kernel['body'][number], { op: 'loop' }>;
+  return Math.max(1, count(loop.body));
+}
+
+/**
+ * Measures `app` at `shape` in the given modes. The nominal problem: `app.nominal` records per
+ * thread for the full GPU's thread count, in `waves` waves.
+ */
+export function measureApp(preset: Preset, app: Sl1App, shape: Shape, modes: readonly Sl1Mode[], o: AppMeasureOptions): Record<string, ModeResult> {
+  const full = timingOf(preset);
+  const cfg = gpuSlice(full, o.sms);
+  const launch = launchOf(shape, cfg.sms);
+  const nominal = app.nominal(shape.threadsPerSM * full.sms, o.inputBytes);
+  const R = nominal.records;
+  const probe = app.build({ shape: launch, records: 4, config: cfg });
+  const a = accessesPerRecord(probe);
+  const W = Math.max(2, Math.ceil(o.windowAccesses / a));
+  const run = (kernels: Kernel[], l1: 'hw' | 'bypass'): TimingStats =>
+    simulate(cfg, kernels, { l1, scheduler: o.scheduler, seed: o.seed, maxCycles: o.maxCycles, epochCycles: 100_000 });
+  // Windows keep the nominal chunk per thread (same address mapping), run fewer records.
+  const build = (records: number) => app.build({ shape: launch, records, chunk: R, config: cfg });
+  const out: Record<string, ModeResult> = {};
+  const Wp = Math.min(W, R);
+  for (const mode of modes) {
+    if (mode === 'nol1' || mode === 'hw') {
+      const s = run([build(Wp)], mode === 'hw' ? 'hw' : 'bypass');
+      out[mode] = {
+        mode,
+        shape,
+        cycles: (nominal.waves * R * s.cycles) / Wp,
+        stats: s,
+        windowCycles: s.cycles,
+        monitorCycles: 0,
+        hitRate: mode === 'hw' && s.requests.l1 > 0 ? s.hits.l1 / s.requests.l1 : 0,
+      };
+    }
+  }
+  const sl1Modes = modes.filter((m) => m.startsWith('sl1'));
+  if (sl1Modes.length === 0) return out;
+  // The monitoring phase is the same for every S-L1 variant: simulate it once.
+  let monitorCycles = -1;
+  const nominalKernel = build(R);
+  for (const mode of sl1Modes) {
+    const lineBytes = mode === 'sl1-8' ? 8 : mode === 'sl1-24' ? 24 : 16;
+    const cacheNothing = mode === 'sl1-none';
+    // Decide on the nominal kernel (its monitoring sees the first 300 accesses of each thread).
+    const decided = applySl1(cfg, nominalKernel, { lineBytes, cacheNothing });
+    const k = decided.decision.monitor.iterations;
+    if (monitorCycles < 0) monitorCycles = decided.phases.monitor ? run([decided.phases.monitor], 'bypass').cycles : 0;
+    // The computation window: k + W records of the same chunk, the same choice; only its slice runs.
+    const Wc = Math.min(W, R - k);
+    let s: TimingStats | null = null;
+    if (Wc > 0) {
+      const win = applySl1(cfg, build(k + Wc), { lineBytes, cacheNothing, cached: decided.decision.cached });
+      if (win.phases.compute) s = run([win.phases.compute], 'bypass');
+    }
+    const h = s ? s.sl1.hits + s.sl1.misses : 0;
+    out[mode] = {
+      mode,
+      shape,
+      cycles: nominal.waves * (monitorCycles + (s && Wc > 0 ? ((R - k) * s.cycles) / Wc : 0)),
+      stats: s ?? run([build(1)], 'bypass'),
+      windowCycles: s ? s.cycles : 0,
+      monitorCycles,
+      hitRate: s && h > 0 ? s.sl1.hits / h : 0,
+      decision: decided.decision,
+    };
+  }
+  return out;
+}

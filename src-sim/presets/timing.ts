@@ -1,0 +1,305 @@
+import type { TimingConfig } from '../timing/types';
+import { KB } from './build';
+
+/**
+ * The timing tier's data of each preset (Preset.timing) and its provenance, keyed by the path under
+ * "timing". Latencies are core cycles; bandwidths bytes per core cycle (GB/s divided by the core
+ * clock in GHz). Where a paper is silent the entry says "assumed" and why.
+ *
+ * Latency composition (src-sim/timing/engine.ts): an isolated L1 miss that hits L2 costs
+ * interconnect.latency (request) + l2.hitLatency + interconnect.latency (data) + the line's transfer
+ * time over the SM's port, about 2 cycles of rounding; a DRAM access adds dram.latency and the burst's
+ * transfer time on its channel.
+ */
+
+// ---------------------------------------------------------------------------------------------
+// GTX 480 as GPGPU-Sim 3.2.2 models it (LASH Tables I, II).
+// ---------------------------------------------------------------------------------------------
+
+export const FERMI480_TIMING: TimingConfig = {
+  sms: 15,
+  maxWarpsPerSM: 48,
+  maxThreadsPerSM: 1536,
+  maxBlocksPerSM: 8,
+  schedulers: 2,
+  aluLatency: 18,
+  coalesceBytes: 128,
+  segmentBySize: true,
+  l1: { sets: 32, ways: 4, lineBytes: 128, mshrEntries: 32, mshrMergers: 8, hitLatency: 20, policy: 'lru' },
+  bypassBytes: 32,
+  l2: { sets: 64, ways: 8, lineBytes: 128, mshrEntries: 32, mshrMergers: 4, hitLatency: 120, policy: 'lru', partitions: 12 },
+  interconnect: { latency: 40, bytesPerCyclePerSM: 32, bytesPerCycleTotal: 384 },
+  dram: { channels: 6, latency: 150, bytesPerCycle: 123.4, burstBytes: 32 },
+  shared: { bytesPerSM: 48 * KB, latency: 50, bytesPerCycle: 128 },
+  clocks: { coreMHz: 1400, memoryMHz: 1800 },
+};
+
+export const FERMI480_TIMING_PROVENANCE: Record<string, string> = {
+  sms: 'LASH Tables I, II (15 SMs)',
+  maxWarpsPerSM: 'NVIDIA CUDA C Programming Guide, compute capability 2.x (48 resident warps per SM)',
+  maxThreadsPerSM: 'NVIDIA CUDA C Programming Guide, compute capability 2.x (1536 resident threads per SM)',
+  maxBlocksPerSM: 'NVIDIA CUDA C Programming Guide, compute capability 2.x (8 resident blocks per SM)',
+  schedulers: 'NVIDIA Fermi whitepaper (two warp schedulers per SM)',
+  aluLatency: 'assumed: about 18 cycles of dependent-issue latency on Fermi (WONG Table II measures 24 on GT200; LASH gives none)',
+  coalesceBytes: 'LASH III (the LSU groups a warp\'s accesses by 128 B cache line)',
+  segmentBySize:
+    "assumed: GPGPU-Sim 3.2 (LASH VI) coalesces Fermi's cached loads with the compute capability 1.3 rule: 32, 64 or 128 B segments for 1, 2 or 4-byte words, each an L1 access",
+  'l1.sets': 'LASH Table II (32 sets)',
+  'l1.ways': 'LASH Table II (4 ways per set)',
+  'l1.lineBytes': 'LASH Table II (128 B lines)',
+  'l1.mshrEntries': 'LASH Table II (32 MSHR entries)',
+  'l1.mshrMergers': 'LASH Table II (8 merger fields per MSHR entry)',
+  'l1.hitLatency': 'assumed: a short L1 pipeline as in GPGPU-Sim (LASH gives no latencies)',
+  'l1.policy': "assumed: LRU, GPGPU-Sim 3.2's default (LASH Table II names no policy)",
+  bypassBytes: 'NVIDIA CUDA C Programming Guide, compute capability 2.x (L1-bypassing loads fetch 32 B segments)',
+  'l2.sets': 'LASH Table II (64 sets per sub-partition)',
+  'l2.ways': 'LASH Table II (8 ways)',
+  'l2.lineBytes': 'LASH Table II (128 B lines)',
+  'l2.mshrEntries': 'LASH Table II (32 MSHR entries)',
+  'l2.mshrMergers': 'LASH Table II (4 merger fields per MSHR entry)',
+  'l2.hitLatency': "assumed: GPGPU-Sim 3.2's GTX 480 L2 (ROP) latency of 120 cycles; LASH gives none",
+  'l2.policy': "assumed: LRU, GPGPU-Sim 3.2's default",
+  'l2.partitions': 'LASH Table II (6 memory controllers x 2 sub-partitions)',
+  'interconnect.latency': 'assumed: 40 cycles each way, so that an L2 hit costs about 220 cycles as in GPGPU-Sim (LASH gives none)',
+  'interconnect.bytesPerCyclePerSM': "assumed: one 32 B flit per core cycle per SM port (GPGPU-Sim's flit size)",
+  'interconnect.bytesPerCycleTotal': 'assumed: one 32 B flit per cycle per L2 sub-partition (12 x 32 B)',
+  'dram.channels': 'LASH Table II (6 memory controllers)',
+  'dram.latency': "assumed: GPGPU-Sim 3.2's GTX 480 DRAM latency (100 memory cycles, about 150 core cycles)",
+  'dram.bytesPerCycle': 'LASH Table I (1.8 GHz memory clock, 384-bit bus, double data rate: 172.8 GB/s, 123.4 B per 1.4 GHz core cycle)',
+  'dram.burstBytes': 'assumed: 32 B DRAM bursts (GDDR5 x 64-bit controller)',
+  'shared.bytesPerSM': 'NVIDIA CUDA C Programming Guide, compute capability 2.x (48 KB shared memory with a 16 KB L1)',
+  'shared.latency': 'assumed: MEI Fig 5 (Fermi shared memory about 50 cycles)',
+  'shared.bytesPerCycle': 'assumed: 32 banks of 4 B per cycle (MEI Table 1 32 banks)',
+  'clocks.coreMHz': 'LASH Table I (1.40 GHz core clock)',
+  'clocks.memoryMHz': 'LASH Table I (1.8 GHz memory clock)',
+};
+
+// ---------------------------------------------------------------------------------------------
+// GTX Titan Black (SL1 2.1, 2.3, 4.1).
+// ---------------------------------------------------------------------------------------------
+
+const TITAN_GHZ = 0.98;
+
+export const TITAN_TIMING: TimingConfig = {
+  sms: 15,
+  maxWarpsPerSM: 64,
+  maxThreadsPerSM: 2048,
+  maxBlocksPerSM: 16,
+  schedulers: 4,
+  aluLatency: 10,
+  coalesceBytes: 128,
+  l1: { sets: 32, ways: 4, lineBytes: 128, mshrEntries: 32, mshrMergers: 8, hitLatency: 80, policy: 'lru' },
+  bypassBytes: 32,
+  l2: { sets: 64, ways: 16, lineBytes: 128, mshrEntries: 32, mshrMergers: 4, hitLatency: 118, policy: 'lru', partitions: 12, bytesPerCycle: 1003 / TITAN_GHZ, sectorBytes: 32 },
+  interconnect: { latency: 60, bytesPerCyclePerSM: 32 / TITAN_GHZ, bytesPerCycleTotal: 1003 / TITAN_GHZ },
+  dram: { channels: 6, latency: 107, bytesPerCycle: 307 / TITAN_GHZ, burstBytes: 32 },
+  shared: { bytesPerSM: 48 * KB, latency: 80, bytesPerCycle: 180.7 / TITAN_GHZ },
+  clocks: { coreMHz: 980, memoryMHz: 1750 },
+};
+
+export const TITAN_TIMING_PROVENANCE: Record<string, string> = {
+  sms: 'SL1 2.1 (15 SMX)',
+  maxWarpsPerSM: 'SL1 2.1 (2048 running threads per SMX: 64 warps)',
+  maxThreadsPerSM: 'SL1 2.1 (up to 2,048 running threads per SMX)',
+  maxBlocksPerSM: 'NVIDIA CUDA C Programming Guide, compute capability 3.5 (16 resident blocks per SM)',
+  schedulers: 'NVIDIA Kepler GK110 whitepaper (four warp schedulers per SMX)',
+  aluLatency: 'SL1 2.1 (register access 10 cycles, taken as the dependent-instruction latency)',
+  coalesceBytes: 'SL1 2.1 (accesses of a warp within one aligned 128-byte region are coalesced into one request)',
+  'l1.sets': 'assumed: 32 sets of 4 ways (SL1 4.1 gives 16 KB L1 with 48 KB shared, 128 B lines; the latency tier assumes the same)',
+  'l1.ways': 'assumed: 4 ways, as the latency tier (SL1 gives size and line only)',
+  'l1.lineBytes': 'SL1 2.1, 3.1 (128 B hardware cache lines)',
+  'l1.mshrEntries': "assumed: 32 MSHR entries as LASH Table II's Fermi (SL1 gives none)",
+  'l1.mshrMergers': "assumed: 8 merger fields as LASH Table II's Fermi (SL1 gives none)",
+  'l1.hitLatency': 'SL1 2.1 (L1 80 cycles)',
+  'l1.policy': 'assumed: LRU, as the latency tier',
+  bypassBytes: 'SL1 2.3.1 (with L1 off each non-coalesced 4-byte access results in a 32 byte transfer)',
+  'l2.sets': 'assumed: 1.5 MB (SL1 2.1) in 12 slices of 128 KB, each 64 sets x 16 ways of 128 B',
+  'l2.ways': 'assumed: 16 ways, as the latency tier',
+  'l2.lineBytes': 'assumed: 128 B lines, as the latency tier',
+  'l2.mshrEntries': "assumed: 32 MSHR entries per slice as LASH Table II's L2",
+  'l2.mshrMergers': "assumed: 4 merger fields as LASH Table II's L2",
+  'l2.hitLatency': 'SL1 2.1 (L2 240 cycles = 2 x 60 interconnect + 118 + 2 cycles of transfer and rounding)',
+  'l2.policy': 'assumed: LRU, as the latency tier',
+  'l2.partitions': 'assumed: 6 memory controllers (384-bit bus) x 2 slices, as GTX 480 (LASH Table II)',
+  'l2.bytesPerCycle': 'SL1 2.1 (L2 bandwidth 1003 GB/s at 980 MHz: 1023 B per cycle)',
+  'l2.sectorBytes': 'SL1 4.2 (a 128 B line is filled by four 32-byte DRAM transactions: 32 B sectors)',
+  'interconnect.latency': 'assumed: 60 cycles each way (SL1 2.1 gives the 240-cycle total only)',
+  'interconnect.bytesPerCyclePerSM': 'SL1 2.3.1, Fig 5 (one SMX flattens at about 32 GB/s from L2: 32.7 B per 980 MHz cycle)',
+  'interconnect.bytesPerCycleTotal': 'SL1 2.1 (L2 bandwidth 1003 GB/s: 1023 B per cycle)',
+  'dram.channels': 'assumed: 6 x 64-bit controllers of the 384-bit bus (NVIDIA specification)',
+  'dram.latency': 'SL1 2.1 (DRAM 350 cycles: 110 beyond the L2 hit, less the burst transfer)',
+  'dram.bytesPerCycle': 'SL1 2.3.1, Fig 6 (307 GB/s measured peak of the 336 GB/s theoretical; the engine has no DRAM row model, so the attainable rate is its input)',
+  'dram.burstBytes': 'assumed: 32 B DRAM transactions (SL1 2.3.1: a 128 B line is four 32 B transfers)',
+  'shared.bytesPerSM': 'SL1 4.1 (48 KB of the 64 KB on-chip memory is shared memory)',
+  'shared.latency': 'SL1 2.1 (shared memory 80 cycles)',
+  'shared.bytesPerCycle': 'SL1 2.1 (180.7 GB/s per SMX at 980 MHz)',
+  'clocks.coreMHz': 'SL1 4.1 (980 MHz)',
+  'clocks.memoryMHz': 'assumed: NVIDIA specification of the Titan Black (7 Gb/s GDDR5, 1750 MHz)',
+};
+
+// ---------------------------------------------------------------------------------------------
+// GTX 280 (WONG; LASH VIII): no L1, no L2 for global memory.
+// ---------------------------------------------------------------------------------------------
+
+export const TESLA_TIMING: TimingConfig = {
+  sms: 30,
+  maxWarpsPerSM: 32,
+  maxThreadsPerSM: 1024,
+  maxBlocksPerSM: 8,
+  schedulers: 1,
+  aluLatency: 24,
+  coalesceBytes: 128,
+  bypassBytes: 32,
+  l2: { sets: 1, ways: 1, lineBytes: 32, mshrEntries: 64, mshrMergers: 1, hitLatency: 0, policy: 'lru', partitions: 8, uncached: true },
+  interconnect: { latency: 100, bytesPerCyclePerSM: 16, bytesPerCycleTotal: 256 },
+  dram: { channels: 8, latency: 238, bytesPerCycle: 105, burstBytes: 32 },
+  shared: { bytesPerSM: 16 * KB, latency: 38, bytesPerCycle: 64 },
+  clocks: { coreMHz: 1350, memoryMHz: 1107 },
+};
+
+export const TESLA_TIMING_PROVENANCE: Record<string, string> = {
+  sms: 'WONG Table I (30 SMs)',
+  maxWarpsPerSM: 'WONG Table I (1024 threads per SM: 32 warps)',
+  maxThreadsPerSM: 'WONG Table I (1024 threads per SM)',
+  maxBlocksPerSM: 'NVIDIA CUDA C Programming Guide, compute capability 1.3 (8 resident blocks per SM)',
+  schedulers: 'WONG III (one warp scheduler per SM)',
+  aluLatency: 'WONG Table II (24 cycles)',
+  coalesceBytes: 'assumed: cc 1.3 coalescing (NVIDIA programming guide) groups a half-warp into 128 B segments, shrunk to the 32 B pieces used',
+  bypassBytes: 'assumed: the 32 B minimum segment of cc 1.3 coalescing (NVIDIA programming guide)',
+  'l2.sets': 'assumed: unused (GT200 caches no global data; WONG IV-C, LASH VIII)',
+  'l2.ways': 'assumed: unused (GT200 caches no global data)',
+  'l2.lineBytes': 'assumed: unused (GT200 caches no global data)',
+  'l2.mshrEntries': 'assumed: 64 requests in flight per memory controller',
+  'l2.mshrMergers': 'assumed: unused (no merging without a cache)',
+  'l2.hitLatency': 'assumed: unused (GT200 caches no global data)',
+  'l2.policy': 'assumed: unused (GT200 caches no global data)',
+  'l2.partitions': 'assumed: 8 memory controllers (512-bit bus, NVIDIA specification of the GTX 280)',
+  'l2.uncached': 'WONG IV-C, LASH VIII (no L1, global memory uncached)',
+  'interconnect.latency': 'assumed: 100 cycles each way; with dram.latency they make up WONG IV-C 440-cycle global load',
+  'interconnect.bytesPerCyclePerSM': 'assumed: 16 B per cycle per SM',
+  'interconnect.bytesPerCycleTotal': 'assumed: 256 B per cycle over all SMs',
+  'dram.channels': 'assumed: 8 memory controllers (512-bit bus, NVIDIA specification)',
+  'dram.latency': 'WONG IV-C (global memory 440 cycles, less the two 100-cycle crossings and the burst)',
+  'dram.bytesPerCycle': 'assumed: NVIDIA specification (141.7 GB/s at the 1350 MHz preset clock: 105 B per cycle)',
+  'dram.burstBytes': 'assumed: 32 B, the smallest cc 1.3 segment',
+  'shared.bytesPerSM': 'WONG Table I (16 KB shared memory per SM)',
+  'shared.latency': 'WONG IV-F, Table V (38 cycles)',
+  'shared.bytesPerCycle': 'assumed: 16 banks of 4 B per cycle (WONG IV-F 16 banks)',
+  'clocks.coreMHz': "assumed: the preset's 1350 MHz shader clock",
+  'clocks.memoryMHz': 'assumed: NVIDIA specification (1107 MHz GDDR3)',
+};
+
+// ---------------------------------------------------------------------------------------------
+// GTX 560 Ti (MEI's Fermi) and GTX 780 (MEI's Kepler).
+// ---------------------------------------------------------------------------------------------
+
+export const FERMI_TIMING: TimingConfig = {
+  sms: 8,
+  maxWarpsPerSM: 48,
+  maxThreadsPerSM: 1536,
+  maxBlocksPerSM: 8,
+  schedulers: 2,
+  aluLatency: 18,
+  coalesceBytes: 128,
+  l1: { sets: 32, ways: 4, lineBytes: 128, mshrEntries: 32, mshrMergers: 8, hitLatency: 116, policy: 'lru' },
+  bypassBytes: 32,
+  l2: { sets: 64, ways: 8, lineBytes: 128, mshrEntries: 32, mshrMergers: 4, hitLatency: 208, policy: 'lru', partitions: 8 },
+  interconnect: { latency: 96, bytesPerCyclePerSM: 32, bytesPerCycleTotal: 256 },
+  dram: { channels: 4, latency: 247, bytesPerCycle: 77.8, burstBytes: 32 },
+  shared: { bytesPerSM: 48 * KB, latency: 50, bytesPerCycle: 128 },
+  clocks: { coreMHz: 1645, memoryMHz: 1002 },
+};
+
+export const FERMI_TIMING_PROVENANCE: Record<string, string> = {
+  sms: 'assumed: NVIDIA specification of the GTX 560 Ti (8 SMs), as the latency tier',
+  maxWarpsPerSM: 'NVIDIA CUDA C Programming Guide, compute capability 2.x (48 warps per SM)',
+  maxThreadsPerSM: 'NVIDIA CUDA C Programming Guide, compute capability 2.x (1536 threads per SM)',
+  maxBlocksPerSM: 'NVIDIA CUDA C Programming Guide, compute capability 2.x (8 blocks per SM)',
+  schedulers: 'NVIDIA Fermi whitepaper (two warp schedulers per SM)',
+  aluLatency: 'assumed: about 18 cycles on Fermi (WONG Table II measures 24 on GT200)',
+  coalesceBytes: 'MEI Table 1 (128 B L1 lines; a warp is served per line)',
+  'l1.sets': 'MEI 4.1, Table 4 (16 KB L1: 32 sets of 4 ways)',
+  'l1.ways': 'MEI 4.1 (4 ways)',
+  'l1.lineBytes': 'MEI 4.1 (128 B lines)',
+  'l1.mshrEntries': "assumed: 32, LASH Table II's GPGPU-Sim Fermi",
+  'l1.mshrMergers': "assumed: 8, LASH Table II's GPGPU-Sim Fermi",
+  'l1.hitLatency': 'MEI Table 3, pattern 1 (116 cycles)',
+  'l1.policy': "assumed: LRU (MEI Fig 8's non-LRU policy is a latency-tier matter)",
+  bypassBytes: 'NVIDIA CUDA C Programming Guide, compute capability 2.x (32 B segments with L1 off)',
+  'l2.sets': 'assumed: 512 KB (MEI Table 1) in 8 slices of 64 KB: 64 sets x 8 ways of 128 B, as LASH Table II',
+  'l2.ways': 'assumed: 8 ways per slice, as LASH Table II',
+  'l2.lineBytes': 'MEI Table 1 (128 B lines)',
+  'l2.mshrEntries': "assumed: 32, LASH Table II's L2",
+  'l2.mshrMergers': "assumed: 4, LASH Table II's L2",
+  'l2.hitLatency': 'MEI Table 5 (L2 hit 404 cycles with L1 on = 2 x 96 interconnect + 208 + transfer)',
+  'l2.policy': 'assumed: LRU, as the latency tier and GPGPU-Sim',
+  'l2.partitions': 'assumed: 4 memory controllers (256-bit bus, NVIDIA specification) x 2 slices',
+  'interconnect.latency': 'assumed: 96 cycles each way (MEI gives only the 404-cycle total)',
+  'interconnect.bytesPerCyclePerSM': 'assumed: one 32 B flit per cycle per SM',
+  'interconnect.bytesPerCycleTotal': 'assumed: one 32 B flit per cycle per slice',
+  'dram.channels': 'assumed: 4 x 64-bit controllers (256-bit bus, NVIDIA specification)',
+  'dram.latency': 'MEI Table 3, pattern 4 (655 cycles = L2 hit 404 + 247 + burst transfer)',
+  'dram.bytesPerCycle': 'assumed: NVIDIA specification (128 GB/s at 1645 MHz: 77.8 B per cycle)',
+  'dram.burstBytes': 'assumed: 32 B bursts',
+  'shared.bytesPerSM': 'MEI Table 1 (48 KB shared memory with a 16 KB L1)',
+  'shared.latency': 'MEI Fig 5 (about 50 cycles)',
+  'shared.bytesPerCycle': 'assumed: 32 banks (MEI Table 1) of 4 B per cycle',
+  'clocks.coreMHz': 'assumed: NVIDIA specification (1645 MHz), as the latency tier',
+  'clocks.memoryMHz': 'assumed: NVIDIA specification (1002 MHz GDDR5)',
+};
+
+export const KEPLER_TIMING: TimingConfig = {
+  sms: 12,
+  maxWarpsPerSM: 64,
+  maxThreadsPerSM: 2048,
+  maxBlocksPerSM: 16,
+  schedulers: 4,
+  aluLatency: 10,
+  coalesceBytes: 128,
+  l1: { sets: 32, ways: 4, lineBytes: 128, mshrEntries: 32, mshrMergers: 8, hitLatency: 80, policy: 'lru' },
+  bypassBytes: 32,
+  l2: { sets: 64, ways: 16, lineBytes: 128, mshrEntries: 32, mshrMergers: 4, hitLatency: 108, policy: 'lru', partitions: 12, sectorBytes: 32 },
+  interconnect: { latency: 60, bytesPerCyclePerSM: 32, bytesPerCycleTotal: 384 },
+  dram: { channels: 6, latency: 139, bytesPerCycle: 334, burstBytes: 32 },
+  shared: { bytesPerSM: 48 * KB, latency: 50, bytesPerCycle: 256 },
+  clocks: { coreMHz: 863, memoryMHz: 1502 },
+};
+
+export const KEPLER_TIMING_PROVENANCE: Record<string, string> = {
+  sms: 'assumed: NVIDIA specification of the GTX 780 (12 SMX), as the latency tier',
+  maxWarpsPerSM: 'NVIDIA CUDA C Programming Guide, compute capability 3.5 (64 warps per SM)',
+  maxThreadsPerSM: 'NVIDIA CUDA C Programming Guide, compute capability 3.5 (2048 threads per SM)',
+  maxBlocksPerSM: 'NVIDIA CUDA C Programming Guide, compute capability 3.5 (16 blocks per SM)',
+  schedulers: 'NVIDIA Kepler GK110 whitepaper (four warp schedulers per SMX)',
+  aluLatency: 'assumed: about 10 cycles on Kepler, as SL1 2.1 measures on GK110',
+  coalesceBytes: 'MEI Table 1 (128 B lines)',
+  'l1.sets': 'assumed: a 16 KB L1 of 32 sets x 4 ways (MEI Table 1: 16/32/48 KB; global loads skip it by default)',
+  'l1.ways': 'assumed: 4 ways, as Fermi (MEI 4.1)',
+  'l1.lineBytes': 'MEI Table 1 (128 B lines)',
+  'l1.mshrEntries': "assumed: 32, LASH Table II's GPGPU-Sim Fermi",
+  'l1.mshrMergers': "assumed: 8, LASH Table II's GPGPU-Sim Fermi",
+  'l1.hitLatency': 'assumed: 80 cycles, as SL1 2.1 measures on GK110',
+  'l1.policy': 'assumed: LRU, as the latency tier and GPGPU-Sim',
+  bypassBytes: 'NVIDIA CUDA C Programming Guide, compute capability 3.x (32 B segments for loads not cached in L1)',
+  'l2.sets': 'assumed: 1536 KB (MEI Table 1) in 12 slices of 128 KB: 64 sets x 16 ways of 128 B',
+  'l2.ways': 'assumed: 16 ways, as the latency tier',
+  'l2.lineBytes': 'MEI Table 1 (128 B lines)',
+  'l2.mshrEntries': "assumed: 32, LASH Table II's L2",
+  'l2.mshrMergers': "assumed: 4, LASH Table II's L2",
+  'l2.hitLatency': 'MEI Table 3 (L1 off, pattern 1: 230 cycles = 2 x 60 interconnect + 108 + transfer)',
+  'l2.policy': 'assumed: LRU, as the latency tier and GPGPU-Sim',
+  'l2.partitions': 'assumed: 6 memory controllers (384-bit bus, NVIDIA specification) x 2 slices',
+  'l2.sectorBytes': 'assumed: 32 B sectors, as SL1 4.2 describes on the same GK110 chip',
+  'interconnect.latency': 'assumed: 60 cycles each way (MEI gives only totals)',
+  'interconnect.bytesPerCyclePerSM': 'assumed: 32 B per cycle per SMX, as SL1 2.3.1 measures on GK110',
+  'interconnect.bytesPerCycleTotal': 'assumed: 32 B per cycle per slice',
+  'dram.channels': 'assumed: 6 x 64-bit controllers (384-bit bus, NVIDIA specification)',
+  'dram.latency': 'MEI Table 3, pattern 4 (371 cycles = L2 hit 230 + 139 + burst transfer)',
+  'dram.bytesPerCycle': 'assumed: NVIDIA specification (288 GB/s at 863 MHz: 334 B per cycle)',
+  'dram.burstBytes': 'assumed: 32 B bursts',
+  'shared.bytesPerSM': 'MEI Table 1 (48 KB shared memory)',
+  'shared.latency': 'MEI Fig 6 (about 50 cycles)',
+  'shared.bytesPerCycle': 'assumed: 32 banks of 8 B (MEI Fig 6) per cycle',
+  'clocks.coreMHz': 'assumed: NVIDIA specification (863 MHz), as the latency tier',
+  'clocks.memoryMHz': 'assumed: NVIDIA specification (6 Gb/s GDDR5, 1502 MHz)',
+};

@@ -1,0 +1,1618 @@
+import type { CInstr, CompiledIndex, CompiledKernel } from './compile';
+import * as C from './compile';
+import { compileKernel, layoutArrays } from './compile';
+import { EventQueue } from './events';
+import { RESERVED, TagArray, VALID } from './tcache';
+import type { Kernel, StallReason, TimingConfig, TimingOptions, TimingStats } from './types';
+import { STALL_REASONS } from './types';
+
+/**
+ * The timing tier's cycle-level engine (issue 5). One call runs kernels one after another on a GPU
+ * described by a TimingConfig; caches stay warm from one launch to the next.
+ *
+ * Per SM: warp slots, `schedulers` warp schedulers (loose round-robin or greedy-then-oldest), a
+ * register scoreboard, one LSU that serves one coalesced group per cycle, an L1 with LASH IV's miss
+ * handling (reserved lines, MSHR entries with merger fields), a shared-memory pipe, and S-L1 (software
+ * lines per thread in shared memory, SL1 3.2.3). Below: an interconnect with latency and per-SM and
+ * total bandwidth in both directions, L2 slices with their own MSHRs, DRAM channels with latency and
+ * bandwidth. Cycles where nothing can happen are skipped to the next event. See docs/TIMING.md.
+ */
+
+// Module-local copies of compile.ts's codes: an imported binding may be read through a getter by
+// some loaders (tsx, vitest), which cost a third of the run time in the hot loop.
+const OP_ALU: number = C.OP_ALU;
+const OP_LD: number = C.OP_LD;
+const OP_ST: number = C.OP_ST;
+const OP_SYNC: number = C.OP_SYNC;
+const OP_LOOP: number = C.OP_LOOP;
+const OP_ENDLOOP: number = C.OP_ENDLOOP;
+const OP_EXIT: number = C.OP_EXIT;
+const VAR_TID: number = C.VAR_TID;
+const VAR_BID: number = C.VAR_BID;
+const VAR_GTID: number = C.VAR_GTID;
+const VAR_BDIM: number = C.VAR_BDIM;
+const VAR_GDIM: number = C.VAR_GDIM;
+const VAR_LOOP: number = C.VAR_LOOP;
+const T_VALID: number = VALID;
+const T_RESERVED: number = RESERVED;
+
+// Event kinds.
+const EV_L2_ARRIVE = 0;
+const EV_DRAM_FILL = 2;
+const EV_SM_ARRIVE = 3;
+
+// Packet kinds.
+const PK_L1FILL = 0;
+const PK_READ = 1;
+const PK_STORE = 2;
+
+// LSU group kinds.
+const G_L1LD = 0;
+const G_READ = 1;
+const G_ST = 2;
+const G_SHARED = 3;
+
+// Warp states.
+const W_FREE = 0;
+const W_ACTIVE = 1;
+const W_BARRIER = 2;
+const W_DONE = 3;
+
+// Stall reasons (indices into STALL_REASONS).
+const S_NOMERGER = 0;
+const S_NOMSHRLINE = 1;
+const S_NOCACHELINE = 2;
+const S_COALESCING = 3;
+
+/** Registers per warp in the scoreboard (compile.ts allows 0..61 plus the hidden one). */
+const R = 64;
+/** LSU groups one instruction may produce. */
+const GMAX = 256;
+/** The widest load or store of one thread (SL1 3.1: 16 B): S-L1 lines move in pieces of this. */
+const SL1_ACCESS_BYTES = 16;
+/** Bytes of a read request's header on the interconnect (assumed: one 8 B flit). */
+const REQUEST_BYTES = 8;
+
+export const DEFAULT_TIMING_OPTIONS: TimingOptions = { l1: 'hw', scheduler: 'gto', epochCycles: 1000, maxCycles: 2e8, seed: 1 };
+
+/** Checks a TimingConfig for values the engine cannot run with; returns messages (empty: fine). */
+export function checkTimingConfig(c: TimingConfig): string[] {
+  const out: string[] = [];
+  const pos = (v: number, name: string): void => {
+    if (!(v > 0) || !Number.isFinite(v)) out.push(`${name} must be positive (got ${v})`);
+  };
+  const int = (v: number, name: string): void => {
+    if (!Number.isInteger(v) || v < 1) out.push(`${name} must be a positive whole number (got ${v})`);
+  };
+  const pow2 = (v: number, name: string): void => {
+    if (!(v > 0 && Number.isInteger(Math.log2(v)))) out.push(`${name} must be a power of two (got ${v})`);
+  };
+  int(c.sms, 'sms');
+  int(c.maxWarpsPerSM, 'maxWarpsPerSM');
+  int(c.maxThreadsPerSM, 'maxThreadsPerSM');
+  int(c.maxBlocksPerSM, 'maxBlocksPerSM');
+  int(c.schedulers, 'schedulers');
+  pos(c.aluLatency, 'aluLatency');
+  pow2(c.coalesceBytes, 'coalesceBytes');
+  pow2(c.bypassBytes, 'bypassBytes');
+  if (c.bypassBytes > c.coalesceBytes) out.push('bypassBytes must not exceed coalesceBytes');
+  if (c.coalesceBytes / c.bypassBytes > 30) out.push('coalesceBytes / bypassBytes must be at most 30');
+  for (const [name, cc] of [['l1', c.l1], ['l2', c.l2]] as const) {
+    if (!cc) continue;
+    int(cc.sets, `${name}.sets`);
+    int(cc.ways, `${name}.ways`);
+    pow2(cc.lineBytes, `${name}.lineBytes`);
+    int(cc.mshrEntries, `${name}.mshrEntries`);
+    int(cc.mshrMergers, `${name}.mshrMergers`);
+    if (!(cc.hitLatency >= 0)) out.push(`${name}.hitLatency must be >= 0`);
+  }
+  if (c.l1 && c.l1.lineBytes / c.bypassBytes > 30) out.push('l1.lineBytes / bypassBytes must be at most 30');
+  int(c.l2.partitions, 'l2.partitions');
+  if (c.l2.sectorBytes !== undefined) {
+    pow2(c.l2.sectorBytes, 'l2.sectorBytes');
+    if (c.l2.sectorBytes > c.l2.lineBytes || c.l2.lineBytes / c.l2.sectorBytes > 30) out.push('l2.sectorBytes must divide l2.lineBytes into at most 30 sectors');
+  }
+  if (c.l2.bytesPerCycle !== undefined) pos(c.l2.bytesPerCycle, 'l2.bytesPerCycle');
+  if (!(c.interconnect.latency >= 0)) out.push('interconnect.latency must be >= 0');
+  pos(c.interconnect.bytesPerCyclePerSM, 'interconnect.bytesPerCyclePerSM');
+  pos(c.interconnect.bytesPerCycleTotal, 'interconnect.bytesPerCycleTotal');
+  int(c.dram.channels, 'dram.channels');
+  if (!(c.dram.latency >= 0)) out.push('dram.latency must be >= 0');
+  pos(c.dram.bytesPerCycle, 'dram.bytesPerCycle');
+  pos(c.dram.burstBytes, 'dram.burstBytes');
+  pos(c.shared.bytesPerSM, 'shared.bytesPerSM');
+  if (!(c.shared.latency >= 0)) out.push('shared.latency must be >= 0');
+  pos(c.shared.bytesPerCycle, 'shared.bytesPerCycle');
+  return out;
+}
+
+function popcount(x: number): number {
+  let v = x - ((x >>> 1) & 0x55555555);
+  v = (v & 0x33333333) + ((v >>> 2) & 0x33333333);
+  return (((v + (v >>> 4)) & 0x0f0f0f0f) * 0x01010101) >>> 24;
+}
+
+class Engine {
+  // ---- configuration ----
+  declare readonly c: TimingConfig;
+  declare readonly o: TimingOptions;
+  declare readonly sms: number;
+  declare readonly maxW: number;
+  declare readonly maxB: number;
+  declare readonly nsched: number;
+  declare readonly useL1: number;
+  declare readonly l1Line: number;
+  declare readonly l1Lines: number;
+  declare readonly l1E: number;
+  declare readonly l1M: number;
+  declare readonly l2Line: number;
+  declare readonly l2Lines: number;
+  declare readonly P: number;
+  declare readonly l2E: number;
+  declare readonly l2M: number;
+  declare readonly l2Uncached: number;
+  /** L2 sector size and sectors per line (1 when lines are not sectored). */
+  declare readonly l2Sector: number;
+  declare readonly l2Sectors: number;
+  /** Cycles per byte a slice needs (0: one request per cycle). */
+  declare readonly l2CyclesPerByte: number;
+  declare readonly chanCyclesPerByte: number;
+  declare readonly smCyclesPerByte: number;
+  declare readonly totalCyclesPerByte: number;
+  declare readonly shCyclesPerByte: number;
+  declare readonly gto: number;
+
+  // ---- time ----
+  declare now: number;
+  declare readonly events: EventQueue;
+
+  // ---- warps (index w = sm * maxW + local slot) ----
+  declare readonly wState: Uint8Array;
+  declare readonly wPc: Int32Array;
+  declare readonly wBlock: Int32Array;
+  declare readonly wBid: Int32Array;
+  declare readonly wInBlock: Int32Array;
+  declare readonly wLanes: Int32Array;
+  declare readonly wWait: Float64Array;
+  declare readonly wAluRemain: Int32Array;
+  declare readonly wExtra: Int32Array;
+  declare readonly wPhase: Uint8Array;
+  declare readonly wAge: Float64Array;
+  declare readonly wPending: Int32Array;
+  declare wLoop: Int32Array;
+  declare readonly rPending: Int32Array;
+  declare readonly rReady: Float64Array;
+  declare readonly rIssue: Float64Array;
+  declare ageCounter: number;
+
+  // ---- SMs ----
+  declare readonly smWarps: Int32Array;
+  declare readonly smThreads: Int32Array;
+  declare readonly smBlocks: Int32Array;
+  declare readonly smShared: Float64Array;
+  declare readonly lastIssued: Int32Array;
+  /** Earliest cycle at which a warp of the SM might issue (Infinity: only an event can wake it). */
+  declare readonly smWake: Float64Array;
+  declare readonly lsuBusy: Uint8Array;
+  declare readonly lsuWarp: Int32Array;
+  declare readonly lsuReg: Int32Array;
+  declare readonly lsuN: Int32Array;
+  declare readonly lsuNext: Int32Array;
+  declare readonly lsuStall: Int8Array;
+  declare readonly lsuElem: Int32Array;
+  declare readonly gAddr: Float64Array;
+  declare readonly gKind: Uint8Array;
+  declare readonly gMask: Int32Array;
+  declare readonly gBytes: Int32Array;
+  declare readonly shFree: Float64Array;
+  declare readonly upFree: Float64Array;
+  declare readonly downFree: Float64Array;
+  declare upTotalFree: number;
+  declare downTotalFree: number;
+  declare readonly l1: TagArray[];
+  declare readonly l1SlotEntry: Int32Array;
+  declare readonly mLine: Float64Array;
+  declare readonly mSlot: Int32Array;
+  declare readonly mCount: Int32Array;
+  declare readonly mUsed: Int32Array;
+  declare readonly mWarp: Int32Array;
+  declare readonly mReg: Int32Array;
+  declare readonly bBid: Int32Array;
+  declare readonly bLeft: Int32Array;
+  declare readonly bArrived: Int32Array;
+  declare readonly bWarps: Int32Array;
+  declare readonly bShared: Float64Array;
+  declare readonly bThreads: Int32Array;
+
+  // ---- S-L1 tags: per (warp slot, lane, slot) ----
+  declare sl1Tag: Float64Array;
+  declare sl1Dirty: Uint8Array;
+  declare sl1Slots: number;
+
+  // ---- L2 slices and DRAM ----
+  declare readonly l2: TagArray[];
+  declare readonly l2SlotEntry: Int32Array;
+  /** Per L2 slot: fills under way, and the sectors they bring. */
+  declare readonly l2SlotPending: Int32Array;
+  declare readonly l2SlotFetching: Int32Array;
+  declare readonly l2MLine: Float64Array;
+  declare readonly l2MSlot: Int32Array;
+  declare readonly l2MCount: Int32Array;
+  /** Sectors each L2 MSHR entry is fetching. */
+  declare readonly l2MMask: Int32Array;
+  declare readonly l2MPk: Int32Array;
+  declare readonly l2MUsed: Int32Array;
+  declare readonly l2Blocked: Uint8Array;
+  declare readonly l2Free: Float64Array;
+  declare readonly qBuf: Int32Array[];
+  declare readonly qHead: Int32Array;
+  declare readonly qLen: Int32Array;
+  declare readonly chFree: Float64Array;
+
+  // ---- packets ----
+  declare pSm: Int32Array;
+  declare pKind: Uint8Array;
+  declare pAddr: Float64Array;
+  declare pBytes: Int32Array;
+  declare pA: Int32Array;
+  declare pB: Int32Array;
+  declare pIssue: Float64Array;
+  declare pFree: Int32Array;
+  declare pFreeTop: number;
+  declare outstanding: number;
+
+  // ---- kernel ----
+  declare k: CompiledKernel;
+  declare prog: CInstr[];
+  declare nextBlock: number;
+  declare blocksDone: number;
+  declare rrSm: number;
+  declare dispatchPending: number;
+  declare doneWarps: number;
+  declare totalWarps: number;
+
+  // ---- scratch ----
+  declare readonly laneAddr: Float64Array;
+  declare readonly segAddr: Float64Array;
+  declare readonly pieceAddr: Float64Array;
+
+  // ---- statistics ----
+  declare warpInstructions: number;
+  declare reqL1: number;
+  declare reqL2: number;
+  declare reqDram: number;
+  declare hitL1: number;
+  declare hitL2: number;
+  declare bytesIcnt: number;
+  declare bytesDram: number;
+  declare latSum: number;
+  declare latCount: number;
+  declare fetchLatSum: number;
+  declare fetchLatCount: number;
+  declare readonly stalls: Float64Array;
+  declare sharedAccesses: number;
+  declare sl1Hits: number;
+  declare sl1Misses: number;
+  declare sl1Writebacks: number;
+  declare mshrInUse: number;
+  declare mergersInUse: number;
+  // epochs
+  declare readonly epochLen: number;
+  declare epochIdx: number;
+  declare accMshr: number;
+  declare accMerger: number;
+  declare accInstr: number;
+  declare accStall: number;
+  declare readonly eCycle: number[];
+  declare readonly eMshr: number[];
+  declare readonly eMerger: number[];
+  declare readonly eInstr: number[];
+  declare readonly eStall: number[];
+
+  constructor(c: TimingConfig, o: TimingOptions) {
+    this.c = c;
+    this.o = o;
+    this.sms = c.sms;
+    this.maxW = c.maxWarpsPerSM;
+    this.maxB = c.maxBlocksPerSM;
+    this.nsched = c.schedulers;
+    this.useL1 = c.l1 && o.l1 === 'hw' ? 1 : 0;
+    const l1 = c.l1 ?? { sets: 1, ways: 1, lineBytes: 128, mshrEntries: 1, mshrMergers: 1, hitLatency: 0, policy: 'lru' as const };
+    this.l1Line = l1.lineBytes;
+    this.l1Lines = l1.sets * l1.ways;
+    this.l1E = l1.mshrEntries;
+    this.l1M = l1.mshrMergers;
+    this.l2Line = c.l2.lineBytes;
+    this.l2Lines = c.l2.sets * c.l2.ways;
+    this.P = c.l2.partitions;
+    this.l2E = c.l2.mshrEntries;
+    this.l2M = c.l2.uncached ? 1 : c.l2.mshrMergers;
+    this.l2Uncached = c.l2.uncached ? 1 : 0;
+    this.l2Sector = c.l2.sectorBytes && c.l2.sectorBytes < c.l2.lineBytes ? c.l2.sectorBytes : c.l2.lineBytes;
+    this.l2Sectors = this.l2Line / this.l2Sector;
+    this.l2CyclesPerByte = c.l2.bytesPerCycle ? this.P / c.l2.bytesPerCycle : 0;
+    this.chanCyclesPerByte = c.dram.channels / c.dram.bytesPerCycle;
+    this.smCyclesPerByte = 1 / c.interconnect.bytesPerCyclePerSM;
+    this.totalCyclesPerByte = 1 / c.interconnect.bytesPerCycleTotal;
+    this.shCyclesPerByte = 1 / c.shared.bytesPerCycle;
+    this.gto = o.scheduler === 'gto' ? 1 : 0;
+    this.now = 0;
+    this.events = new EventQueue(8192);
+
+    const W = this.sms * this.maxW;
+    this.wState = new Uint8Array(W);
+    this.wPc = new Int32Array(W);
+    this.wBlock = new Int32Array(W);
+    this.wBid = new Int32Array(W);
+    this.wInBlock = new Int32Array(W);
+    this.wLanes = new Int32Array(W);
+    this.wWait = new Float64Array(W);
+    this.wAluRemain = new Int32Array(W);
+    this.wExtra = new Int32Array(W);
+    this.wPhase = new Uint8Array(W);
+    this.wAge = new Float64Array(W);
+    this.wPending = new Int32Array(W);
+    this.wLoop = new Int32Array(W);
+    this.rPending = new Int32Array(W * R);
+    this.rReady = new Float64Array(W * R);
+    this.rIssue = new Float64Array(W * R);
+    this.ageCounter = 0;
+
+    const S = this.sms;
+    this.smWarps = new Int32Array(S);
+    this.smThreads = new Int32Array(S);
+    this.smBlocks = new Int32Array(S);
+    this.smShared = new Float64Array(S);
+    this.lastIssued = new Int32Array(S * this.nsched).fill(-1);
+    this.smWake = new Float64Array(S);
+    this.lsuBusy = new Uint8Array(S);
+    this.lsuWarp = new Int32Array(S);
+    this.lsuReg = new Int32Array(S);
+    this.lsuN = new Int32Array(S);
+    this.lsuNext = new Int32Array(S);
+    this.lsuStall = new Int8Array(S).fill(-1);
+    this.lsuElem = new Int32Array(S);
+    this.gAddr = new Float64Array(S * GMAX);
+    this.gKind = new Uint8Array(S * GMAX);
+    this.gMask = new Int32Array(S * GMAX);
+    this.gBytes = new Int32Array(S * GMAX);
+    this.shFree = new Float64Array(S);
+    this.upFree = new Float64Array(S);
+    this.downFree = new Float64Array(S);
+    this.upTotalFree = 0;
+    this.downTotalFree = 0;
+    this.l1 = [];
+    for (let s = 0; s < S; s++) this.l1.push(new TagArray(l1.sets, l1.ways, l1.policy));
+    this.l1SlotEntry = new Int32Array(S * this.l1Lines).fill(-1);
+    this.mLine = new Float64Array(S * this.l1E).fill(-1);
+    this.mSlot = new Int32Array(S * this.l1E);
+    this.mCount = new Int32Array(S * this.l1E);
+    this.mUsed = new Int32Array(S);
+    this.mWarp = new Int32Array(S * this.l1E * this.l1M);
+    this.mReg = new Int32Array(S * this.l1E * this.l1M);
+    this.bBid = new Int32Array(S * this.maxB).fill(-1);
+    this.bLeft = new Int32Array(S * this.maxB);
+    this.bArrived = new Int32Array(S * this.maxB);
+    this.bWarps = new Int32Array(S * this.maxB);
+    this.bShared = new Float64Array(S * this.maxB);
+    this.bThreads = new Int32Array(S * this.maxB);
+    this.sl1Tag = new Float64Array(0);
+    this.sl1Dirty = new Uint8Array(0);
+    this.sl1Slots = 0;
+
+    this.l2 = [];
+    for (let p = 0; p < this.P; p++) this.l2.push(new TagArray(c.l2.sets, c.l2.ways, c.l2.policy, this.P));
+    this.l2SlotEntry = new Int32Array(this.P * this.l2Lines).fill(-1);
+    this.l2SlotPending = new Int32Array(this.P * this.l2Lines);
+    this.l2SlotFetching = new Int32Array(this.P * this.l2Lines);
+    this.l2MLine = new Float64Array(this.P * this.l2E).fill(-1);
+    this.l2MSlot = new Int32Array(this.P * this.l2E);
+    this.l2MCount = new Int32Array(this.P * this.l2E);
+    this.l2MMask = new Int32Array(this.P * this.l2E);
+    this.l2MPk = new Int32Array(this.P * this.l2E * this.l2M);
+    this.l2MUsed = new Int32Array(this.P);
+    this.l2Blocked = new Uint8Array(this.P);
+    this.l2Free = new Float64Array(this.P);
+    this.qBuf = [];
+    for (let p = 0; p < this.P; p++) this.qBuf.push(new Int32Array(1024));
+    this.qHead = new Int32Array(this.P);
+    this.qLen = new Int32Array(this.P);
+    this.chFree = new Float64Array(c.dram.channels);
+
+    const PK = 4096;
+    this.pSm = new Int32Array(PK);
+    this.pKind = new Uint8Array(PK);
+    this.pAddr = new Float64Array(PK);
+    this.pBytes = new Int32Array(PK);
+    this.pA = new Int32Array(PK);
+    this.pB = new Int32Array(PK);
+    this.pIssue = new Float64Array(PK);
+    this.pFree = new Int32Array(PK);
+    for (let i = 0; i < PK; i++) this.pFree[i] = PK - 1 - i;
+    this.pFreeTop = PK;
+    this.outstanding = 0;
+
+    this.laneAddr = new Float64Array(64);
+    this.segAddr = new Float64Array(128);
+    this.pieceAddr = new Float64Array(64);
+
+    this.warpInstructions = 0;
+    this.reqL1 = 0;
+    this.reqL2 = 0;
+    this.reqDram = 0;
+    this.hitL1 = 0;
+    this.hitL2 = 0;
+    this.bytesIcnt = 0;
+    this.bytesDram = 0;
+    this.latSum = 0;
+    this.latCount = 0;
+    this.fetchLatSum = 0;
+    this.fetchLatCount = 0;
+    this.stalls = new Float64Array(4);
+    this.sharedAccesses = 0;
+    this.sl1Hits = 0;
+    this.sl1Misses = 0;
+    this.sl1Writebacks = 0;
+    this.mshrInUse = 0;
+    this.mergersInUse = 0;
+    this.epochLen = Math.max(1, Math.round(o.epochCycles));
+    this.epochIdx = 0;
+    this.accMshr = 0;
+    this.accMerger = 0;
+    this.accInstr = 0;
+    this.accStall = 0;
+    this.eCycle = [];
+    this.eMshr = [];
+    this.eMerger = [];
+    this.eInstr = [];
+    this.eStall = [];
+    this.nextBlock = 0;
+    this.blocksDone = 0;
+    this.rrSm = 0;
+    this.dispatchPending = 0;
+    this.doneWarps = 0;
+    this.totalWarps = 0;
+    this.prog = [];
+  }
+
+  // =============================================================================================
+  // Packets
+  // =============================================================================================
+
+  private growPackets(): void {
+    const n = this.pSm.length;
+    const m = n * 2;
+    const g = <T extends Int32Array | Uint8Array | Float64Array>(a: T, ctor: new (n: number) => T): T => {
+      const b = new ctor(m);
+      b.set(a);
+      return b;
+    };
+    this.pSm = g(this.pSm, Int32Array);
+    this.pKind = g(this.pKind, Uint8Array);
+    this.pAddr = g(this.pAddr, Float64Array);
+    this.pBytes = g(this.pBytes, Int32Array);
+    this.pA = g(this.pA, Int32Array);
+    this.pB = g(this.pB, Int32Array);
+    this.pIssue = g(this.pIssue, Float64Array);
+    const f = new Int32Array(m);
+    f.set(this.pFree);
+    for (let i = n; i < m; i++) f[this.pFreeTop++] = m - 1 - (i - n);
+    this.pFree = f;
+  }
+
+  private newPacket(sm: number, kind: number, addr: number, bytes: number, a: number, b: number): number {
+    if (this.pFreeTop === 0) this.growPackets();
+    const p = this.pFree[--this.pFreeTop];
+    this.pSm[p] = sm;
+    this.pKind[p] = kind;
+    this.pAddr[p] = addr;
+    this.pBytes[p] = bytes;
+    this.pA[p] = a;
+    this.pB[p] = b;
+    this.pIssue[p] = this.now;
+    this.outstanding++;
+    return p;
+  }
+
+  private freePacket(p: number): void {
+    this.pFree[this.pFreeTop++] = p;
+    this.outstanding--;
+  }
+
+  /**
+   * SM -> L2 slice: the request (and a store's data) crosses the interconnect. Bandwidth is reserved
+   * first on the shared crossbar (from now: a shared resource is never booked ahead on behalf of one
+   * SM's backlog), then on the SM's own port.
+   */
+  private sendUp(p: number): void {
+    const sm = this.pSm[p];
+    const bytes = this.pKind[p] === PK_STORE ? REQUEST_BYTES + this.pBytes[p] : REQUEST_BYTES;
+    let t = this.now > this.upTotalFree ? this.now : this.upTotalFree;
+    this.upTotalFree = t + bytes * this.totalCyclesPerByte;
+    if (this.upFree[sm] > t) t = this.upFree[sm];
+    this.upFree[sm] = t + bytes * this.smCyclesPerByte;
+    this.events.push(Math.ceil(t + bytes * this.smCyclesPerByte + this.c.interconnect.latency), EV_L2_ARRIVE, p);
+  }
+
+  /**
+   * L2 slice -> SM: the data, ready at `ready`, crosses the interconnect, limited in total and per SM
+   * (as sendUp). Every response is ready a fixed time after the cycle that books it, so bookings come
+   * in order of their ready times.
+   */
+  private sendDown(p: number, ready: number): void {
+    const sm = this.pSm[p];
+    const bytes = this.pBytes[p];
+    let t = ready > this.downTotalFree ? ready : this.downTotalFree;
+    this.downTotalFree = t + bytes * this.totalCyclesPerByte;
+    if (this.downFree[sm] > t) t = this.downFree[sm];
+    this.downFree[sm] = t + bytes * this.smCyclesPerByte;
+    this.bytesIcnt += bytes;
+    this.events.push(Math.ceil(t + bytes * this.smCyclesPerByte + this.c.interconnect.latency), EV_SM_ARRIVE, p);
+  }
+
+  // =============================================================================================
+  // L2 slices and DRAM
+  // =============================================================================================
+
+  private sliceOf(line: number): number {
+    return line % this.P;
+  }
+
+  private enqueue(slice: number, p: number): void {
+    let buf = this.qBuf[slice];
+    if (this.qLen[slice] === buf.length) {
+      const nb = new Int32Array(buf.length * 2);
+      for (let i = 0; i < this.qLen[slice]; i++) nb[i] = buf[(this.qHead[slice] + i) % buf.length];
+      this.qBuf[slice] = nb;
+      this.qHead[slice] = 0;
+      buf = nb;
+    }
+    buf[(this.qHead[slice] + this.qLen[slice]) % buf.length] = p;
+    this.qLen[slice]++;
+  }
+
+  private dramAccess(slice: number, bytes: number): number {
+    const ch = Math.floor((slice * this.c.dram.channels) / this.P);
+    let t = this.now;
+    if (this.chFree[ch] > t) t = this.chFree[ch];
+    const busy = bytes * this.chanCyclesPerByte;
+    this.chFree[ch] = t + busy;
+    this.bytesDram += bytes;
+    this.reqDram++;
+    return t + busy;
+  }
+
+  /** Serves the request at the head of a slice's queue; false when it must wait (slice blocked). */
+  private l2Serve(slice: number): boolean {
+    const buf = this.qBuf[slice];
+    const p = buf[this.qHead[slice]];
+    const line = Math.floor(this.pAddr[p] / this.l2Line);
+    const tags = this.l2[slice];
+    const kind = this.pKind[p];
+    const eBase = slice * this.l2E;
+    if (this.l2Uncached) {
+      if (kind === PK_STORE) {
+        this.dramAccess(slice, Math.max(this.pBytes[p], this.c.dram.burstBytes));
+        this.reqL2++;
+        this.freePacket(p);
+        return true;
+      }
+      if (this.l2MUsed[slice] === this.l2E) return false;
+      let e = eBase;
+      while (this.l2MLine[e] !== -1) e++;
+      this.l2MLine[e] = line;
+      this.l2MSlot[e] = -1;
+      this.l2MCount[e] = 1;
+      this.l2MPk[e * this.l2M] = p;
+      this.l2MUsed[slice]++;
+      this.reqL2++;
+      const done = this.dramAccess(slice, Math.max(this.pBytes[p], this.c.dram.burstBytes));
+      this.events.push(Math.ceil(done + this.c.dram.latency), EV_DRAM_FILL, e);
+      return true;
+    }
+    const slot = tags.find(line);
+    const need = this.sectorMask(p);
+    if (kind === PK_STORE) {
+      if (slot >= 0) {
+        tags.dirty[slot] = 1;
+        tags.sectors[slot] |= need;
+        tags.touch(slot);
+      } else {
+        const v = tags.victim(line);
+        if (v < 0) return false;
+        this.evictL2(slice, v);
+        tags.install(v, line, T_VALID, 1);
+        tags.sectors[v] = need;
+      }
+      this.reqL2++;
+      this.freePacket(p);
+      return true;
+    }
+    if (slot >= 0 && tags.state[slot] === T_VALID && (tags.sectors[slot] & need) === need) {
+      tags.touch(slot);
+      this.reqL2++;
+      this.hitL2++;
+      this.sendDown(p, this.now + this.c.l2.hitLatency);
+      return true;
+    }
+    const si = slice * this.l2Lines;
+    if (slot >= 0 && tags.state[slot] === T_RESERVED && ((tags.sectors[slot] | this.l2SlotFetching[si + slot]) & need) === need) {
+      // The fills under way bring what this request needs: merge into the latest (it completes last,
+      // the slice's DRAM channel being first come first served).
+      const e = this.l2SlotEntry[si + slot];
+      if (this.l2MCount[e] >= this.l2M) return false;
+      this.l2MPk[e * this.l2M + this.l2MCount[e]++] = p;
+      this.reqL2++;
+      return true;
+    }
+    if (this.l2MUsed[slice] === this.l2E) return false;
+    let v = slot;
+    let fetch = need;
+    if (v >= 0) {
+      // A line (valid, or with fills under way) lacking some of the sectors asked for: fetch only those.
+      fetch = need & ~(tags.sectors[v] | this.l2SlotFetching[si + v]);
+      tags.state[v] = T_RESERVED;
+      tags.touch(v);
+    } else {
+      v = tags.victim(line);
+      if (v < 0) return false;
+      this.evictL2(slice, v);
+      tags.install(v, line, T_RESERVED, 0);
+      tags.sectors[v] = 0;
+    }
+    let e = eBase;
+    while (this.l2MLine[e] !== -1) e++;
+    this.l2SlotEntry[si + v] = e;
+    this.l2SlotPending[si + v]++;
+    this.l2SlotFetching[si + v] |= fetch;
+    this.l2MLine[e] = line;
+    this.l2MSlot[e] = v;
+    this.l2MMask[e] = fetch;
+    this.l2MCount[e] = 1;
+    this.l2MPk[e * this.l2M] = p;
+    this.l2MUsed[slice]++;
+    this.reqL2++;
+    const done = this.dramAccess(slice, popcount(fetch) * this.l2Sector);
+    this.events.push(Math.ceil(done + this.c.dram.latency), EV_DRAM_FILL, e);
+    return true;
+  }
+
+  /** Sectors of its L2 line a request touches (one bit when lines are not sectored). */
+  private sectorMask(p: number): number {
+    if (this.l2Sectors === 1) return 1;
+    const off = this.pAddr[p] % this.l2Line;
+    const first = Math.floor(off / this.l2Sector);
+    const last = Math.min(this.l2Sectors - 1, Math.floor((off + Math.max(1, this.pBytes[p]) - 1) / this.l2Sector));
+    return ((1 << (last + 1)) - 1) & ~((1 << first) - 1);
+  }
+
+  /** A valid dirty line leaving an L2 slice is written back (its valid sectors). */
+  private evictL2(slice: number, v: number): void {
+    const tags = this.l2[slice];
+    if (tags.state[v] === T_VALID && tags.dirty[v]) this.dramAccess(slice, popcount(tags.sectors[v]) * this.l2Sector);
+  }
+
+  /** One cycle of a slice; true when it served something. */
+  private l2Step(slice: number): boolean {
+    if (this.qLen[slice] === 0) return false;
+    if (this.l2Blocked[slice]) return false;
+    let served = false;
+    for (let n = 0; n < 16 && this.qLen[slice] > 0; n++) {
+      if (this.l2CyclesPerByte > 0 && this.l2Free[slice] >= this.now + 1) break;
+      const p = this.qBuf[slice][this.qHead[slice]];
+      const bytes = this.pBytes[p];
+      if (!this.l2Serve(slice)) {
+        this.l2Blocked[slice] = 1;
+        break;
+      }
+      this.qHead[slice] = (this.qHead[slice] + 1) % this.qBuf[slice].length;
+      this.qLen[slice]--;
+      served = true;
+      if (this.l2CyclesPerByte === 0) break;
+      // Bandwidth mode: a slice moves bytesPerCycle / partitions bytes per cycle.
+      this.l2Free[slice] = (this.l2Free[slice] > this.now ? this.l2Free[slice] : this.now) + bytes * this.l2CyclesPerByte;
+    }
+    return served;
+  }
+
+  private dramFill(e: number): void {
+    const slice = Math.floor(e / this.l2E);
+    const v = this.l2MSlot[e];
+    if (v >= 0) {
+      const si = slice * this.l2Lines + v;
+      this.l2[slice].sectors[v] |= this.l2MMask[e];
+      if (--this.l2SlotPending[si] === 0) {
+        this.l2[slice].fill(v);
+        this.l2SlotEntry[si] = -1;
+        this.l2SlotFetching[si] = 0;
+      }
+    }
+    const n = this.l2MCount[e];
+    const ready = this.now + (this.l2Uncached ? 0 : this.c.l2.hitLatency);
+    for (let i = 0; i < n; i++) this.sendDown(this.l2MPk[e * this.l2M + i], ready);
+    this.l2MLine[e] = -1;
+    this.l2MCount[e] = 0;
+    this.l2MUsed[slice]--;
+    this.l2Blocked[slice] = 0;
+  }
+
+  // =============================================================================================
+  // SM side: completions and fills
+  // =============================================================================================
+
+  /** A group of a load delivered its data to register r of warp w at cycle t. */
+  private complete(w: number, r: number, t: number): void {
+    const i = w * R + r;
+    if (this.rReady[i] < t) this.rReady[i] = t;
+    const left = --this.wPending[w];
+    if (--this.rPending[i] === 0) {
+      if (r !== this.k.hiddenReg) {
+        this.latSum += this.rReady[i] - this.rIssue[i];
+        this.latCount++;
+      }
+    } else if (left !== 0) return;
+    // A register became ready or the warp has nothing in flight: its SM may issue again.
+    const sm = (w / this.maxW) | 0;
+    if (this.smWake[sm] > this.now) this.smWake[sm] = this.now;
+  }
+
+  private smArrive(p: number): void {
+    const sm = this.pSm[p];
+    this.fetchLatSum += this.now - this.pIssue[p];
+    this.fetchLatCount++;
+    if (this.pKind[p] === PK_L1FILL) {
+      const e = this.pA[p];
+      const slot = this.mSlot[e];
+      this.l1[sm].fill(slot);
+      this.l1SlotEntry[sm * this.l1Lines + slot] = -1;
+      const n = this.mCount[e];
+      const base = e * this.l1M;
+      const t = this.now + 1;
+      for (let i = 0; i < n; i++) this.complete(this.mWarp[base + i], this.mReg[base + i], t);
+      this.mLine[e] = -1;
+      this.mCount[e] = 0;
+      this.mUsed[sm]--;
+      this.mshrInUse--;
+      this.mergersInUse -= n;
+      if (this.lsuStall[sm] >= 0) this.lsuStall[sm] = -1;
+    } else {
+      this.complete(this.pA[p], this.pB[p], this.now + 1);
+    }
+    this.freePacket(p);
+  }
+
+  private processEvents(): void {
+    const q = this.events;
+    while (q.size > 0 && q.time[0] <= this.now) {
+      const kind = q.topKind();
+      const a = q.topArg();
+      q.pop();
+      switch (kind) {
+        case EV_L2_ARRIVE:
+          this.enqueue(this.sliceOf(Math.floor(this.pAddr[a] / this.l2Line)), a);
+          break;
+        case EV_DRAM_FILL:
+          this.dramFill(a);
+          break;
+        case EV_SM_ARRIVE:
+          this.smArrive(a);
+          break;
+      }
+    }
+  }
+
+  // =============================================================================================
+  // LSU
+  // =============================================================================================
+
+  private stall(sm: number, reason: number): void {
+    this.lsuStall[sm] = reason;
+    this.stalls[reason]++;
+    this.accStall++;
+  }
+
+  /** One cycle of an SM's LSU: serves one group; true when it served one. */
+  private lsuStep(sm: number): boolean {
+    if (!this.lsuBusy[sm]) return false;
+    const g = sm * GMAX + this.lsuNext[sm];
+    const w = this.lsuWarp[sm];
+    const r = this.lsuReg[sm];
+    const addr = this.gAddr[g];
+    switch (this.gKind[g]) {
+      case G_L1LD: {
+        const line = Math.floor(addr / this.l1Line);
+        const tags = this.l1[sm];
+        const slot = tags.find(line);
+        if (slot >= 0 && tags.state[slot] === T_VALID) {
+          tags.touch(slot);
+          const i = w * R + r;
+          const t = this.now + this.c.l1!.hitLatency;
+          if (this.rReady[i] < t) this.rReady[i] = t;
+          this.reqL1++;
+          this.hitL1++;
+        } else if (slot >= 0) {
+          const e = this.l1SlotEntry[sm * this.l1Lines + slot];
+          const n = this.mCount[e];
+          if (n >= this.l1M) {
+            this.stall(sm, S_NOMERGER);
+            return false;
+          }
+          this.mWarp[e * this.l1M + n] = w;
+          this.mReg[e * this.l1M + n] = r;
+          this.mCount[e] = n + 1;
+          this.mergersInUse++;
+          this.rPending[w * R + r]++;
+          this.wPending[w]++;
+          this.reqL1++;
+        } else {
+          const v = tags.victim(line);
+          if (v < 0) {
+            this.stall(sm, S_NOCACHELINE);
+            return false;
+          }
+          if (this.mUsed[sm] === this.l1E) {
+            this.stall(sm, S_NOMSHRLINE);
+            return false;
+          }
+          let e = sm * this.l1E;
+          while (this.mLine[e] !== -1) e++;
+          tags.install(v, line, T_RESERVED, 0);
+          this.l1SlotEntry[sm * this.l1Lines + v] = e;
+          this.mLine[e] = line;
+          this.mSlot[e] = v;
+          this.mCount[e] = 1;
+          this.mWarp[e * this.l1M] = w;
+          this.mReg[e * this.l1M] = r;
+          this.mUsed[sm]++;
+          this.mshrInUse++;
+          this.mergersInUse++;
+          this.rPending[w * R + r]++;
+          this.wPending[w]++;
+          this.reqL1++;
+          this.sendUp(this.newPacket(sm, PK_L1FILL, line * this.l1Line, this.l1Line, e, 0));
+        }
+        break;
+      }
+      case G_READ: {
+        const seg = this.c.bypassBytes;
+        let mask = this.gMask[g];
+        for (let b = 0; mask !== 0; b++, mask >>>= 1) {
+          if (!(mask & 1)) continue;
+          this.rPending[w * R + r]++;
+          this.wPending[w]++;
+          this.sendUp(this.newPacket(sm, PK_READ, addr + b * seg, seg, w, r));
+        }
+        break;
+      }
+      case G_ST:
+        this.sendUp(this.newPacket(sm, PK_STORE, addr, this.gBytes[g], 0, 0));
+        break;
+      case G_SHARED: {
+        let t = this.now;
+        if (this.shFree[sm] > t) t = this.shFree[sm];
+        this.shFree[sm] = t + this.gBytes[g] * this.shCyclesPerByte;
+        this.sharedAccesses++;
+        if (r >= 0) {
+          const i = w * R + r;
+          const ready = t + this.c.shared.latency;
+          if (this.rReady[i] < ready) this.rReady[i] = ready;
+        }
+        break;
+      }
+    }
+    this.lsuStall[sm] = -1;
+    if (++this.lsuNext[sm] < this.lsuN[sm]) {
+      // More of the instruction to serve: a coalescing stall when the next access is to another
+      // line (LASH VII-B: serialization to different cache lines). A further segment of the same line
+      // (segmentBySize) keeps the LSU busy without being one of LASH's stalls.
+      if (Math.floor(this.gAddr[g + 1] / this.l1Line) !== Math.floor(addr / this.l1Line) || this.gKind[g + 1] !== this.gKind[g]) {
+        this.stalls[S_COALESCING]++;
+        this.accStall++;
+      }
+    } else {
+      this.lsuBusy[sm] = 0;
+      if (this.smWake[sm] > this.now) this.smWake[sm] = this.now;
+      if (r >= 0) this.complete(w, r, this.now);
+    }
+    return true;
+  }
+
+  // =============================================================================================
+  // Addresses and coalescing
+  // =============================================================================================
+
+  /** Element index of one thread, clamped into the array. */
+  private indexOf(ix: CompiledIndex, w: number, tid: number, length: number): number {
+    let v = ix.offset;
+    const bid = this.wBid[w];
+    const bdim = this.k.kernel.block;
+    for (let t = 0; t < ix.n; t++) {
+      const code = ix.vars[t];
+      let x: number;
+      if (code === VAR_TID) x = tid;
+      else if (code === VAR_GTID) x = bid * bdim + tid;
+      else if (code === VAR_BID) x = bid;
+      else if (code === VAR_BDIM) x = bdim;
+      else if (code === VAR_GDIM) x = this.k.kernel.grid;
+      else x = this.wLoop[w * this.k.loopVars + (code - VAR_LOOP)];
+      const d = ix.div[t];
+      if (d > 1) x = Math.floor(x / d);
+      const m = ix.mod[t];
+      if (m > 0) x = ((x % m) + m) % m;
+      v += ix.coef[t] * x;
+    }
+    v = Math.floor(v);
+    return v < 0 ? 0 : v >= length ? length - 1 : v;
+  }
+
+  /** Byte addresses of the active lanes into laneAddr; returns the lane count. */
+  private laneAddresses(w: number, ins: CInstr): number {
+    const a = this.k.arrays[ins.array];
+    const lanes = this.wLanes[w];
+    const tid0 = this.wInBlock[w] * 32;
+    const ix = ins.index!;
+    if (!ix.laneDependent) {
+      const addr = a.base + this.indexOf(ix, w, tid0, a.length) * a.elemBytes;
+      for (let l = 0; l < lanes; l++) this.laneAddr[l] = addr;
+      return lanes;
+    }
+    for (let l = 0; l < lanes; l++) this.laneAddr[l] = a.base + this.indexOf(ix, w, tid0 + l, a.length) * a.elemBytes;
+    return lanes;
+  }
+
+  /**
+   * Groups n addresses (each covering `span` bytes from src[i]) into aligned blocks of `group` bytes,
+   * noting which `seg`-byte segments of each block are touched, and appends one LSU group per block.
+   */
+  private coalesce(sm: number, src: Float64Array, n: number, span: number, group: number, seg: number, kind: number): void {
+    const base = sm * GMAX;
+    const first = this.lsuN[sm];
+    for (let i = 0; i < n; i++) {
+      const lo = src[i];
+      const hi = lo + span - 1;
+      for (let a = Math.floor(lo / seg) * seg; a <= hi; a += seg) {
+        const ga = Math.floor(a / group) * group;
+        const bit = 1 << Math.floor((a - ga) / seg);
+        let j = first;
+        const end = this.lsuN[sm];
+        while (j < end && this.gAddr[base + j] !== ga) j++;
+        if (j === end) {
+          if (end === GMAX) throw new Error('an instruction produced more memory groups than the LSU buffer holds');
+          this.gAddr[base + j] = ga;
+          this.gKind[base + j] = kind;
+          this.gMask[base + j] = bit;
+          this.lsuN[sm] = end + 1;
+        } else this.gMask[base + j] |= bit;
+      }
+    }
+    for (let j = first; j < this.lsuN[sm]; j++) this.gBytes[base + j] = popcount(this.gMask[base + j]) * seg;
+  }
+
+  private addShared(sm: number, bytes: number): void {
+    const j = this.lsuN[sm]++;
+    this.gKind[sm * GMAX + j] = G_SHARED;
+    this.gBytes[sm * GMAX + j] = bytes;
+    this.gAddr[sm * GMAX + j] = 0;
+    this.gMask[sm * GMAX + j] = 0;
+  }
+
+  /** Puts an ordinary global or shared access of warp w in the LSU. */
+  private startAccess(sm: number, w: number, ins: CInstr): void {
+    const a = this.k.arrays[ins.array];
+    this.lsuN[sm] = 0;
+    const n = this.laneAddresses(w, ins);
+    const isLoad = ins.op === OP_LD;
+    if (a.shared) this.addShared(sm, n * a.elemBytes);
+    else if (isLoad && this.useL1) {
+      const seg = this.c.segmentBySize ? Math.min(this.l1Line, 32 * Math.min(4, a.elemBytes)) : this.l1Line;
+      this.coalesce(sm, this.laneAddr, n, a.elemBytes, seg, seg, G_L1LD);
+    }
+    else if (isLoad) this.coalesce(sm, this.laneAddr, n, a.elemBytes, this.c.coalesceBytes, this.c.bypassBytes, G_READ);
+    else this.coalesce(sm, this.laneAddr, n, a.elemBytes, this.useL1 ? this.l1Line : this.c.coalesceBytes, this.c.bypassBytes, G_ST);
+    this.lsuGo(sm, w, isLoad ? ins.dst : -1);
+  }
+
+  private lsuGo(sm: number, w: number, reg: number): void {
+    this.lsuBusy[sm] = 1;
+    this.lsuWarp[sm] = w;
+    this.lsuReg[sm] = reg;
+    this.lsuNext[sm] = 0;
+    this.lsuStall[sm] = -1;
+    if (reg >= 0) {
+      const i = w * R + reg;
+      this.rPending[i]++;
+      this.wPending[w]++;
+      this.rIssue[i] = this.now;
+      this.rReady[i] = this.now;
+    }
+  }
+
+  // =============================================================================================
+  // S-L1
+  // =============================================================================================
+
+  /** Extra instructions an S-L1 access of warp w will run (reads the tags, changes nothing). */
+  private sl1Extra(w: number, ins: CInstr): number {
+    const cfg = this.k.kernel.sl1!;
+    const a = this.k.arrays[ins.array];
+    if (a.slot < 0) return cfg.accessInstructions;
+    const n = this.laneAddresses(w, ins);
+    const lb = cfg.lineBytes;
+    let miss = 0;
+    let wb = 0;
+    const base = w * 32 * this.sl1Slots;
+    for (let l = 0; l < n; l++) {
+      const line = Math.floor(this.laneAddr[l] / lb);
+      const ti = base + l * this.sl1Slots + a.slot;
+      if (this.sl1Tag[ti] !== line) {
+        miss = 1;
+        if (this.sl1Dirty[ti]) wb = 1;
+      }
+    }
+    return cfg.accessInstructions + (miss ? cfg.missInstructions : 0) + (wb ? cfg.writebackInstructions : 0);
+  }
+
+  /** The memory part of an S-L1 access: write-backs, line loads of missing lanes, the shared access. */
+  private sl1Access(sm: number, w: number, ins: CInstr): void {
+    const cfg = this.k.kernel.sl1!;
+    const a = this.k.arrays[ins.array];
+    const isLoad = ins.op === OP_LD;
+    if (a.slot < 0) {
+      this.startAccess(sm, w, ins);
+      return;
+    }
+    this.lsuN[sm] = 0;
+    const n = this.laneAddresses(w, ins);
+    const lb = cfg.lineBytes;
+    const base = w * 32 * this.sl1Slots;
+    let nMiss = 0;
+    let nWb = 0;
+    // Write-backs first (their old lines), then the new lines' loads.
+    for (let l = 0; l < n; l++) {
+      const line = Math.floor(this.laneAddr[l] / lb);
+      const ti = base + l * this.sl1Slots + a.slot;
+      if (this.sl1Tag[ti] !== line && this.sl1Dirty[ti]) this.segAddr[nWb++] = this.sl1Tag[ti] * lb;
+    }
+    if (nWb) this.linePieces(sm, nWb, lb, G_ST);
+    for (let l = 0; l < n; l++) {
+      const line = Math.floor(this.laneAddr[l] / lb);
+      const ti = base + l * this.sl1Slots + a.slot;
+      if (this.sl1Tag[ti] !== line) {
+        this.segAddr[nMiss++] = line * lb;
+        this.sl1Tag[ti] = line;
+        this.sl1Dirty[ti] = isLoad ? 0 : 1;
+      } else if (!isLoad) this.sl1Dirty[ti] = 1;
+    }
+    if (nMiss) this.linePieces(sm, nMiss, lb, G_READ);
+    this.sl1Hits += n - nMiss;
+    this.sl1Misses += nMiss;
+    this.sl1Writebacks += nWb;
+    this.addShared(sm, n * a.elemBytes);
+    if (isLoad) this.lsuGo(sm, w, ins.dst);
+    else if (nMiss) {
+      // A store that misses loads the line first (write-allocate); the warp waits for it.
+      this.lsuGo(sm, w, this.k.hiddenReg);
+    } else this.lsuGo(sm, w, -1); // only write-backs and the shared write: no register
+  }
+
+  /**
+   * Moves n software lines (start addresses in segAddr) as global loads or stores of at most 16 B
+   * per thread (the widest access, SL1 3.1): ceil(lineBytes / 16) instructions, each coalesced over
+   * the lanes on its own, so a 24 B line costs two (16 + 8 B).
+   */
+  private linePieces(sm: number, n: number, lb: number, kind: number): void {
+    const pieces = Math.ceil(lb / SL1_ACCESS_BYTES);
+    for (let p = 0; p < pieces; p++) {
+      const off = p * SL1_ACCESS_BYTES;
+      const span = Math.min(SL1_ACCESS_BYTES, lb - off);
+      for (let i = 0; i < n; i++) this.pieceAddr[i] = this.segAddr[i] + off;
+      this.coalesce(sm, this.pieceAddr, n, span, this.c.coalesceBytes, this.c.bypassBytes, kind);
+    }
+    this.warpInstructions += pieces;
+    this.accInstr += pieces;
+  }
+
+  /** Dirty S-L1 lines of a finishing warp: count the slots with any, or write them back. */
+  private sl1DirtySlots(w: number): number {
+    let n = 0;
+    const lanes = this.wLanes[w];
+    const base = w * 32 * this.sl1Slots;
+    for (let s = 0; s < this.sl1Slots; s++) {
+      for (let l = 0; l < lanes; l++)
+        if (this.sl1Dirty[base + l * this.sl1Slots + s]) {
+          n++;
+          break;
+        }
+    }
+    return n;
+  }
+
+  private sl1Flush(sm: number, w: number): void {
+    const lb = this.k.kernel.sl1!.lineBytes;
+    this.lsuN[sm] = 0;
+    const lanes = this.wLanes[w];
+    const base = w * 32 * this.sl1Slots;
+    for (let s = 0; s < this.sl1Slots; s++) {
+      let n = 0;
+      for (let l = 0; l < lanes; l++) {
+        const ti = base + l * this.sl1Slots + s;
+        if (this.sl1Dirty[ti]) {
+          this.segAddr[n++] = this.sl1Tag[ti] * lb;
+          this.sl1Dirty[ti] = 0;
+        }
+      }
+      this.sl1Writebacks += n;
+      if (n) this.linePieces(sm, n, lb, G_ST);
+    }
+    this.lsuGo(sm, w, -1);
+  }
+
+  // =============================================================================================
+  // Warps and issue
+  // =============================================================================================
+
+  /** Follows loop markers until the pc rests on an instruction. */
+  private settle(w: number): void {
+    const prog = this.prog;
+    const L = this.k.loopVars;
+    for (;;) {
+      const ins = prog[this.wPc[w]];
+      if (ins.op === OP_LOOP) {
+        if (ins.count === 0) this.wPc[w] = ins.jump;
+        else {
+          this.wLoop[w * L + ins.loopVar] = ins.start;
+          this.wPc[w]++;
+        }
+      } else if (ins.op === OP_ENDLOOP) {
+        const i = w * L + ins.loopVar;
+        if (++this.wLoop[i] < ins.start + ins.count) this.wPc[w] = ins.jump + 1;
+        else this.wPc[w]++;
+      } else return;
+    }
+  }
+
+  private advance(w: number): void {
+    this.wPc[w]++;
+    this.settle(w);
+  }
+
+  private regsReady(w: number, uses: Int32Array): boolean {
+    const b = w * R;
+    for (let i = 0; i < uses.length; i++) {
+      const r = b + uses[i];
+      if (this.rPending[r] !== 0 || this.rReady[r] > this.now) return false;
+    }
+    return true;
+  }
+
+  /** Whether warp w (on SM sm) can issue its next instruction this cycle. */
+  private canIssue(sm: number, w: number): boolean {
+    if (this.wState[w] !== W_ACTIVE || this.wWait[w] > this.now) return false;
+    if (this.rPending[w * R + this.k.hiddenReg] !== 0) return false;
+    const ins = this.prog[this.wPc[w]];
+    switch (ins.op) {
+      case OP_ALU:
+        if (this.wAluRemain[w] > 0) return true;
+        return this.regsReady(w, ins.uses) && (ins.dst < 0 || this.rPending[w * R + ins.dst] === 0);
+      case OP_LD:
+        if (ins.sl1 && this.wPhase[w] < 2) return this.rPending[w * R + ins.dst] === 0;
+        return this.lsuBusy[sm] === 0 && this.rPending[w * R + ins.dst] === 0;
+      case OP_ST:
+        if (!this.regsReady(w, ins.uses)) return false;
+        if (ins.sl1 && this.wPhase[w] < 2) return true;
+        return this.lsuBusy[sm] === 0;
+      case OP_SYNC:
+        return true;
+      case OP_EXIT:
+        if (this.wPhase[w] === 1) return true;
+        if (this.wPhase[w] === 2) return this.lsuBusy[sm] === 0;
+        return this.wPending[w] === 0;
+    }
+    return false;
+  }
+
+  /** Earliest cycle after now at which warp w could issue if no event happened (Infinity: only an event can free it). */
+  private wakeTime(sm: number, w: number): number {
+    if (this.wState[w] !== W_ACTIVE) return Infinity;
+    if (this.rPending[w * R + this.k.hiddenReg] !== 0) return Infinity;
+    let t = this.wWait[w] > this.now ? this.wWait[w] : this.now + 1;
+    const ins = this.prog[this.wPc[w]];
+    const b = w * R;
+    if (ins.op === OP_ALU && this.wAluRemain[w] > 0) return t;
+    if (ins.op === OP_EXIT) return this.wPending[w] === 0 || this.wPhase[w] === 1 ? t : Infinity;
+    if ((ins.op === OP_LD || ins.op === OP_ALU) && ins.dst >= 0 && this.rPending[b + ins.dst] !== 0) return Infinity;
+    for (let i = 0; i < ins.uses.length; i++) {
+      const r = b + ins.uses[i];
+      if (this.rPending[r] !== 0) return Infinity;
+      if (this.rReady[r] > t) t = this.rReady[r];
+    }
+    if ((ins.op === OP_LD || ins.op === OP_ST) && this.lsuBusy[sm] && !(ins.sl1 && this.wPhase[w] < 2)) return Infinity;
+    return t;
+  }
+
+  /** Issues warp w's next instruction (canIssue said yes). */
+  private execute(sm: number, w: number): void {
+    const ins = this.prog[this.wPc[w]];
+    switch (ins.op) {
+      case OP_ALU: {
+        if (this.wAluRemain[w] === 0) this.wAluRemain[w] = ins.count;
+        this.warpInstructions++;
+        this.accInstr++;
+        if (--this.wAluRemain[w] > 0) this.wWait[w] = this.now + this.c.aluLatency;
+        else {
+          if (ins.dst >= 0) this.rReady[w * R + ins.dst] = this.now + this.c.aluLatency;
+          this.wWait[w] = this.now + 1;
+          this.advance(w);
+        }
+        return;
+      }
+      case OP_LD:
+      case OP_ST: {
+        if (ins.sl1) {
+          if (this.wPhase[w] === 0) {
+            this.wExtra[w] = this.sl1Extra(w, ins);
+            this.wPhase[w] = 1;
+          }
+          if (this.wPhase[w] === 1) {
+            this.warpInstructions++;
+            this.accInstr++;
+            if (--this.wExtra[w] <= 0) {
+              this.wPhase[w] = 2;
+              this.wWait[w] = this.now + this.c.aluLatency;
+            } else this.wWait[w] = this.now + 1;
+            return;
+          }
+          this.wPhase[w] = 0;
+          this.sl1Access(sm, w, ins);
+        } else this.startAccess(sm, w, ins);
+        this.warpInstructions++;
+        this.accInstr++;
+        this.wWait[w] = this.now + 1;
+        this.advance(w);
+        return;
+      }
+      case OP_SYNC: {
+        this.warpInstructions++;
+        this.accInstr++;
+        const b = this.wBlock[w];
+        this.wState[w] = W_BARRIER;
+        if (++this.bArrived[b] === this.bWarps[b]) {
+          this.bArrived[b] = 0;
+          const first = sm * this.maxW;
+          for (let x = first; x < first + this.maxW; x++)
+            if (this.wBlock[x] === b && this.wState[x] === W_BARRIER) {
+              this.wState[x] = W_ACTIVE;
+              this.wWait[x] = this.now + 1;
+              this.advance(x);
+            }
+        }
+        return;
+      }
+      case OP_EXIT: {
+        if (this.sl1Slots > 0 && this.wPhase[w] === 0) {
+          const dirty = this.sl1DirtySlots(w);
+          if (dirty > 0) {
+            this.wExtra[w] = dirty * this.k.kernel.sl1!.writebackInstructions;
+            this.wPhase[w] = this.wExtra[w] > 0 ? 1 : 2;
+            if (this.wPhase[w] === 2) return;
+          } else this.wPhase[w] = 3;
+        }
+        if (this.wPhase[w] === 1) {
+          this.warpInstructions++;
+          this.accInstr++;
+          if (--this.wExtra[w] <= 0) this.wPhase[w] = 2;
+          this.wWait[w] = this.now + 1;
+          return;
+        }
+        if (this.wPhase[w] === 2) {
+          this.sl1Flush(sm, w);
+          this.wPhase[w] = 3;
+          this.wWait[w] = this.now + 1;
+          return;
+        }
+        this.retire(sm, w);
+        return;
+      }
+    }
+  }
+
+  private retire(sm: number, w: number): void {
+    this.wState[w] = W_DONE;
+    this.doneWarps++;
+    const b = this.wBlock[w];
+    if (--this.bLeft[b] === 0) {
+      // The block is done: free its warp slots and resources.
+      const first = sm * this.maxW;
+      for (let x = first; x < first + this.maxW; x++)
+        if (this.wBlock[x] === b && this.wState[x] === W_DONE) {
+          this.wState[x] = W_FREE;
+          this.wBlock[x] = -1;
+        }
+      this.smWarps[sm] -= this.bWarps[b];
+      this.smThreads[sm] -= this.bThreads[b];
+      this.smShared[sm] -= this.bShared[b];
+      this.smBlocks[sm]--;
+      this.bBid[b] = -1;
+      this.blocksDone++;
+      this.dispatchPending = 1;
+      if (this.o.progress && (this.blocksDone & 15) === 0) this.o.progress(this.doneWarps, this.totalWarps);
+    }
+  }
+
+  /** One cycle of an SM's schedulers; true when any issued. */
+  private issue(sm: number): boolean {
+    if (this.smWake[sm] > this.now) return false;
+    let any = false;
+    const S = this.nsched;
+    const base = sm * this.maxW;
+    // Schedulers go in a fixed order each cycle, as GPGPU-Sim's issue stage (the LSU takes one instruction per cycle).
+    for (let s = 0; s < S; s++) {
+      const li = sm * S + s;
+      const last = this.lastIssued[li];
+      let pick = -1;
+      if (this.gto) {
+        if (last >= 0 && this.canIssue(sm, last)) pick = last;
+        else {
+          let bestAge = Infinity;
+          for (let l = s; l < this.maxW; l += S) {
+            const w = base + l;
+            if (this.wAge[w] < bestAge && this.canIssue(sm, w)) {
+              bestAge = this.wAge[w];
+              pick = w;
+            }
+          }
+        }
+      } else {
+        const count = Math.ceil((this.maxW - s) / S);
+        const start = last >= 0 ? ((last - base - s) / S + 1) % count : 0;
+        for (let k = 0; k < count; k++) {
+          const w = base + s + ((start + k) % count) * S;
+          if (this.canIssue(sm, w)) {
+            pick = w;
+            break;
+          }
+        }
+      }
+      if (pick >= 0) {
+        this.lastIssued[li] = pick;
+        this.execute(sm, pick);
+        any = true;
+      }
+    }
+    if (any) this.smWake[sm] = this.now + 1;
+    else {
+      // Nothing could issue: sleep until the earliest warp could, or until an event wakes the SM.
+      let t = Infinity;
+      for (let w = base; w < base + this.maxW; w++) {
+        const x = this.wakeTime(sm, w);
+        if (x < t) t = x;
+      }
+      this.smWake[sm] = t;
+    }
+    return any;
+  }
+
+  // =============================================================================================
+  // Blocks
+  // =============================================================================================
+
+  private fits(sm: number): boolean {
+    const k = this.k;
+    return (
+      this.smWarps[sm] + k.warpsPerBlock <= this.maxW &&
+      this.smThreads[sm] + k.kernel.block <= this.c.maxThreadsPerSM &&
+      this.smBlocks[sm] < this.maxB &&
+      this.smShared[sm] + k.sharedBytesPerBlock <= this.c.shared.bytesPerSM
+    );
+  }
+
+  private dispatch(): void {
+    this.dispatchPending = 0;
+    const grid = this.k.kernel.grid;
+    while (this.nextBlock < grid) {
+      let placed = false;
+      for (let i = 0; i < this.sms; i++) {
+        const sm = (this.rrSm + i) % this.sms;
+        if (this.fits(sm)) {
+          this.place(sm, this.nextBlock++);
+          this.rrSm = (sm + 1) % this.sms;
+          placed = true;
+          break;
+        }
+      }
+      if (!placed) return;
+    }
+  }
+
+  private place(sm: number, bid: number): void {
+    const k = this.k;
+    let b = sm * this.maxB;
+    while (this.bBid[b] !== -1) b++;
+    this.bBid[b] = bid;
+    this.bLeft[b] = k.warpsPerBlock;
+    this.bWarps[b] = k.warpsPerBlock;
+    this.bArrived[b] = 0;
+    this.bShared[b] = k.sharedBytesPerBlock;
+    this.bThreads[b] = k.kernel.block;
+    this.smWarps[sm] += k.warpsPerBlock;
+    this.smThreads[sm] += k.kernel.block;
+    this.smShared[sm] += k.sharedBytesPerBlock;
+    this.smBlocks[sm]++;
+    if (this.smWake[sm] > this.now + 1) this.smWake[sm] = this.now + 1;
+    let l = 0;
+    for (let i = 0; i < k.warpsPerBlock; i++) {
+      while (this.wState[sm * this.maxW + l] !== W_FREE) l++;
+      const w = sm * this.maxW + l;
+      this.wState[w] = W_ACTIVE;
+      this.wBlock[w] = b;
+      this.wBid[w] = bid;
+      this.wInBlock[w] = i;
+      this.wLanes[w] = Math.min(32, k.kernel.block - i * 32);
+      this.wWait[w] = this.now + 1;
+      this.wAluRemain[w] = 0;
+      this.wExtra[w] = 0;
+      this.wPhase[w] = 0;
+      this.wAge[w] = this.ageCounter++;
+      this.wPending[w] = 0;
+      this.rPending.fill(0, w * R, w * R + R);
+      this.rReady.fill(0, w * R, w * R + R);
+      if (this.sl1Slots > 0) {
+        this.sl1Tag.fill(-1, w * 32 * this.sl1Slots, (w + 1) * 32 * this.sl1Slots);
+        this.sl1Dirty.fill(0, w * 32 * this.sl1Slots, (w + 1) * 32 * this.sl1Slots);
+      }
+      this.wPc[w] = 0;
+      this.settle(w);
+    }
+  }
+
+  // =============================================================================================
+  // Epochs
+  // =============================================================================================
+
+  /** Time-weighted occupancy over [now, now + span), closing epochs on the way. */
+  private accrue(span: number): void {
+    let t = this.now;
+    const end = this.now + span;
+    while (t < end) {
+      const boundary = (this.epochIdx + 1) * this.epochLen;
+      const seg = (end < boundary ? end : boundary) - t;
+      this.accMshr += this.mshrInUse * seg;
+      this.accMerger += this.mergersInUse * seg;
+      t += seg;
+      if (t >= boundary) this.closeEpoch(this.epochLen);
+    }
+  }
+
+  private closeEpoch(len: number): void {
+    this.eCycle.push(this.epochIdx * this.epochLen);
+    this.eMshr.push(this.accMshr / len / this.sms);
+    this.eMerger.push(this.accMerger / len / this.sms);
+    this.eInstr.push(this.accInstr);
+    this.eStall.push(this.accStall);
+    this.accMshr = 0;
+    this.accMerger = 0;
+    this.accInstr = 0;
+    this.accStall = 0;
+    this.epochIdx++;
+  }
+
+  // =============================================================================================
+  // Main loop
+  // =============================================================================================
+
+  runKernel(k: CompiledKernel): void {
+    this.k = k;
+    this.prog = k.program;
+    this.nextBlock = 0;
+    this.blocksDone = 0;
+    this.rrSm = 0;
+    const W = this.sms * this.maxW;
+    if (this.wLoop.length < W * Math.max(1, k.loopVars)) this.wLoop = new Int32Array(W * Math.max(1, k.loopVars));
+    this.sl1Slots = k.sl1Slots;
+    if (k.sl1Slots > 0 && this.sl1Tag.length < W * 32 * k.sl1Slots) {
+      this.sl1Tag = new Float64Array(W * 32 * k.sl1Slots);
+      this.sl1Dirty = new Uint8Array(W * 32 * k.sl1Slots);
+    }
+    let empty = true;
+    for (let sm = 0; sm < this.sms; sm++) {
+      this.lastIssued.fill(-1, sm * this.nsched, (sm + 1) * this.nsched);
+      if (this.smBlocks[sm] !== 0) empty = false;
+    }
+    if (!empty) throw new Error('internal: SMs not empty at kernel start');
+    if (!this.fits(0))
+      throw new Error(
+        `kernel ${k.kernel.name}: one block (${k.kernel.block} threads, ${k.warpsPerBlock} warps, ${k.sharedBytesPerBlock} B shared) does not fit on an SM`,
+      );
+    this.dispatch();
+    const grid = k.kernel.grid;
+    const sms = this.sms;
+    const P = this.P;
+    for (;;) {
+      this.processEvents();
+      let act = false;
+      for (let sm = 0; sm < sms; sm++) if (this.lsuStep(sm)) act = true;
+      for (let p = 0; p < P; p++) if (this.l2Step(p)) act = true;
+      for (let sm = 0; sm < sms; sm++) if (this.smBlocks[sm] > 0 && this.issue(sm)) act = true;
+      if (this.dispatchPending) {
+        this.dispatch();
+        act = true;
+      }
+      if (this.blocksDone === grid && this.outstanding === 0) {
+        this.accrue(1);
+        this.now++;
+        return;
+      }
+      let next = this.now + 1;
+      if (!act) {
+        next = this.events.peekTime();
+        for (let sm = 0; sm < sms; sm++) if (this.smBlocks[sm] > 0 && this.smWake[sm] < next) next = this.smWake[sm];
+        for (let p = 0; p < P; p++) if (this.qLen[p] > 0 && !this.l2Blocked[p] && this.l2Free[p] < next) next = Math.max(this.now + 1, Math.ceil(this.l2Free[p]));
+        if (next === Infinity) throw new Error(`kernel ${k.kernel.name}: deadlock at cycle ${this.now} (no warp can proceed and nothing is in flight)`);
+        next = Math.max(this.now + 1, Math.ceil(next));
+        const skipped = next - this.now - 1;
+        if (skipped > 0)
+          for (let sm = 0; sm < sms; sm++) {
+            const r = this.lsuStall[sm];
+            if (this.lsuBusy[sm] && r >= 0) {
+              this.stalls[r] += skipped;
+              this.accStall += skipped;
+            }
+          }
+      }
+      this.accrue(next - this.now);
+      this.now = next;
+      if (this.now > this.o.maxCycles) throw new Error(`simulation passed ${this.o.maxCycles} cycles (maxCycles)`);
+    }
+  }
+
+  stats(): TimingStats {
+    const rem = this.now - this.epochIdx * this.epochLen;
+    if (rem > 0) this.closeEpoch(rem);
+    const stalls = {} as Record<StallReason, number>;
+    STALL_REASONS.forEach((r, i) => (stalls[r] = this.stalls[i]));
+    const cycles = this.now;
+    return {
+      cycles,
+      warpInstructions: this.warpInstructions,
+      ipc: cycles > 0 ? this.warpInstructions / cycles : 0,
+      requests: { l1: this.reqL1, l2: this.reqL2, dram: this.reqDram },
+      hits: { l1: this.hitL1, l2: this.hitL2 },
+      missRate: {
+        l1: this.reqL1 > 0 ? (this.reqL1 - this.hitL1) / this.reqL1 : 0,
+        l2: this.reqL2 > 0 ? (this.reqL2 - this.hitL2) / this.reqL2 : 0,
+      },
+      bytes: { interconnect: this.bytesIcnt, dram: this.bytesDram },
+      dramUtilisation: cycles > 0 ? this.bytesDram / (this.c.dram.bytesPerCycle * cycles) : 0,
+      avgMemLatency: this.latCount > 0 ? this.latSum / this.latCount : 0,
+      avgFetchLatency: this.fetchLatCount > 0 ? this.fetchLatSum / this.fetchLatCount : 0,
+      stalls,
+      sharedAccesses: this.sharedAccesses,
+      sl1: { hits: this.sl1Hits, misses: this.sl1Misses, writebacks: this.sl1Writebacks },
+      epochs: {
+        cycle: Float64Array.from(this.eCycle),
+        mshrOccupancy: Float64Array.from(this.eMshr),
+        mergerOccupancy: Float64Array.from(this.eMerger),
+        instructions: Float64Array.from(this.eInstr),
+        stallCycles: Float64Array.from(this.eStall),
+      },
+    };
+  }
+}
+
+/**
+ * Runs `kernels` one after another on the GPU `config` describes and returns what happened. Pure and
+ * deterministic: the same inputs give the same statistics (no randomness is drawn; `options.seed` is
+ * kept for the contract). Throws on a malformed config or kernel, a deadlock, or past maxCycles.
+ */
+export function simulate(config: TimingConfig, kernels: Kernel[], options: Partial<TimingOptions> = {}): TimingStats {
+  const o: TimingOptions = { ...DEFAULT_TIMING_OPTIONS, ...options };
+  const problems = checkTimingConfig(config);
+  if (problems.length) throw new Error(`timing config: ${problems.join('; ')}`);
+  const bases = layoutArrays(kernels, o.baseAddress ?? 0);
+  const compiled = kernels.map((k) => compileKernel(k, bases));
+  const e = new Engine(config, o);
+  e.totalWarps = compiled.reduce((s, k) => s + k.kernel.grid * k.warpsPerBlock, 0);
+  for (const k of compiled) e.runKernel(k);
+  o.progress?.(e.totalWarps, e.totalWarps);
+  return e.stats();
+}

@@ -1,0 +1,108 @@
+/**
+ * The tag state of a timing-tier cache (an SM's L1 or one L2 slice): set-associative, LRU or FIFO,
+ * with the one thing the latency tier's Cache (src-sim/model/cache.ts) has no notion of: a line
+ * RESERVED for an outstanding miss (LASH IV). A reserved line holds its tag (so a second miss to the
+ * same line finds it and merges into its MSHR entry) but no data, and it cannot be chosen as a victim
+ * until its fill arrives: when every way of a set is reserved, a new miss to that set cannot reserve a
+ * line ("nocacheline"). The latency tier answers one access at a time with no time in between, so it
+ * never needs this state; keeping it here leaves the latency tier's results untouched.
+ *
+ * Sets are picked by bit selection on the line number (after dividing out the slice interleave for
+ * L2 slices), as the latency tier's default 'bits' index. All state is in typed arrays; nothing is
+ * allocated per access.
+ */
+
+export const INVALID = 0;
+export const VALID = 1;
+export const RESERVED = 2;
+// Local copies for the hot paths (see engine.ts on imported bindings).
+const S_INVALID = 0;
+const S_VALID = 1;
+
+export class TagArray {
+  declare readonly sets: number;
+  declare readonly ways: number;
+  /** Line number held by each slot (set * ways + way), -1 when invalid. */
+  declare readonly tags: Float64Array;
+  declare readonly state: Uint8Array;
+  declare readonly dirty: Uint8Array;
+  /** Valid sectors of each slot, a bit each (sectored L2 lines; unused elsewhere). */
+  declare readonly sectors: Int32Array;
+  /** Recency stamp (LRU: last use; FIFO: fill). */
+  declare readonly stamp: Float64Array;
+  /** 1: LRU (touch on hit), 0: FIFO. */
+  declare readonly lru: number;
+  /** Lines of one slice are interleaved over `stride` slices: set = floor(line / stride) mod sets. */
+  declare readonly stride: number;
+  declare clock: number;
+
+  constructor(sets: number, ways: number, policy: 'lru' | 'fifo', stride = 1) {
+    this.sets = sets;
+    this.ways = ways;
+    this.tags = new Float64Array(sets * ways).fill(-1);
+    this.state = new Uint8Array(sets * ways);
+    this.dirty = new Uint8Array(sets * ways);
+    this.sectors = new Int32Array(sets * ways);
+    this.stamp = new Float64Array(sets * ways);
+    this.lru = policy === 'lru' ? 1 : 0;
+    this.stride = stride;
+    this.clock = 0;
+  }
+
+  setOf(line: number): number {
+    const q = this.stride === 1 ? line : Math.floor(line / this.stride);
+    return q % this.sets;
+  }
+
+  /** Slot holding `line` (valid or reserved), or -1. */
+  find(line: number): number {
+    const base = this.setOf(line) * this.ways;
+    const end = base + this.ways;
+    const tags = this.tags;
+    for (let s = base; s < end; s++) if (tags[s] === line) return s;
+    return -1;
+  }
+
+  touch(slot: number): void {
+    if (this.lru) this.stamp[slot] = ++this.clock;
+  }
+
+  /** The slot a new line of this set would take: an invalid way first, else the least recent valid
+   *  (not reserved) way; -1 when every way is reserved. */
+  victim(line: number): number {
+    const base = this.setOf(line) * this.ways;
+    const end = base + this.ways;
+    let best = -1;
+    let bestStamp = Infinity;
+    for (let s = base; s < end; s++) {
+      const st = this.state[s];
+      if (st === S_INVALID) return s;
+      if (st === S_VALID && this.stamp[s] < bestStamp) {
+        bestStamp = this.stamp[s];
+        best = s;
+      }
+    }
+    return best;
+  }
+
+  /** Puts `line` in `slot` in the given state (a fill or a reservation); stamps it as newest. */
+  install(slot: number, line: number, state: number, dirty: number): void {
+    this.tags[slot] = line;
+    this.state[slot] = state;
+    this.dirty[slot] = dirty;
+    this.stamp[slot] = ++this.clock;
+  }
+
+  /** A reserved line's data arrived. */
+  fill(slot: number): void {
+    this.state[slot] = S_VALID;
+    this.stamp[slot] = ++this.clock;
+  }
+
+  reservedIn(line: number): number {
+    const base = this.setOf(line) * this.ways;
+    let n = 0;
+    for (let s = base; s < base + this.ways; s++) if (this.state[s] === 2) n++;
+    return n;
+  }
+}

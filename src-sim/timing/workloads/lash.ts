@@ -1,0 +1,195 @@
+import type { Kernel } from '../types';
+
+/**
+ * LASH's three applications as kernels (LASH II, V). The element type is the bytes per element:
+ * 4 int, 2 short, 1 char. What LASH does not say is marked "assumed" with why.
+ */
+
+export type ElemType = 'int' | 'short' | 'char';
+export const ELEM_TYPES: readonly ElemType[] = ['int', 'short', 'char'];
+export const ELEM_BYTES: Record<ElemType, number> = { int: 4, short: 2, char: 1 };
+
+export interface StencilParams {
+  /** Elements of the input and output arrays (LASH VI: 512K). */
+  n: number;
+  /** Iterations, one launch each, input and output swapped (LASH VI: 4). */
+  iterations: number;
+  /** Threads per block (LASH VI: 256). */
+  block: number;
+  type: ElemType;
+  /** Bytes per element when other than the type's (8 or 16 B vector elements). */
+  elemBytes?: number;
+}
+
+export const LASH_STENCIL: Omit<StencilParams, 'type'> = { n: 512 * 1024, iterations: 4, block: 256 };
+
+/**
+ * The 1D stencil of LASH Eq. 1: a[i] = (a[i-1] + a[i] + a[i+1]) / 3, one thread per element, two
+ * separate arrays swapped between launches. The three loads of a thread are independent; the sum and
+ * the division by three (a multiply-high and a shift) depend on them; then one store.
+ * Assumed: 4 instructions of index arithmetic and bounds test before the loads, 4 dependent ALU
+ * instructions after them (two adds, multiply-high, shift); boundary threads read their clamped
+ * neighbours (the index is clamped into the array) instead of branching, which moves no extra lines.
+ */
+export function stencilKernels(p: StencilParams): Kernel[] {
+  const e = p.elemBytes ?? ELEM_BYTES[p.type];
+  const grid = Math.ceil(p.n / p.block);
+  const kernels: Kernel[] = [];
+  for (let it = 0; it < p.iterations; it++) {
+    const src = it % 2 === 0 ? 'a' : 'b';
+    const dst = it % 2 === 0 ? 'b' : 'a';
+    kernels.push({
+      name: `stencil-${e}B-${it}`,
+      grid,
+      block: p.block,
+      arrays: [
+        { name: 'a', elemBytes: e, length: p.n, space: 'global', readWrite: true },
+        { name: 'b', elemBytes: e, length: p.n, space: 'global', readWrite: true },
+      ],
+      body: [
+        { op: 'alu', count: 4, dst: 10 },
+        { op: 'ld', array: src, index: { terms: [{ coef: 1, var: 'gtid' }], offset: -1 }, dst: 0 },
+        { op: 'ld', array: src, index: { terms: [{ coef: 1, var: 'gtid' }] }, dst: 1 },
+        { op: 'ld', array: src, index: { terms: [{ coef: 1, var: 'gtid' }], offset: 1 }, dst: 2 },
+        { op: 'alu', count: 4, uses: [0, 1, 2], dst: 3 },
+        { op: 'st', array: dst, index: { terms: [{ coef: 1, var: 'gtid' }] }, src: [3] },
+      ],
+    });
+  }
+  return kernels;
+}
+
+export interface MatMulParams {
+  /** Square matrices of n x n (assumed: LASH gives no size). */
+  n: number;
+  block: number;
+  type: ElemType;
+  elemBytes?: number;
+}
+
+export const LASH_MATMUL: Omit<MatMulParams, 'type'> = { n: 128, block: 256 };
+
+/**
+ * Matrix multiply C = A x B, one thread per element of C (LASH II): thread (r, c) reads row r of A
+ * and column c of B. Threads of a warp share r (one broadcast load of A) and read consecutive
+ * elements of a row of B. Assumed: a multiply-add per k (one dependent ALU instruction), 2 index
+ * instructions per iteration, accumulation in a register.
+ */
+export function matmulKernels(p: MatMulParams): Kernel[] {
+  const e = p.elemBytes ?? ELEM_BYTES[p.type];
+  const n = p.n;
+  return [
+    {
+      name: `matmul-${e}B`,
+      grid: Math.ceil((n * n) / p.block),
+      block: p.block,
+      arrays: [
+        { name: 'A', elemBytes: e, length: n * n, space: 'global' },
+        { name: 'B', elemBytes: e, length: n * n, space: 'global' },
+        { name: 'C', elemBytes: e, length: n * n, space: 'global', readWrite: true },
+      ],
+      body: [
+        { op: 'alu', count: 3, dst: 9 },
+        {
+          op: 'loop',
+          var: 'k',
+          count: n,
+          body: [
+            { op: 'ld', array: 'A', index: { terms: [{ coef: n, var: 'gtid', div: n }, { coef: 1, var: 'k' }] }, dst: 0 },
+            { op: 'ld', array: 'B', index: { terms: [{ coef: n, var: 'k' }, { coef: 1, var: 'gtid', mod: n }] }, dst: 1 },
+            { op: 'alu', count: 2, uses: [0, 1], dst: 2 },
+          ],
+        },
+        { op: 'st', array: 'C', index: { terms: [{ coef: 1, var: 'gtid' }] }, src: [2] },
+      ],
+    },
+  ];
+}
+
+export interface StereoParams {
+  width: number;
+  height: number;
+  /** Disparity labels (LASH II: 16). */
+  labels: number;
+  /** Threads per block (assumed: 64, so the few rows and columns spread over the SMs). */
+  block: number;
+  type: ElemType;
+  elemBytes?: number;
+}
+
+export const LASH_STEREO: Omit<StereoParams, 'type'> = { width: 256, height: 256, labels: 16, block: 64 };
+
+/**
+ * Stereo matching by belief propagation (LASH II): each iteration propagates the 16 labels' messages
+ * along rows (one thread per row walks its row) and then along columns (one thread per column walks
+ * its column). Per pixel and label a thread reads the data cost and the neighbour's message and
+ * writes its own message. Layout (assumed): [y][x][label]. Along rows, the threads of a warp are
+ * `width * labels` elements apart (one line each); along columns, `labels` elements apart. Assumed:
+ * 3 dependent ALU instructions per label (add, compare, select of the min-sum update), one iteration.
+ */
+export function stereoKernels(p: StereoParams): Kernel[] {
+  const e = p.elemBytes ?? ELEM_BYTES[p.type];
+  const { width: W, height: H, labels: L } = p;
+  const arrays = [
+    { name: 'cost', elemBytes: e, length: W * H * L, space: 'global' as const },
+    { name: 'msgH', elemBytes: e, length: W * H * L, space: 'global' as const, readWrite: true },
+    { name: 'msgV', elemBytes: e, length: W * H * L, space: 'global' as const, readWrite: true },
+  ];
+  const pass = (name: string, threads: number, along: number, across: number, msg: string): Kernel => ({
+    name: `stereo-${name}-${e}B`,
+    grid: Math.ceil(threads / p.block),
+    block: p.block,
+    arrays,
+    body: [
+      { op: 'alu', count: 3, dst: 9 },
+      {
+        op: 'loop',
+        var: 'x',
+        count: along - 1,
+        body: [
+          {
+            op: 'loop',
+            var: 'l',
+            count: L,
+            body: [
+              // pixel (t, x + 1) reads its cost and the message of pixel (t, x)
+              { op: 'ld', array: 'cost', index: { terms: [{ coef: across, var: 'gtid' }, { coef: L, var: 'x' }, { coef: 1, var: 'l' }], offset: L }, dst: 0 },
+              { op: 'ld', array: msg, index: { terms: [{ coef: across, var: 'gtid' }, { coef: L, var: 'x' }, { coef: 1, var: 'l' }] }, dst: 1 },
+              { op: 'alu', count: 3, uses: [0, 1], dst: 2 },
+              { op: 'st', array: msg, index: { terms: [{ coef: across, var: 'gtid' }, { coef: L, var: 'x' }, { coef: 1, var: 'l' }], offset: L }, src: [2] },
+            ],
+          },
+        ],
+      },
+    ],
+  });
+  // Rows: thread y walks x; element (y, x, l) = y*W*L + x*L + l. Columns: thread x walks y;
+  // element (y, x, l) = y*W*L + x*L + l, so the walk steps W*L and threads are L apart.
+  const rows = pass('rows', H, W, W * L, 'msgH');
+  const cols: Kernel = {
+    ...pass('cols', W, H, L, 'msgV'),
+  };
+  // In the column pass the loop variable steps rows (W*L elements), not pixels (L elements).
+  cols.body = [
+    { op: 'alu', count: 3, dst: 9 },
+    {
+      op: 'loop',
+      var: 'y',
+      count: H - 1,
+      body: [
+        {
+          op: 'loop',
+          var: 'l',
+          count: L,
+          body: [
+            { op: 'ld', array: 'cost', index: { terms: [{ coef: L, var: 'gtid' }, { coef: W * L, var: 'y' }, { coef: 1, var: 'l' }], offset: W * L }, dst: 0 },
+            { op: 'ld', array: 'msgV', index: { terms: [{ coef: L, var: 'gtid' }, { coef: W * L, var: 'y' }, { coef: 1, var: 'l' }] }, dst: 1 },
+            { op: 'alu', count: 3, uses: [0, 1], dst: 2 },
+            { op: 'st', array: 'msgV', index: { terms: [{ coef: L, var: 'gtid' }, { coef: W * L, var: 'y' }, { coef: 1, var: 'l' }], offset: W * L }, src: [2] },
+          ],
+        },
+      ],
+    },
+  ];
+  return [rows, cols];
+}

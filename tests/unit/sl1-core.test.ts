@@ -1,0 +1,342 @@
+import { describe, expect, it } from 'vitest';
+import {
+  applySl1,
+  arrayBases,
+  chooseStructures,
+  clnFor,
+  evalIndex,
+  mainLoopIndex,
+  monitorKernel,
+  residency,
+  SL1_COSTS,
+  SL1_MONITOR_ACCESSES,
+  sl1Capacity,
+  type StructureStats,
+} from '../../src-sim/timing/sl1';
+import type { Instr, Kernel, TimingConfig } from '../../src-sim/timing/types';
+import { SL1_APPS } from '../../src-sim/timing/workloads/sl1-apps';
+
+/** A Titan-like configuration: only the fields S-L1 reads matter here. */
+const cfg: TimingConfig = {
+  sms: 15,
+  maxWarpsPerSM: 64,
+  maxThreadsPerSM: 2048,
+  maxBlocksPerSM: 16,
+  schedulers: 4,
+  aluLatency: 10,
+  coalesceBytes: 128,
+  bypassBytes: 32,
+  l2: { sets: 768, ways: 16, lineBytes: 128, mshrEntries: 32, mshrMergers: 4, hitLatency: 100, policy: 'lru', partitions: 12 },
+  interconnect: { latency: 60, bytesPerCyclePerSM: 32, bytesPerCycleTotal: 1000 },
+  dram: { channels: 6, latency: 110, bytesPerCycle: 340, burstBytes: 32 },
+  shared: { bytesPerSM: 48 * 1024, latency: 80, bytesPerCycle: 64 },
+  clocks: { coreMHz: 980, memoryMHz: 1750 },
+};
+
+/** A kernel with one structure per entry: [name, elemBytes, index per (gtid, r), readWrite?, store?]. */
+function scanKernel(records: number, grid = 30, block = 1024): Kernel {
+  const per = records;
+  return {
+    name: 'scan',
+    grid,
+    block,
+    arrays: [
+      { name: 'chars', elemBytes: 1, length: per * grid * block, space: 'global' },
+      { name: 'ints', elemBytes: 4, length: per * grid * block, space: 'global' },
+      { name: 'hash', elemBytes: 4, length: 1 << 20, space: 'global' },
+      { name: 'out', elemBytes: 1, length: per * grid * block, space: 'global', readWrite: true },
+    ],
+    body: [
+      { op: 'alu', count: 2, dst: 9 },
+      {
+        op: 'loop',
+        var: 'r',
+        count: records,
+        body: [
+          { op: 'ld', array: 'chars', dst: 1, index: { terms: [{ coef: per, var: 'gtid' }, { coef: 1, var: 'r' }] } },
+          { op: 'ld', array: 'ints', dst: 2, index: { terms: [{ coef: per, var: 'gtid' }, { coef: 1, var: 'r' }] } },
+          { op: 'ld', array: 'hash', dst: 3, index: { terms: [{ coef: 16411, var: 'r', mod: 63 }, { coef: 3, var: 'gtid', mod: 1021 }] } },
+          { op: 'alu', count: 3, uses: [1, 2, 3], dst: 4 },
+          { op: 'st', array: 'out', src: [4], index: { terms: [{ coef: per, var: 'gtid' }, { coef: 1, var: 'r' }] } },
+        ],
+      },
+    ],
+  };
+}
+
+const stats = (name: string, hits: number, misses: number, readWrite = false): StructureStats => ({
+  name,
+  readWrite,
+  elemBytes: 4,
+  hits,
+  misses,
+  hitRate: hits / (hits + misses),
+});
+
+describe('CLN (SL1 3.1)', () => {
+  it('is floor((shared per SM / threads per SM) / line) on the paper examples', () => {
+    // 48 KB shared, 2048 threads: 24 B each, one 16 B line; 1024 threads: 48 B, three lines.
+    expect(clnFor({ sharedBytesPerSM: 49152, appSharedBytesPerSM: 0, threadsPerSM: 2048, lineBytes: 16 })).toBe(1);
+    expect(clnFor({ sharedBytesPerSM: 49152, appSharedBytesPerSM: 0, threadsPerSM: 1024, lineBytes: 16 })).toBe(3);
+    expect(clnFor({ sharedBytesPerSM: 49152, appSharedBytesPerSM: 0, threadsPerSM: 2048, lineBytes: 8 })).toBe(3);
+    expect(clnFor({ sharedBytesPerSM: 49152, appSharedBytesPerSM: 0, threadsPerSM: 2048, lineBytes: 24 })).toBe(1);
+    expect(clnFor({ sharedBytesPerSM: 49152, appSharedBytesPerSM: 0, threadsPerSM: 1024, lineBytes: 24 })).toBe(2);
+  });
+
+  it("subtracts the application's own shared memory first, and is 0 below a line per thread", () => {
+    expect(clnFor({ sharedBytesPerSM: 49152, appSharedBytesPerSM: 16384, threadsPerSM: 1024, lineBytes: 16 })).toBe(2);
+    expect(clnFor({ sharedBytesPerSM: 49152, appSharedBytesPerSM: 40960, threadsPerSM: 2048, lineBytes: 16 })).toBe(0);
+    expect(clnFor({ sharedBytesPerSM: 49152, appSharedBytesPerSM: 60000, threadsPerSM: 256, lineBytes: 16 })).toBe(0);
+    expect(clnFor({ sharedBytesPerSM: 49152, appSharedBytesPerSM: 0, threadsPerSM: 0, lineBytes: 16 })).toBe(0);
+  });
+
+  it('takes threads per SM from the launch and residency limits', () => {
+    expect(residency(cfg, { grid: 30, block: 1024 })).toEqual({ blocksPerSM: 2, threadsPerSM: 2048 });
+    expect(residency(cfg, { grid: 15, block: 1024 })).toEqual({ blocksPerSM: 1, threadsPerSM: 1024 });
+    expect(residency(cfg, { grid: 480, block: 128 })).toEqual({ blocksPerSM: 16, threadsPerSM: 2048 });
+    expect(residency(cfg, { grid: 60, block: 256, sharedBytesPerBlock: 20000 })).toEqual({ blocksPerSM: 2, threadsPerSM: 512 });
+    const k = { ...scanKernel(10, 30, 256), sharedBytesPerBlock: 12288 };
+    // 2 blocks of 256 per SM, 24 KB of the application's: 24 KB / 512 threads = 48 B = 3 lines.
+    expect(sl1Capacity(cfg, k)).toMatchObject({ blocksPerSM: 2, threadsPerSM: 512, appSharedBytesPerSM: 24576, cln: 3 });
+  });
+
+  it("gives Kmeans no line: it takes the SM's shared memory for itself", () => {
+    const km = SL1_APPS.find((a) => a.id === 'kmeans');
+    for (const shape of [
+      { grid: 15, block: 256 },
+      { grid: 30, block: 1024 },
+      { grid: 120, block: 128 },
+    ]) {
+      const k = km!.build({ shape, records: 50, config: cfg });
+      expect(sl1Capacity(cfg, k).cln, JSON.stringify(shape)).toBe(0);
+    }
+  });
+});
+
+describe('addresses', () => {
+  it('lays global arrays out in order, 4 KB aligned, skipping shared arrays', () => {
+    const k: Kernel = {
+      name: 'x',
+      grid: 1,
+      block: 32,
+      body: [],
+      arrays: [
+        { name: 'a', elemBytes: 1, length: 100, space: 'global' },
+        { name: 's', elemBytes: 4, length: 100, space: 'shared' },
+        { name: 'b', elemBytes: 4, length: 2048, space: 'global' },
+        { name: 'c', elemBytes: 4, length: 1, space: 'global' },
+      ],
+    };
+    expect([...arrayBases(k, 100).entries()]).toEqual([
+      ['a', 4096],
+      ['b', 8192],
+      ['c', 16384],
+    ]);
+  });
+
+  it('evaluates index terms with div, mod, offset and the clamp', () => {
+    const vars = { gtid: 70, r: 5 };
+    expect(evalIndex({ terms: [{ coef: 10, var: 'gtid', div: 32 }, { coef: 1, var: 'r', mod: 4 }], offset: 3 }, vars, 1000)).toBe(20 + 1 + 3);
+    expect(evalIndex({ terms: [{ coef: 100, var: 'gtid' }] }, vars, 1000)).toBe(999);
+    expect(evalIndex({ terms: [{ coef: -1, var: 'r' }] }, vars, 1000)).toBe(0);
+    expect(() => evalIndex({ terms: [{ coef: 1, var: 'q' }] }, vars, 10)).toThrow(/unknown variable/);
+  });
+});
+
+describe('monitoring phase (SL1 3.2.1)', () => {
+  it('runs until 300 simulateCache() calls: iterations of the main loop rounded up', () => {
+    const m = monitorKernel(scanKernel(1000));
+    // Four global accesses per iteration: 75 iterations, 300 accesses per thread.
+    expect(m.iterations).toBe(75);
+    expect(m.accessesPerThread).toBe(SL1_MONITOR_ACCESSES);
+    const m2 = monitorKernel(scanKernel(40));
+    expect(m2.iterations).toBe(40);
+  });
+
+  it('sees the one-line hit rate of each structure: 15/16 for chars, 3/4 for ints, 0 for scattered', () => {
+    const m = monitorKernel(scanKernel(1600));
+    const by = Object.fromEntries(m.structures.map((s) => [s.name, s]));
+    // 75 chars per thread from a 16 B aligned start (chunk 1600): 5 lines, 70 hits.
+    expect(by.chars.hitRate).toBeCloseTo(70 / 75, 10);
+    expect(by.ints.hitRate).toBeCloseTo((75 - 19) / 75, 10);
+    expect(by.hash.hitRate).toBe(0);
+    expect(by.out.hitRate).toBeCloseTo(70 / 75, 10);
+    expect(by.out.readWrite).toBe(true);
+    expect(m.threadsSampled).toBeGreaterThan(100);
+  });
+
+  it('depends on the line size: 8 B lines halve the char reuse, 24 B lines need not align', () => {
+    const m8 = monitorKernel(scanKernel(1600), { lineBytes: 8 });
+    const chars8 = m8.structures.find((s) => s.name === 'chars')!;
+    expect(chars8.hitRate).toBeCloseTo((75 - 10) / 75, 10);
+    const m24 = monitorKernel(scanKernel(1600), { lineBytes: 24 });
+    const chars24 = m24.structures.find((s) => s.name === 'chars')!;
+    expect(chars24.hitRate).toBeGreaterThan(0.9);
+    expect(chars24.hitRate).toBeLessThan(0.99);
+  });
+});
+
+describe('what to cache (SL1 3.2.2)', () => {
+  it('caches only above a 50 % hit rate', () => {
+    const c = chooseStructures([stats('half', 50, 50), stats('more', 51, 49), stats('none', 0, 0)], 3);
+    expect(c.map((s) => s.cached)).toEqual([false, true, false]);
+    expect(c[0].reason).toMatch(/not above 50/);
+    expect(c[2].reason).toMatch(/not accessed/);
+  });
+
+  it('takes the CLN structures with most hits', () => {
+    const c = chooseStructures([stats('a', 60, 40), stats('b', 90, 10), stats('c', 80, 20)], 2);
+    expect(c.filter((s) => s.cached).map((s) => [s.name, s.slot])).toEqual([
+      ['b', 0],
+      ['c', 1],
+    ]);
+    expect(c[0].reason).toMatch(/outranked/);
+    expect(chooseStructures([stats('a', 60, 40)], 0)[0].reason).toMatch(/CLN = 0/);
+  });
+
+  it('prefers read-only unless a read-write structure has twice the hits', () => {
+    const lose = chooseStructures([stats('ro', 100, 10), stats('rw', 199, 1, true)], 1);
+    expect(lose.find((s) => s.cached)?.name).toBe('ro');
+    const win = chooseStructures([stats('ro', 100, 10), stats('rw', 200, 10, true)], 1);
+    expect(win.find((s) => s.cached)?.name).toBe('rw');
+    expect(win.find((s) => s.cached)?.reason).toMatch(/read-write/);
+    // A read-write structure fills a line no read-only candidate wants.
+    const both = chooseStructures([stats('ro', 100, 10), stats('rw', 150, 10, true)], 2);
+    expect(both.filter((s) => s.cached).map((s) => s.name)).toEqual(['ro', 'rw']);
+  });
+
+  it('never caches a structure that is not allowed (atomics)', () => {
+    const c = chooseStructures([stats('a', 90, 10)], 1, () => false);
+    expect(c[0].cached).toBe(false);
+    expect(c[0].reason).toMatch(/not cacheable/);
+  });
+});
+
+type Access = string;
+
+/** The sequence of (array, index) one thread performs, by walking the IR (honours loop starts). */
+function trace(k: Kernel, gtid: number): Access[] {
+  const out: Access[] = [];
+  const len = new Map(k.arrays.map((a) => [a.name, a.length]));
+  const vars: Record<string, number> = { gtid, tid: gtid % k.block, bid: Math.floor(gtid / k.block), bdim: k.block, gdim: k.grid };
+  const walk = (body: readonly Instr[]): void => {
+    for (const ins of body) {
+      if (ins.op === 'ld' || ins.op === 'st') out.push(`${ins.op} ${ins.array}[${evalIndex(ins.index, vars, len.get(ins.array)!)}]`);
+      else if (ins.op === 'loop') {
+        const start = (ins as { start?: number }).start ?? 0;
+        for (let i = 0; i < ins.count; i++) {
+          vars[ins.var] = start + i;
+          walk(ins.body);
+        }
+      }
+    }
+  };
+  walk(k.body);
+  return out;
+}
+
+function count(body: readonly Instr[], pred: (i: Instr) => boolean): number {
+  let n = 0;
+  for (const i of body) {
+    if (pred(i)) n++;
+    if (i.op === 'loop') n += i.count * count(i.body, pred);
+  }
+  return n;
+}
+
+describe('the S-L1 transform (SL1 3.2)', () => {
+  const k = scanKernel(1000);
+
+  it('keeps every access of every thread, in order', () => {
+    const { kernel: t } = applySl1(cfg, k);
+    for (const g of [0, 1, 31, 1023, 30719]) expect(trace(t, g)).toEqual(trace(k, g));
+  });
+
+  it('splits the main loop into a monitoring slice and a computation slice via S-L1', () => {
+    const { kernel: t, decision } = applySl1(cfg, k);
+    expect(mainLoopIndex(k)).toBe(1);
+    expect(t.body[0]).toEqual(k.body[0]);
+    const mon = t.body[1] as Extract<Instr, { op: 'loop' }>;
+    const comp = t.body[3] as Extract<Instr, { op: 'loop' }>;
+    expect(mon.count).toBe(75);
+    expect(comp.count).toBe(925);
+    // simulateCache() after each of the 4 accesses of a monitoring iteration.
+    expect(mon.body.filter((i) => i.op === 'alu' && i.count === SL1_COSTS.monitorInstructions)).toHaveLength(4);
+    expect(mon.body.some((i) => 'via' in i)).toBe(false);
+    expect(comp.body.filter((i) => (i.op === 'ld' || i.op === 'st') && i.via === 'sl1')).toHaveLength(4);
+    // 2048 threads per SM: one 16 B line, given to the read-only chars (RW "out" has no 2x hits).
+    expect(decision.capacity.cln).toBe(1);
+    expect(decision.cached).toEqual(['chars']);
+    expect(t.sl1).toEqual({
+      lineBytes: 16,
+      slots: { chars: 0 },
+      accessInstructions: SL1_COSTS.accessInstructions,
+      missInstructions: SL1_COSTS.missInstructions,
+      writebackInstructions: SL1_COSTS.writebackInstructions,
+    });
+    // The hit path's instructions precede accesses to the cached structure only.
+    const idx = comp.body.findIndex((i) => i.op === 'ld' && i.array === 'chars');
+    expect(comp.body[idx - 1]).toEqual({ op: 'alu', count: SL1_COSTS.cachedAccessInstructions });
+    expect(comp.body[comp.body.findIndex((i) => i.op === 'ld' && i.array === 'ints') - 1].op).toBe('ld');
+  });
+
+  it('caches more structures when fewer threads leave more lines, and honours the line size', () => {
+    const few = applySl1(cfg, scanKernel(1000, 15, 512));
+    expect(few.decision.capacity.cln).toBe(6);
+    expect(few.decision.cached).toEqual(['chars', 'ints', 'out']);
+    const l8 = applySl1(cfg, k, { lineBytes: 8 });
+    expect(l8.decision.capacity.cln).toBe(3);
+    expect(l8.kernel.sl1?.lineBytes).toBe(8);
+  });
+
+  it('with cacheNothing keeps the layer (every access via S-L1) but caches nothing (SL1 Fig 12)', () => {
+    const { kernel: t, decision } = applySl1(cfg, k, { cacheNothing: true });
+    expect(decision.cached).toEqual([]);
+    expect(t.sl1?.slots).toEqual({});
+    expect(count(t.body, (i) => (i.op === 'ld' || i.op === 'st') && i.via === 'sl1')).toBe(925 * 4);
+  });
+
+  it('uses a loop start where the loop variable is under div/mod', () => {
+    const km: Kernel = {
+      ...k,
+      body: [
+        {
+          op: 'loop',
+          var: 'r',
+          count: 400,
+          body: [{ op: 'ld', array: 'ints', dst: 1, index: { terms: [{ coef: 1000, var: 'gtid' }, { coef: 7, var: 'r', div: 2 }, { coef: 1, var: 'r', mod: 2 }] } }],
+        },
+      ],
+    };
+    const { kernel: t } = applySl1(cfg, km);
+    expect((t.body[2] as { start?: number }).start).toBe(300);
+    expect(trace(t, 5)).toEqual(trace(km, 5));
+  });
+
+  it('returns a kernel without a main loop unchanged, saying so', () => {
+    const flat: Kernel = { ...k, body: [{ op: 'ld', array: 'ints', dst: 1, index: { terms: [{ coef: 1, var: 'gtid' }] } }] };
+    const r = applySl1(cfg, flat);
+    expect(r.decision.transformed).toBe(false);
+    expect(r.kernel.body).toEqual(flat.body);
+    expect(r.kernel.sl1).toBeUndefined();
+  });
+});
+
+describe('SL1 Table 1 application models', () => {
+  it('use the number of data structures of Table 1 in their main loop', () => {
+    for (const app of SL1_APPS) {
+      const k = app.build({ shape: { grid: 30, block: 256 }, records: 64, config: cfg });
+      const global = k.arrays.filter((a) => a.space === 'global').length;
+      const shared = k.arrays.filter((a) => a.space === 'shared').length;
+      expect([global + shared, shared], app.name).toEqual([app.structures, app.sharedStructures]);
+      expect(mainLoopIndex(k), app.name).toBeGreaterThanOrEqual(0);
+    }
+  });
+
+  it('wc sees 15 of 16 hits with 16 B lines in the monitoring phase (SL1 4.2, Fig 8)', () => {
+    const wc = SL1_APPS.find((a) => a.id === 'wc')!;
+    const { decision } = applySl1(cfg, wc.build({ shape: { grid: 30, block: 1024 }, records: 4096, config: cfg }));
+    expect(decision.monitor.structures[0].hitRate).toBeCloseTo(15 / 16, 2);
+    expect(decision.cached).toEqual(['text']);
+  });
+});

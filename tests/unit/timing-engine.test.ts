@@ -1,0 +1,204 @@
+import { describe, expect, it } from 'vitest';
+import { findPreset } from '../../src-sim/presets';
+import { checkTimingConfig, simulate } from '../../src-sim/timing/engine';
+import type { Instr, Kernel, TimingConfig } from '../../src-sim/timing/types';
+import { STALL_REASONS } from '../../src-sim/timing/types';
+
+const titan = findPreset('titan')!.timing!;
+const fermi480 = findPreset('fermi480')!.timing!;
+
+/** One SM of a preset: the per-SM mechanisms without the other SMs' traffic. */
+const oneSm = (c: TimingConfig, patch: Partial<TimingConfig> = {}): TimingConfig => ({ ...c, sms: 1, ...patch });
+
+const k = (name: string, grid: number, block: number, body: Instr[], arrays: Kernel['arrays'] = [{ name: 'x', elemBytes: 4, length: 1 << 20, space: 'global' }], extra: Partial<Kernel> = {}): Kernel => ({
+  name,
+  grid,
+  block,
+  arrays,
+  body,
+  ...extra,
+});
+
+const gtid = (coef = 1, offset = 0) => ({ terms: [{ coef, var: 'gtid' }], offset });
+
+describe('timing engine: single requests', () => {
+  // One thread loads x[0] twice (the second is an L1 hit, or an L2 hit with L1 off), in two launches.
+  const twoLoads = k('two', 1, 1, [
+    { op: 'ld', array: 'x', index: { terms: [] }, dst: 0 },
+    { op: 'alu', count: 1, uses: [0], dst: 1 },
+    { op: 'ld', array: 'x', index: { terms: [] }, dst: 2 },
+    { op: 'alu', count: 1, uses: [2], dst: 3 },
+  ]);
+
+  it('an L1 hit costs the L1 hit latency; a miss costs the interconnect, L2 and DRAM on top', () => {
+    const cold = simulate(titan, [twoLoads], { l1: 'hw' });
+    const warm = simulate(titan, [twoLoads, twoLoads], { l1: 'hw' });
+    // warm: (miss + 3 hits) / 4, cold: (miss + hit) / 2
+    const hit = 2 * warm.avgMemLatency - cold.avgMemLatency;
+    const miss = 2 * cold.avgMemLatency - hit;
+    // one cycle from issue into the LSU, then the L1's own latency
+    expect(hit).toBeCloseTo(titan.l1!.hitLatency + 1, 6);
+    const floor = 2 * titan.interconnect.latency + titan.l2.hitLatency + titan.dram.latency;
+    expect(miss).toBeGreaterThanOrEqual(floor);
+    // plus the line's transfers over the SM port and the DRAM channel, and a few cycles of rounding
+    const transfers = titan.l1!.lineBytes / titan.interconnect.bytesPerCyclePerSM + (titan.l2.lineBytes * titan.dram.channels) / titan.dram.bytesPerCycle;
+    expect(miss).toBeLessThan(floor + transfers + 5);
+    expect(cold.requests).toEqual({ l1: 2, l2: 1, dram: 1 });
+    expect(cold.hits).toEqual({ l1: 1, l2: 0 });
+  });
+
+  it('with L1 bypassed the second load is an L2 hit of a 32 B segment', () => {
+    const s = simulate(titan, [twoLoads], { l1: 'bypass' });
+    expect(s.requests.l1).toBe(0);
+    expect(s.requests.l2).toBe(2);
+    expect(s.hits.l2).toBe(1);
+    expect(s.bytes.interconnect).toBe(2 * titan.bypassBytes);
+    // titan's L2 is sectored (SL1 4.2): the miss fetches one 32 B sector, not the line
+    expect(s.bytes.dram).toBe(titan.l2.sectorBytes);
+    const whole = simulate({ ...titan, l2: { ...titan.l2, sectorBytes: undefined } }, [twoLoads], { l1: 'bypass' });
+    expect(whole.bytes.dram).toBe(titan.l2.lineBytes);
+  });
+
+  it('a second request for a fetched sector of a sectored L2 line hits and fetches nothing more', () => {
+    // one bypass load of 32 B, then an L1 fill of the same 128 B line
+    const s = simulate(titan, [
+      k('a', 1, 1, [{ op: 'ld', array: 'x', index: { terms: [] }, dst: 0 }]),
+    ], { l1: 'bypass' });
+    const both = simulate(titan, [
+      k('a', 1, 1, [{ op: 'ld', array: 'x', index: { terms: [] }, dst: 0 }]),
+      k('b', 1, 1, [{ op: 'ld', array: 'x', index: { terms: [] }, dst: 0 }]),
+    ], { l1: 'bypass' });
+    expect(both.bytes.dram).toBe(s.bytes.dram);
+    expect(both.hits.l2).toBe(1);
+  });
+});
+
+describe('timing engine: coalescing and stall attribution', () => {
+  it('a warp reading 32 consecutive ints is one request; a 128 B stride is 32 requests and 31 coalescing stalls', () => {
+    const dense = simulate(oneSm(fermi480), [k('dense', 1, 32, [{ op: 'ld', array: 'x', index: gtid(), dst: 0 }])], { l1: 'hw' });
+    expect(dense.requests.l1).toBe(1);
+    expect(dense.stalls.coalescing).toBe(0);
+    const strided = simulate(oneSm(fermi480), [k('strided', 1, 32, [{ op: 'ld', array: 'x', index: gtid(32), dst: 0 }])], { l1: 'hw' });
+    expect(strided.requests.l1).toBe(32);
+    expect(strided.stalls.coalescing).toBe(31);
+    // 32 distinct lines over 32 sets: the 32 MSHRs suffice, no other stall
+    expect(strided.stalls.nomshrline + strided.stalls.nocacheline + strided.stalls.nomerger).toBe(0);
+  });
+
+  it('more requests to one pending line than merger fields stall on nomerger; more mergers remove them', () => {
+    // 8 warps, each loading the same line 3 times: 24 requests on one MSHR entry.
+    const body: Instr[] = [0, 1, 2].map((d) => ({ op: 'ld', array: 'x', index: { terms: [] }, dst: d }));
+    const kern = k('sameline', 1, 256, body);
+    const eight = simulate(oneSm(fermi480), [kern], { l1: 'hw' });
+    expect(eight.stalls.nomerger).toBeGreaterThan(0);
+    const many = simulate(oneSm(fermi480, { l1: { ...fermi480.l1!, mshrMergers: 32 } }), [kern], { l1: 'hw' });
+    expect(many.stalls.nomerger).toBe(0);
+    expect(many.cycles).toBeLessThan(eight.cycles);
+  });
+
+  it('misses to more lines of one set than it has ways stall on nocacheline; to more lines than MSHRs on nomshrline', () => {
+    const sets = fermi480.l1!.sets;
+    const line = fermi480.l1!.lineBytes;
+    // lane l reads line l * sets: all in set 0
+    const oneSet = simulate(oneSm(fermi480), [k('oneset', 1, 32, [{ op: 'ld', array: 'x', index: gtid((sets * line) / 4), dst: 0 }])], { l1: 'hw' });
+    expect(oneSet.stalls.nocacheline).toBeGreaterThan(0);
+    expect(oneSet.stalls.nomshrline).toBe(0);
+    // 4 warps x 32 lanes on distinct lines over all sets: 128 lines > 32 MSHRs
+    const wide = simulate(oneSm(fermi480), [k('wide', 1, 128, [{ op: 'ld', array: 'x', index: gtid(line / 4), dst: 0 }])], { l1: 'hw' });
+    expect(wide.stalls.nomshrline).toBeGreaterThan(0);
+  });
+
+  it('stall cycles never exceed the LSU cycles there were, and the epoch series add up', () => {
+    const s = simulate(fermi480, [k('stencil-ish', 60, 256, [
+      { op: 'ld', array: 'x', index: gtid(1, -1), dst: 0 },
+      { op: 'ld', array: 'x', index: gtid(1, 1), dst: 1 },
+      { op: 'alu', count: 2, uses: [0, 1], dst: 2 },
+      { op: 'st', array: 'x', index: gtid(1, 4096), src: [2] },
+    ])], { l1: 'hw', epochCycles: 100 });
+    const total = STALL_REASONS.reduce((a, r) => a + s.stalls[r], 0);
+    expect(total).toBeLessThanOrEqual(s.cycles * fermi480.sms);
+    const sum = (a: Float64Array) => a.reduce((x, y) => x + y, 0);
+    expect(sum(s.epochs.stallCycles)).toBe(total);
+    expect(sum(s.epochs.instructions)).toBe(s.warpInstructions);
+    expect(s.epochs.cycle.length).toBe(Math.ceil(s.cycles / 100));
+    expect(Math.max(...s.epochs.mshrOccupancy)).toBeLessThanOrEqual(fermi480.l1!.mshrEntries);
+  });
+});
+
+describe('timing engine: blocks, shared memory, S-L1', () => {
+  it('shared memory per block limits residency and so the time', () => {
+    const body: Instr[] = [{ op: 'ld', array: 'x', index: gtid(32), dst: 0 }, { op: 'alu', count: 1, uses: [0], dst: 1 }];
+    const small = simulate(titan, [k('small', 60, 128, body)], { l1: 'bypass' });
+    const big = simulate(titan, [k('big', 60, 128, body, undefined, { sharedBytesPerBlock: 40 * 1024 })], { l1: 'bypass' });
+    expect(big.cycles).toBeGreaterThan(small.cycles);
+    expect(() => simulate(titan, [k('huge', 1, 128, body, undefined, { sharedBytesPerBlock: 64 * 1024 })], { l1: 'bypass' })).toThrow(/does not fit/);
+  });
+
+  it('shared-memory arrays are served by the shared pipe, not the caches', () => {
+    const s = simulate(titan, [k('sh', 2, 64, [
+      { op: 'st', array: 's', index: { terms: [{ coef: 1, var: 'tid' }] }, src: [] },
+      { op: 'sync' },
+      { op: 'ld', array: 's', index: { terms: [{ coef: 1, var: 'tid' }] }, dst: 0 },
+    ], [{ name: 's', elemBytes: 4, length: 64, space: 'shared' }])], { l1: 'hw' });
+    expect(s.sharedAccesses).toBe(2 * 2 * 2);
+    expect(s.requests).toEqual({ l1: 0, l2: 0, dram: 0 });
+  });
+
+  it('S-L1 serves a thread-private scan from 16 B software lines: 15 of 16 char accesses hit', () => {
+    const chunk = 64;
+    const body: Instr[] = [{ op: 'loop', var: 'i', count: chunk, body: [
+      { op: 'ld', array: 'c', index: { terms: [{ coef: chunk, var: 'gtid' }, { coef: 1, var: 'i' }] }, dst: 0, via: 'sl1' },
+      { op: 'alu', count: 1, uses: [0], dst: 1 },
+    ] }];
+    const arrays: Kernel['arrays'] = [{ name: 'c', elemBytes: 1, length: 15 * 256 * chunk, space: 'global' }];
+    const sl1 = { lineBytes: 16, slots: { c: 0 }, accessInstructions: 4, missInstructions: 4, writebackInstructions: 4 };
+    const cached = simulate(titan, [k('scan', 15, 256, body, arrays, { sl1 })], { l1: 'bypass' });
+    const threads = 15 * 256;
+    expect(cached.sl1.misses).toBe(threads * (chunk / 16));
+    expect(cached.sl1.hits).toBe(threads * chunk - cached.sl1.misses);
+    expect(cached.sl1.writebacks).toBe(0);
+    const plain = simulate(titan, [k('scan', 15, 256, body, arrays)], { l1: 'bypass' });
+    expect(cached.bytes.interconnect).toBeLessThan(plain.bytes.interconnect);
+    expect(cached.cycles).toBeLessThan(plain.cycles);
+    // nothing cached: only the extra instructions
+    const none = simulate(titan, [k('scan', 15, 256, body, arrays, { sl1: { ...sl1, slots: {} } })], { l1: 'bypass' });
+    expect(none.warpInstructions - plain.warpInstructions).toBe(sl1.accessInstructions * chunk * (threads / 32));
+  });
+
+  it('S-L1 writes back dirty lines on eviction and at the end', () => {
+    const body: Instr[] = [{ op: 'loop', var: 'i', count: 8, body: [
+      { op: 'st', array: 'o', index: { terms: [{ coef: 8, var: 'gtid' }, { coef: 1, var: 'i' }] }, src: [], via: 'sl1' },
+    ] }];
+    const sl1 = { lineBytes: 16, slots: { o: 0 }, accessInstructions: 4, missInstructions: 4, writebackInstructions: 4 };
+    const s = simulate(titan, [k('w', 1, 32, body, [{ name: 'o', elemBytes: 4, length: 32 * 8, space: 'global', readWrite: true }], { sl1 })], { l1: 'bypass' });
+    // each thread writes 8 ints = two 16 B lines: one eviction write-back and one at the end
+    expect(s.sl1.misses).toBe(32 * 2);
+    expect(s.sl1.writebacks).toBe(32 * 2);
+  });
+});
+
+describe('timing engine: contract', () => {
+  it('is deterministic', () => {
+    const kern = k('d', 40, 256, [
+      { op: 'ld', array: 'x', index: gtid(3), dst: 0 },
+      { op: 'alu', count: 3, uses: [0], dst: 1 },
+      { op: 'st', array: 'x', index: gtid(1, 65536), src: [1] },
+    ]);
+    const a = simulate(fermi480, [kern], { l1: 'hw', scheduler: 'lrr' });
+    const b = simulate(fermi480, [kern], { l1: 'hw', scheduler: 'lrr' });
+    expect(b).toEqual(a);
+  });
+
+  it('refuses a bad config and a kernel naming an unknown array or loop variable', () => {
+    expect(checkTimingConfig({ ...titan, coalesceBytes: 96 })).toContain('coalesceBytes must be a power of two (got 96)');
+    expect(() => simulate({ ...titan, sms: 0 }, [])).toThrow(/sms must be a positive whole number/);
+    expect(() => simulate(titan, [k('bad', 1, 32, [{ op: 'ld', array: 'nope', index: gtid(), dst: 0 }])])).toThrow(/unknown array "nope"/);
+    expect(() => simulate(titan, [k('bad', 1, 32, [{ op: 'ld', array: 'x', index: { terms: [{ coef: 1, var: 'j' }] }, dst: 0 }])])).toThrow(/"j"/);
+  });
+
+  it('reports progress up to the total', () => {
+    const seen: number[] = [];
+    simulate(titan, [k('p', 64, 128, [{ op: 'alu', count: 2 }])], { progress: (d, t) => seen.push(d / t) });
+    expect(seen[seen.length - 1]).toBe(1);
+  });
+});
