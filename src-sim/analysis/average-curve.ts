@@ -17,7 +17,9 @@ import type { Finding } from '../experiments/types';
  * whose rises are 1/(a+1) of a step's. Steps are therefore grouped by size, and a group whose net rise
  * is no real level change (a sawtooth, noise) is discarded. Direct-mapped caches (a = 1) read with
  * s < b are outside what this separates. A cache that is not LRU climbs irregularly past its size: the
- * size is still read, the region is flagged irregular and no line size or ways are claimed.
+ * size is still read, the region is flagged irregular and no line size or ways are claimed; the slow
+ * creep that follows such a climb (and a climb cut in two by a noisy pause) stays part of it, so it is
+ * not read as further levels (see analyseCurve).
  */
 
 /** A flat stretch of the curve: one latency level. */

@@ -2,10 +2,19 @@ import { cacheStructure } from './cache-structure';
 import { clock } from './clock';
 import { constantHierarchy } from './constant-hierarchy';
 import { globalLatencyPatterns } from './global-latency-patterns';
+import { launchSweep } from './launch-sweep';
+import { lashApps } from './lash-apps';
+import { lashMlp } from './lash-mlp';
+import { lashSensitivity } from './lash-sensitivity';
+import { lashStencil } from './lash-stencil';
 import { pchaseAverage } from './pchase-average';
 import { pchaseFine } from './pchase-fine';
 import { sharedBankStride } from './shared-bank-stride';
+import { sl1Apps } from './sl1-apps';
+import { sl1Throughput } from './sl1-throughput';
+import { sl1WcL1 } from './sl1-wc-l1';
 import { textureSetMapping } from './texture-set-mapping';
+import { timingSweep } from './timing-sweep';
 import { tlbProbes } from './tlb-probes';
 import type { Experiment } from './types';
 
@@ -24,6 +33,15 @@ export const EXPERIMENTS: readonly Experiment[] = [
   textureSetMapping,
   constantHierarchy,
   clock,
+  lashStencil,
+  lashApps,
+  lashSensitivity,
+  lashMlp,
+  timingSweep,
+  sl1Throughput,
+  sl1WcL1,
+  sl1Apps,
+  launchSweep,
 ];
 
 export function findExperiment(id: string): Experiment | undefined {

@@ -3,7 +3,7 @@
  * one application in one mode (no L1, hardware L1, S-L1 and its variants) extrapolated to a
  * nominal data set.
  *
- * Why a slice and extrapolation (assumed, documented in docs/TIMING.md):
+ * Why a slice and extrapolation (assumed, documented in docs/SL1.md):
  *  - SL1's streaming applications are homogeneous over SMs (every thread its own chunk), so the GPU
  *    is simulated as `sms` SMXs with their share of what the SMXs share (L2 capacity and bandwidth,
  *    the interconnect's total and DRAM bandwidth scaled by sms / 15); per-SM limits are untouched.
@@ -78,6 +78,8 @@ export interface ModeResult {
   stats: TimingStats;
   /** Cycles of the simulated window and of the monitoring phase (S-L1). */
   windowCycles: number;
+  /** Warp instructions per warp and record in the window (SL1 Fig 11 compares them). */
+  instructionsPerRecord: number;
   monitorCycles: number;
   /** Hardware L1 hit rate (hw) or S-L1 hit rate over cached accesses (S-L1 modes); 0 otherwise. */
   hitRate: number;
@@ -126,6 +128,7 @@ export function measureApp(preset: Preset, app: Sl1App, shape: Shape, modes: rea
   const build = (records: number) => app.build({ shape: launch, records, chunk: R, config: cfg });
   const out: Record<string, ModeResult> = {};
   const Wp = Math.min(W, R);
+  const warps = launch.grid * Math.ceil(launch.block / 32);
   for (const mode of modes) {
     if (mode === 'nol1' || mode === 'hw') {
       const s = run([build(Wp)], mode === 'hw' ? 'hw' : 'bypass');
@@ -135,6 +138,7 @@ export function measureApp(preset: Preset, app: Sl1App, shape: Shape, modes: rea
         cycles: (nominal.waves * R * s.cycles) / Wp,
         stats: s,
         windowCycles: s.cycles,
+        instructionsPerRecord: s.warpInstructions / warps / Wp,
         monitorCycles: 0,
         hitRate: mode === 'hw' && s.requests.l1 > 0 ? s.hits.l1 / s.requests.l1 : 0,
       };
@@ -166,6 +170,7 @@ export function measureApp(preset: Preset, app: Sl1App, shape: Shape, modes: rea
       cycles: nominal.waves * (monitorCycles + (s && Wc > 0 ? ((R - k) * s.cycles) / Wc : 0)),
       stats: s ?? run([build(1)], 'bypass'),
       windowCycles: s ? s.cycles : 0,
+      instructionsPerRecord: s && Wc > 0 ? s.warpInstructions / warps / Wc : 0,
       monitorCycles,
       hitRate: s && h > 0 ? s.sl1.hits / h : 0,
       decision: decided.decision,
@@ -173,3 +178,40 @@ export function measureApp(preset: Preset, app: Sl1App, shape: Shape, modes: rea
   }
   return out;
 }
+
+/** Every (app, shape, mode) of a study, and each mode's best shape per app (SL1 4.1: the best configuration is reported). */
+export interface Study {
+  apps: Sl1App[];
+  shapes: Shape[];
+  modes: Sl1Mode[];
+  /** results[app][shapeIndex][mode] */
+  results: Record<string, Record<string, ModeResult>[]>;
+  best: Record<string, Record<string, ModeResult>>;
+}
+
+export function runStudy(
+  preset: Preset,
+  apps: Sl1App[],
+  shapes: Shape[],
+  modes: Sl1Mode[],
+  o: AppMeasureOptions,
+  progress: (done: number, total: number, phase: string) => void,
+): Study {
+  const results: Study['results'] = {};
+  const best: Study['best'] = {};
+  const total = apps.length * shapes.length;
+  let done = 0;
+  for (const app of apps) {
+    results[app.id] = [];
+    best[app.id] = {};
+    for (const shape of shapes) {
+      const r = measureApp(preset, app, shape, modes, o);
+      results[app.id].push(r);
+      for (const m of modes) if (!best[app.id][m] || r[m].cycles < best[app.id][m].cycles) best[app.id][m] = r[m];
+      progress(++done, total, `${app.name}, ${shape.threadsPerSM} threads per SMX`);
+    }
+  }
+  return { apps, shapes, modes, results, best };
+}
+
+export const mean = (v: readonly number[]): number => (v.length ? v.reduce((a, b) => a + b, 0) / v.length : 0);

@@ -19,7 +19,8 @@ const params: ParamSpec[] = [
   { name: 'threads', label: 'Threads per block (F5)', unit: 'threads', kind: 'integer-list', default: [64, 128, 256, 384, 512, 640, 768, 1024], min: 32, max: 1024, maxItems: 32, description: 'x axis of Fig 5 (L2 throughput vs threads per block).' },
   { name: 'blockCurves', label: 'Blocks (F5 curves)', unit: 'blocks', kind: 'integer-list', default: [1, 4, 8, 15], min: 1, max: 64, maxItems: 16, description: 'One Fig 5 curve per number of blocks.' },
   { name: 'maxBlocks', label: 'Blocks (F6 axis)', unit: 'blocks', kind: 'integer', default: 15, min: 1, max: 64, description: 'Fig 6 runs 1..maxBlocks blocks of 1024 threads.' },
-  { name: 'iterations', label: 'Loads per thread', unit: 'loads', kind: 'integer', default: 32, min: 4, max: 4096, description: 'Loads each thread issues per launch.' },
+  { name: 'iterations', label: 'Iterations per thread', unit: 'iterations', kind: 'integer', default: 16, min: 2, max: 4096, description: 'Loop iterations each thread runs per launch.' },
+  { name: 'unroll', label: 'Loads in flight per thread', unit: 'loads', kind: 'integer', default: 2, min: 1, max: 16, description: 'Independent loads per iteration (the benchmark reads "as quickly as possible", SL1 2.3.1; assumed 2).' },
   { name: 'scheduler', label: 'Warp scheduler', unit: '', kind: 'enum', default: 'lrr', options: ['lrr', 'gto'], description: 'Loose round-robin or greedy-then-oldest.' },
 ];
 
@@ -60,7 +61,7 @@ export const sl1Throughput: Experiment = {
   params,
   estimate(preset, raw) {
     const p = resolveParams(params, raw);
-    const it = p.iterations as number;
+    const it = (p.iterations as number) * (p.unroll as number);
     const curves = (p.blockCurves as number[]).reduce((s, b) => s + (p.threads as number[]).reduce((t, n) => t + 3 * b * n, 0), 0);
     return it * (curves + 4 * 1024 * ((p.maxBlocks as number) * ((p.maxBlocks as number) + 1)) / 2);
   },
@@ -69,6 +70,7 @@ export const sl1Throughput: Experiment = {
     const cfg = timingOf(preset);
     const n = p.coalescing as number;
     const iterations = p.iterations as number;
+    const unroll = p.unroll as number;
     const scheduler = p.scheduler as 'lrr' | 'gto';
     const threads = [...(p.threads as number[])].sort((a, b) => a - b);
     const curves = p.blockCurves as number[];
@@ -82,7 +84,7 @@ export const sl1Throughput: Experiment = {
     const f5: Record<number, number[]> = {};
     for (const b of curves) {
       f5[b] = threads.map((t) => {
-        const v = throughputOf(cfg, throughputKernel({ blocks: b, threadsPerBlock: t, coalescing: n, source: 'l2', iterations }), 'l2', scheduler, seed);
+        const v = throughputOf(cfg, throughputKernel({ blocks: b, threadsPerBlock: t, coalescing: n, source: 'l2', iterations, unroll }), 'l2', scheduler, seed);
         tick('Fig 5');
         return v;
       });
@@ -92,17 +94,17 @@ export const sl1Throughput: Experiment = {
     const blocks = Array.from({ length: maxBlocks }, (_, i) => i + 1);
     const tpb = Math.min(1024, cfg.maxThreadsPerSM);
     const l2 = blocks.map((b) => {
-      const v = throughputOf(cfg, throughputKernel({ blocks: b, threadsPerBlock: tpb, coalescing: n, source: 'l2', iterations }), 'l2', scheduler, seed);
+      const v = throughputOf(cfg, throughputKernel({ blocks: b, threadsPerBlock: tpb, coalescing: n, source: 'l2', iterations, unroll }), 'l2', scheduler, seed);
       tick('Fig 6 L2');
       return v;
     });
     const dram = blocks.map((b) => {
-      const v = throughputOf(cfg, throughputKernel({ blocks: b, threadsPerBlock: tpb, coalescing: n, source: 'dram', iterations }), 'dram', scheduler, seed);
+      const v = throughputOf(cfg, throughputKernel({ blocks: b, threadsPerBlock: tpb, coalescing: n, source: 'dram', iterations, unroll }), 'dram', scheduler, seed);
       tick('Fig 6 DRAM');
       return v;
     });
     const shm = blocks.map((b) => {
-      const o = { blocks: b, threadsPerBlock: tpb, iterations };
+      const o = { blocks: b, threadsPerBlock: tpb, iterations, unroll };
       const s = run(cfg, [sharedThroughputKernel(o)], scheduler, seed);
       tick('shared memory');
       return gbps(sharedThroughputBytes(o), s.cycles, cfg);
@@ -139,7 +141,7 @@ export const sl1Throughput: Experiment = {
       tables: [table],
       findings,
       notes: [
-        `${n}-way coalesced 4 B loads, ${iterations} per thread; L2 data: two launches, the second measured; DRAM data: each load a fresh 32 B sector.`,
+        `${n}-way coalesced 4 B loads, ${iterations} iterations of ${unroll} per thread; L2 data: two launches, the second measured; DRAM data: each load a fresh 32 B sector.`,
         'Throughput counts bytes over the interconnect (SL1 2.3.1: "measured as the number of bytes transferred over the network").',
       ],
     };

@@ -12,16 +12,35 @@ function fmt(v: number | string, unit: string): string {
   return unit ? `${n} ${unit}` : n;
 }
 
+/** REPRODUCTION.md: relative figures within half of the paper's value either way. */
+export const HALF_TOLERANCE = 0.5;
+
+/** The accepted interval of a 'range', 'half' or 'half-gain' reference; undefined for the others. */
+export function bandOf(ref: Reference): [number, number] | undefined {
+  if (ref.tolerance === 'range' && ref.range) return ref.range;
+  if (typeof ref.value !== 'number') return undefined;
+  const v = ref.value;
+  if (ref.tolerance === 'half') {
+    const d = Math.abs(v) * HALF_TOLERANCE;
+    return [+(v - d).toFixed(6), +(v + d).toFixed(6)];
+  }
+  if (ref.tolerance === 'half-gain') {
+    const d = Math.abs(v - 1) * HALF_TOLERANCE;
+    return [+(v - d).toFixed(6), +(v + d).toFixed(6)];
+  }
+  return undefined;
+}
+
 export function checkOne(ref: Reference, measured: number | string | undefined): CheckResult {
-  const target =
-    ref.tolerance === 'range' && ref.range ? `${fmt(ref.range[0], '')}..${fmt(ref.range[1], ref.unit)}` : fmt(ref.value, ref.unit);
+  const band = bandOf(ref);
+  const target = band ? `${fmt(band[0], '')}..${fmt(band[1], ref.unit)}` : fmt(ref.value, ref.unit);
   if (measured === undefined) return { name: ref.name, target, simulated: '(not measured)', pass: false };
   const simulated = fmt(measured, ref.unit);
   if (typeof ref.value === 'number' && typeof measured === 'number') {
     const deviation = ref.value === 0 ? Math.abs(measured) : Math.abs(measured - ref.value) / Math.abs(ref.value);
     let pass: boolean;
     if (ref.tolerance === 'latency') pass = deviation <= LATENCY_TOLERANCE + 1e-12;
-    else if (ref.tolerance === 'range' && ref.range) pass = measured >= ref.range[0] && measured <= ref.range[1];
+    else if (band) pass = measured >= band[0] - 1e-9 && measured <= band[1] + 1e-9;
     else pass = measured === ref.value;
     return { name: ref.name, target, simulated, deviation, pass };
   }

@@ -2,15 +2,17 @@ import { findPreset } from '../presets';
 import type { Preset } from '../presets/types';
 import { runRow } from './check';
 import { ROWS as CORE } from './rows-core';
+import { ROWS as LASH } from './rows-lash';
 import { ROWS as STRUCTURE } from './rows-structure';
 import { ROWS as TLB } from './rows-tlb';
 import { ROWS as WONG } from './rows-wong';
+import { ROWS as SL1 } from './rows-sl1';
 import type { ReproductionRow, RowResult } from './types';
 
 export type { ReproductionRow, RowResult, Reference, CheckResult } from './types';
 
-/** Every implemented row of REPRODUCTION.md (MEI and WONG's memory rows). */
-export const REPRODUCTION_ROWS: readonly ReproductionRow[] = [...CORE, ...STRUCTURE, ...TLB, ...WONG];
+/** Every implemented row of REPRODUCTION.md (MEI and WONG memory rows, LASH and SL1 timing rows). */
+export const REPRODUCTION_ROWS: readonly ReproductionRow[] = [...CORE, ...STRUCTURE, ...TLB, ...WONG, ...LASH, ...SL1];
 
 /** Selects rows by id ("MEI-T3"), paper ("MEI", "WONG") or "all"; throws with the known ids otherwise. */
 export function selectRows(selector: string): ReproductionRow[] {
@@ -20,7 +22,7 @@ export function selectRows(selector: string): ReproductionRow[] {
   if (byPaper.length) return byPaper;
   const byId = REPRODUCTION_ROWS.filter((r) => r.id.toLowerCase() === s.toLowerCase());
   if (byId.length) return byId;
-  throw new Error(`unknown row "${selector}"; use all, MEI, WONG or one of: ${REPRODUCTION_ROWS.map((r) => r.id).join(', ')}`);
+  throw new Error(`unknown row "${selector}"; use all, MEI, WONG, LASH, SL1 or one of: ${REPRODUCTION_ROWS.map((r) => r.id).join(', ')}`);
 }
 
 /** Runs rows on their own presets, or all on one preset when `presetOverride` is given. */

@@ -10,6 +10,7 @@
  *    instructions, then the computation slice whose accesses go `via: 'sl1'`, `kernel.sl1` set).
  * Everything returns data (`Sl1Decision`) so experiments can show what S-L1 decided and why.
  */
+import { evalIndex as engineEvalIndex, layoutArrays } from './layout';
 import type { IndexExpr, Instr, Kernel, KernelArray, Sl1Config, TimingConfig } from './types';
 
 /** SL1 3.2.1: simulateCache() calls per thread before the monitoring phase ends. */
@@ -117,35 +118,16 @@ export function sl1Capacity(config: TimingConfig, kernel: Kernel, lineBytes = SL
 // Addresses (must agree with the engine's layout; see arrayBases)
 // ---------------------------------------------------------------------------------------------
 
-const PAGE = 4096;
-
 /**
- * Byte address of element 0 of every global array: in declaration order from `baseAddress`, each
- * aligned up to 4 KB (TimingOptions.baseAddress). Shared arrays have no global address.
+ * Byte address of element 0 of every global array of `kernel` run alone: the engine's own layout
+ * (./layout.ts: declaration order from `baseAddress`, each aligned up to 4 KB).
  */
 export function arrayBases(kernel: Pick<Kernel, 'arrays'>, baseAddress = 0): Map<string, number> {
-  const out = new Map<string, number>();
-  let next = Math.ceil(baseAddress / PAGE) * PAGE;
-  for (const a of kernel.arrays) {
-    if (a.space !== 'global') continue;
-    out.set(a.name, next);
-    next = Math.ceil((next + a.length * a.elemBytes) / PAGE) * PAGE;
-  }
-  return out;
+  return layoutArrays([kernel as Kernel], baseAddress);
 }
 
-/** An element index: offset + sum of coef * ((floor(v / div)) mod mod), clamped into [0, length - 1]. */
-export function evalIndex(expr: IndexExpr, vars: Record<string, number>, length: number): number {
-  let v = expr.offset ?? 0;
-  for (const t of expr.terms) {
-    let x = vars[t.var];
-    if (x === undefined) throw new Error(`index uses unknown variable "${t.var}"`);
-    if (t.div !== undefined) x = Math.floor(x / t.div);
-    if (t.mod !== undefined) x = ((x % t.mod) + t.mod) % t.mod;
-    v += t.coef * x;
-  }
-  return v < 0 ? 0 : v > length - 1 ? length - 1 : v;
-}
+/** The engine's element index (./layout.ts): offset + sum of coef * ((floor(v / div)) mod mod), floored, clamped. */
+export const evalIndex = engineEvalIndex;
 
 // ---------------------------------------------------------------------------------------------
 // The main loop and its accesses

@@ -1,6 +1,7 @@
 /**
  * Simulator speed (`npm run bench`): (a) a P-chase that stays in the Fermi L1, (b) a global P-chase
- * that misses every cache and TLB on the way to DRAM, (c) the wall time of `reproduce('all')`.
+ * that misses every cache and TLB on the way to DRAM, (d) the timing tier's LASH stencil, (c) the wall
+ * time of `reproduce('all')`.
  * Prints measured values beside their targets. Exits 0 regardless, unless --check is given: then
  * exit 1 when a target is missed.
  */
@@ -11,6 +12,8 @@ import type { PathModel } from '../../src-sim/model/path';
 import { findPreset } from '../../src-sim/presets';
 import type { Preset } from '../../src-sim/presets/types';
 import { reproduce } from '../../src-sim/reference';
+import { simulate } from '../../src-sim/timing/engine';
+import { ELEM_TYPES, LASH_STENCIL, stencilKernels } from '../../src-sim/timing/workloads/lash';
 
 const KB = 1024;
 const MB = 1024 * KB;
@@ -93,6 +96,28 @@ const rows: Row[] = [];
     target: '>= 25 M/s',
     met: r >= 25e6,
     detail: outcomes(model, N, s, 100_000, 0),
+  });
+}
+
+// (d) the timing tier: LASH's full stencil (15 SMs, 512K elements, 4 launches) for int, short and char.
+{
+  const preset = findPreset('fermi480') as Preset;
+  let cycles = 0;
+  let instructions = 0;
+  let progressCalls = 0;
+  const t0 = performance.now();
+  for (const type of ELEM_TYPES) {
+    const st = simulate(preset.timing!, stencilKernels({ ...LASH_STENCIL, type }), { l1: 'hw', scheduler: 'lrr', progress: () => progressCalls++ });
+    cycles += st.cycles;
+    instructions += st.warpInstructions;
+  }
+  const seconds = (performance.now() - t0) / 1000;
+  rows.push({
+    name: '(d) timing tier: LASH stencil x int/short/char (fermi480)',
+    measured: `${seconds.toFixed(2)} s`,
+    target: '< 10 s',
+    met: seconds < 10,
+    detail: `${(cycles / seconds / 1e6).toFixed(2)} M simulated cycles/s, ${(instructions / seconds / 1e6).toFixed(2)} M warp instructions/s, ${cycles} cycles, ${progressCalls} progress reports`,
   });
 }
 

@@ -57,17 +57,18 @@ async function shot(page: Page, name: string, fullPage = true): Promise<void> {
 
 test('runs a small LASH stencil from the builder; the run shows the stall breakdown and the MSHR timeline with its window', async ({ page }) => {
   const catalog = await lab.api.experiments.list();
-  const stencil = catalog.find((e) => e.id === 'lash-stencil');
-  test.skip(!stencil, 'the lash-stencil experiment is not registered in this build');
+  expect(catalog.map((e) => e.id)).toContain('lash-stencil');
   await openLab(page);
   await page.getByTestId('experiment-lash-stencil').click();
+  await expect(page.getByRole('heading', { level: 2, name: /LASH: 1D stencil/ })).toBeVisible();
   const picker = page.getByTestId('preset-picker');
   await picker.getByRole('button', { name: 'None', exact: true }).click();
   await picker.getByTestId('preset-fermi480').getByRole('checkbox').check();
-  // Small: a few thousand elements, one iteration.
+  // Small: 64K elements, one launch, an epoch every 100 cycles (well under a second of simulation).
   const field = (name: string) => page.getByTestId(`param-${name}`).getByRole('textbox');
-  if (await page.getByTestId('param-n').count()) await field('n').fill('16384');
-  if (await page.getByTestId('param-iterations').count()) await field('iterations').fill('1');
+  await field('n').fill('65536');
+  await field('iterations').fill('1');
+  await field('epochCycles').fill('100');
   await page.getByLabel('Title (optional)').fill('e2e stencil');
   await page.getByTestId('run').click();
   await expect(page.getByTestId('notice').filter({ hasText: 'Queued 1 run' })).toBeVisible();
@@ -78,25 +79,32 @@ test('runs a small LASH stencil from the builder; the run shows the stall breakd
 
   await openLab(page, `/runs/${done!.id}`);
   await expect(page.getByTestId('run-status')).toHaveText('done');
-  // The stall breakdown: a category chart of stacked bars over the data types.
+  // Bars on the data types: time, requests, DRAM use, latency, miss rate, and the stall breakdown.
   const bars = page.locator('[data-testid="lab-chart"][data-categorical="true"]');
-  await expect(bars.first()).toBeVisible();
-  // The timeline of occupancy per epoch, with its window.
-  const timeline = page.getByTestId('run-timeline').first();
-  await expect(timeline).toBeVisible();
+  await expect(bars).toHaveCount(7);
+  const stalls = page.locator('[data-testid="lab-chart"][data-categorical="true"]:has([aria-label="LSU stall cycles vs type"])');
+  await expect(stalls).toHaveCount(1);
+  await expect(stalls.locator('canvas').first()).toBeVisible();
+  // The MSHR and merger occupancy over time: two timelines (int, short, char each), with their windows.
+  const timelines = page.getByTestId('run-timeline');
+  await expect(timelines).toHaveCount(2);
+  const timeline = timelines.first();
+  await expect(timeline.locator('[aria-label="MSHR occupancy vs time"]')).toBeVisible();
+  await expect(timeline.locator('[data-testid="timeline-stats"] tbody tr')).toHaveCount(3);
   const from = timeline.getByTestId('timeline-from');
   const to = timeline.getByTestId('timeline-to');
   const end = Number(await to.inputValue());
-  expect(end).toBeGreaterThan(0);
+  expect(end).toBeGreaterThan(1000);
   await shot(page, 'timing-run');
-  // A window of the first quarter, typed and applied with Enter.
+  // The first quarter of the run, typed and applied with Enter; then the next quarter.
+  const quarter = Math.round(end / 4);
   await from.fill('0');
-  await to.fill(String(Math.round(end / 4)));
+  await to.fill(String(quarter));
   await to.press('Enter');
-  await expect(timeline.getByTestId('timeline-message')).toContainText('shown of');
-  await expect(timeline.getByTestId('timeline-later')).toBeEnabled();
+  await expect(timeline.getByTestId('timeline-message')).toHaveText(`${quarter.toLocaleString('en-US')} cycles shown of ${end.toLocaleString('en-US')} cycles`);
   await timeline.getByTestId('timeline-later').click();
-  await expect(from).toHaveValue(String(Math.round(end / 4)));
+  await expect(from).toHaveValue(String(quarter));
+  await expect(to).toHaveValue(String(2 * quarter));
   await timeline.scrollIntoViewIfNeeded();
   await shot(page, 'timing-run-window', false);
 });
@@ -134,7 +142,7 @@ test('Compare overlays two GPUs\' stall breakdowns: one stacked bar per GPU at e
   await expect(page.getByTestId('compare-run')).toHaveCount(2);
   const charts = page.getByTestId('compare-chart');
   await expect(charts).toHaveCount(3);
-  const stalls = charts.filter({ hasText: 'Stall breakdown' });
+  const stalls = charts.filter({ hasText: 'LSU stall cycles vs' });
   await expect(stalls).toHaveAttribute('data-series', '8');
   await expect(stalls.locator('svg').first()).toBeVisible();
   // Category labels and the legend "preset · reason" are drawn (SVG text).

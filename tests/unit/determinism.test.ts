@@ -18,6 +18,15 @@ const QUICK: Record<string, Record<string, unknown>> = {
   'pchase-fine': { iterations: 3000, jitter: 2 },
   'shared-bank-stride': { jitter: 2 },
   'global-latency-patterns': { jitter: 2, rounds: 2 },
+  'lash-stencil': { n: 8192, iterations: 2 },
+  'lash-apps': { stencilN: 4096, matmulN: 32, stereoSize: 32 },
+  'lash-sensitivity': { n: 4096, iterations: 1 },
+  'lash-mlp': { maxLoads: 9 },
+  'timing-sweep': { size: 4096, values: '4,8' },
+  'sl1-throughput': { threads: '64,128', blockCurves: '1', maxBlocks: 2, iterations: 2 },
+  'sl1-wc-l1': { threads: '32,64', chars: '64KB', maxChars: 128 },
+  'sl1-apps': { apps: 'wc', threadsPerSM: '128,256', windowAccesses: 16, inputBytes: '1MB' },
+  'launch-sweep': { apps: 'wc', threadsPerSM: '128,256', windowAccesses: 16, inputBytes: '1MB' },
 };
 
 describe('determinism: same preset, parameters and seed give byte-identical results', () => {

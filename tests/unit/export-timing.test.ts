@@ -37,7 +37,7 @@ function runOf(result = timingResult(2000)): string {
 describe('PDF charts of bars', () => {
   it('a run: the stall breakdown is one chart (its group), stacked bars on the data types', () => {
     const specs = runCharts(timingResult(500).series as Series[]);
-    expect(specs.map((s) => s.title)).toEqual(['Time vs Data type', 'Stall breakdown: LSU stall cycles vs Data type', 'Occupancy per SM vs Cycle']);
+    expect(specs.map((s) => s.title)).toEqual(['Time vs Data type', 'LSU stall cycles vs Data type', 'Occupancy per SM vs Cycle']);
     const stalls = specs[1]!;
     expect(isCategorical(stalls)).toBe(true);
     expect(isCategorical(specs[2]!)).toBe(false);
@@ -106,7 +106,7 @@ describe('PDF report of a run with a stacked bar chart', () => {
     const r = spawnSync('pdftotext', ['-layout', path, '-'], { encoding: 'utf8' });
     expect(r.status, r.stderr).toBe(0);
     const text = r.stdout.replace(/\s+/g, ' ');
-    for (const s of ['Stall breakdown: LSU stall cycles vs Data type', 'LSU stall cycles (cycles)', 'Data type', 'int', 'short', 'char', ...REASONS, 'Occupancy per SM vs Cycle', 'Cycle (cycles)'])
+    for (const s of ['LSU stall cycles vs Data type', 'LSU stall cycles (cycles)', 'Data type', 'int', 'short', 'char', ...REASONS, 'Occupancy per SM vs Cycle', 'Cycle (cycles)'])
       expect(text).toContain(s);
   });
 });

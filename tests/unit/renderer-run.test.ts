@@ -108,6 +108,18 @@ describe('true values from the preset snapshot', () => {
     expect(rows[2].verdict).toBeNull();
   });
 
+  it("relative paper figures ('half' tolerance) take the main process's verdict, with the deviation shown", () => {
+    const f: Finding = { key: 'speedup', label: 'Speed-up', value: 0.13, unit: 'fraction', evidence: '' };
+    const ref = { key: 'speedup', value: 0.11, unit: 'fraction', tolerance: 'half' as const, citation: 'LASH Fig 6' };
+    const [pass] = findingRows([f], null, {}, [{ ...ref, pass: true }]);
+    expect(pass.vsPaper.deviation).toBeCloseTo(0.02 / 0.11);
+    expect(pass.verdict).toEqual({ pass: true, against: 'paper' });
+    const [fail] = findingRows([f], null, {}, [{ ...ref, pass: false }]);
+    expect(fail.verdict).toEqual({ pass: false, against: 'paper' });
+    // Without a verdict from the main process, a relative figure gets none.
+    expect(findingRows([f], null, {}, [ref])[0].verdict).toBeNull();
+  });
+
   it("a curve's level N is the Nth structure in the swept range, compared only when the curve rose once per structure", () => {
     const f = (key: string, value: number): Finding => ({ key, label: key, value, unit: '', evidence: '' });
     const range = { sizeFrom: 1024, sizeTo: 512 * 1024 };

@@ -133,19 +133,28 @@ function withUnit(label: string, unit: string): string {
 }
 
 function specFor(s: Series): ChartSpec {
-  const title = `${s.yLabel} vs ${s.xLabel}`.trim();
-  return { title: s.group ? `${s.group}: ${title}` : title, xLabel: s.xLabel, xUnit: s.xUnit, yLabel: s.yLabel, yUnit: s.yUnit, logX: !!s.logX, lines: [] };
+  return { title: `${s.yLabel} vs ${s.xLabel}`.trim(), xLabel: s.xLabel, xUnit: s.xUnit, yLabel: s.yLabel, yUnit: s.yUnit, logX: !!s.logX, lines: [] };
+}
+
+/** A group whose series measure different things (y labels differ) is titled by its name and those labels. */
+function retitle(spec: ChartSpec, members: readonly Series[]): void {
+  const group = members[0]?.group;
+  const ys = [...new Set(members.map((s) => s.yLabel))];
+  if (group && ys.length > 1) spec.title = `${group}: ${ys.join(', ')} vs ${spec.xLabel}`;
 }
 
 /** The charts of one run: one per set of axes, its series in palette colours. */
 export function runCharts(series: readonly Series[]): ChartSpec[] {
   const charts = new Map<string, ChartSpec>();
+  const members = new Map<string, Series[]>();
   for (const s of series) {
     const key = axesKey(s);
+    members.set(key, [...(members.get(key) ?? []), s]);
     let c = charts.get(key);
     if (!c) charts.set(key, (c = specFor(s)));
     c.lines.push({ name: s.name, x: s.x, y: s.y, style: s.style, color: PALETTE[c.lines.length % PALETTE.length], dash: 'solid', stack: s.stack, xCategories: s.xCategories });
   }
+  for (const [key, c] of charts) retitle(c, members.get(key) ?? []);
   return [...charts.values()];
 }
 
@@ -155,10 +164,12 @@ export function runCharts(series: readonly Series[]): ChartSpec[] {
  */
 export function comparisonCharts(runs: readonly ChartRun[]): ChartSpec[] {
   const charts = new Map<string, ChartSpec>();
+  const members = new Map<string, Series[]>();
   for (const run of runs) {
     const perChart = new Map<string, Series[]>();
     for (const s of run.series) {
       const key = axesKey(s);
+      members.set(key, [...(members.get(key) ?? []), s]);
       if (!charts.has(key)) charts.set(key, specFor(s));
       perChart.set(key, [...(perChart.get(key) ?? []), s]);
     }
@@ -181,6 +192,7 @@ export function comparisonCharts(runs: readonly ChartRun[]): ChartSpec[] {
       });
     }
   }
+  for (const [key, c] of charts) retitle(c, members.get(key) ?? []);
   return [...charts.values()];
 }
 

@@ -275,14 +275,17 @@ export function compareCharts(runs: readonly { column: RunColumn; series: readon
       dataZoom: zoom ? [{ type: 'inside', xAxisIndex: 0 }, { type: 'slider', xAxisIndex: 0, bottom: 8, height: 20 }] : [],
       series,
     };
-    charts.push({ key, title: chartTitle(s0), xName, yName, logX, seriesCount: series.length, points: total, option });
+    charts.push({ key, title: chartTitle(g.items.map((i) => i.series)), xName, yName, logX, seriesCount: series.length, points: total, option });
   }
   return charts;
 }
 
-function chartTitle(s0: AnySeries): string {
-  const base = `${s0.yLabel || 'y'} vs ${s0.xLabel || 'x'}`;
-  return s0.group ? `${s0.group} · ${base}` : base;
+/** "Latency vs Array size"; a group whose series have different y labels is titled by its name and those labels. */
+function chartTitle(series: readonly AnySeries[]): string {
+  const s0 = series[0]!;
+  const ys = [...new Set(series.map((s) => s.yLabel || 'y'))];
+  if (s0.group && ys.length > 1) return `${s0.group}: ${ys.join(', ')} vs ${s0.xLabel || 'x'}`;
+  return `${s0.yLabel || 'y'} vs ${s0.xLabel || 'x'}`;
 }
 
 /**
@@ -382,7 +385,7 @@ function categoryCompareChart(key: string, items: readonly { column: RunColumn; 
     dataZoom: many ? [{ type: 'inside', xAxisIndex: 0 }, { type: 'slider', xAxisIndex: 0, bottom: 8, height: 20 }] : [],
     series,
   };
-  return { key, title: chartTitle(s0), xName, yName, logX: false, seriesCount: series.length, points, option };
+  return { key, title: chartTitle(items.map((i) => i.series)), xName, yName, logX: false, seriesCount: series.length, points, option };
 }
 
 /** Ticks at a power-of-two step for a linear byte axis (4 KB, 8 KB, ... rather than 4.9 KB, 9.8 KB). */

@@ -11,6 +11,7 @@
  */
 import type { RunReferences } from '../../../src-main/contract';
 import type { Finding, ParamValues } from '../../../src-sim/experiments/types';
+import type { Reference } from '../../../src-sim/reference/types';
 import type { CacheLevelConfig, PathConfig, TranslationConfig } from '../../../src-sim/model/path';
 import type { CacheGeometry } from '../../../src-sim/model/types';
 import type { Preset, SpaceId } from '../../../src-sim/presets/types';
@@ -38,7 +39,8 @@ export interface PaperRef {
   key: string;
   value: number | string;
   unit: string;
-  tolerance: 'latency' | 'exact' | 'range';
+  /** As src-sim's Reference: 'half' and 'half-gain' (relative figures) are judged by the main process's check. */
+  tolerance: Reference['tolerance'];
   range?: [number, number];
   citation: string;
   /** The paper's name for the quantity ("L1 on, pattern 1") and the REPRODUCTION.md rows citing it. */
@@ -499,7 +501,8 @@ export function findingRows(
     }
     const vsTruth = truth ? compare(finding.value, truth.value, truth.tolerance) : NONE;
     const paper = byKey.get(finding.key) ?? null;
-    const cmp = paper ? compare(finding.value, paper.value, paper.tolerance, paper.range) : NONE;
+    const local: Tolerance | null = paper ? (paper.tolerance === 'latency' || paper.tolerance === 'exact' || paper.tolerance === 'range' ? paper.tolerance : 'none') : null;
+    const cmp = paper && local ? compare(finding.value, paper.value, local, paper.range) : NONE;
     // The main process's check decides pass/fail when it came with the value (the same rules).
     const vsPaper = paper?.pass === undefined ? cmp : { deviation: cmp.deviation, pass: paper.pass };
     const verdict =

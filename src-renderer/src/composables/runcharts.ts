@@ -44,10 +44,17 @@ export function chartKey(s: Pick<ChartSeries, 'xLabel' | 'xUnit' | 'yLabel' | 'y
   return s.group !== undefined && s.group !== '' ? `group\u0000${s.group}` : [s.xLabel, s.xUnit, s.yLabel, s.yUnit].join('\u0000');
 }
 
-/** "Latency vs array size", and "<group> · Latency vs array size" for a named group. */
-export function chartTitle(s: Pick<ChartSeries, 'xLabel' | 'yLabel' | 'group'>): string {
-  const base = `${s.yLabel} vs ${s.xLabel.charAt(0).toLowerCase()}${s.xLabel.slice(1)}`;
-  return s.group ? `${s.group} · ${base}` : base;
+/**
+ * A chart's title: "Latency vs array size" from its first series; a group whose series measure
+ * different things (y labels differ) is titled by the group's name and those labels.
+ */
+export function chartTitle(series: readonly Pick<ChartSeries, 'xLabel' | 'yLabel' | 'group'>[]): string {
+  const s = series[0];
+  if (!s) return '';
+  const x = `${s.xLabel.charAt(0).toLowerCase()}${s.xLabel.slice(1)}`;
+  const ys = [...new Set(series.map((t) => t.yLabel))];
+  if (s.group && ys.length > 1) return `${s.group}: ${ys.join(', ')} vs ${x}`;
+  return `${s.yLabel} vs ${x}`;
 }
 
 /**
@@ -60,11 +67,12 @@ export function chartGroups(series: readonly ChartSeries[]): ChartGroup[] {
     const key = chartKey(s);
     let g = groups.get(key);
     if (!g) {
-      g = { key, title: chartTitle(s), series: [] };
+      g = { key, title: '', series: [] };
       groups.set(key, g);
     }
     g.series.push(s);
   }
+  for (const g of groups.values()) g.title = chartTitle(g.series);
   return [...groups.values()];
 }
 

@@ -117,79 +117,64 @@ export interface StereoParams {
   elemBytes?: number;
 }
 
-export const LASH_STEREO: Omit<StereoParams, 'type'> = { width: 256, height: 256, labels: 16, block: 64 };
+/** Assumed: half the Tsukuba pair (384 x 288, the usual test of belief propagation, LASH [4]) on each side, to keep a run to seconds; LASH gives no size. */
+export const LASH_STEREO: Omit<StereoParams, 'type'> = { width: 192, height: 144, labels: 16, block: 64 };
 
 /**
  * Stereo matching by belief propagation (LASH II): each iteration propagates the 16 labels' messages
  * along rows (one thread per row walks its row) and then along columns (one thread per column walks
  * its column). Per pixel and label a thread reads the data cost and the neighbour's message and
- * writes its own message. Layout (assumed): [y][x][label]. Along rows, the threads of a warp are
- * `width * labels` elements apart (one line each); along columns, `labels` elements apart. Assumed:
- * 3 dependent ALU instructions per label (add, compare, select of the min-sum update), one iteration.
+ * writes its own message. Assumed: label planes ([label][y][x], the usual GPU layout), so along
+ * rows the lanes of a warp are one image row apart and along columns they are adjacent; 3 dependent
+ * ALU instructions per label (the min-sum update); one iteration (one pass each way).
  */
 export function stereoKernels(p: StereoParams): Kernel[] {
   const e = p.elemBytes ?? ELEM_BYTES[p.type];
   const { width: W, height: H, labels: L } = p;
+  const plane = W * H;
   const arrays = [
-    { name: 'cost', elemBytes: e, length: W * H * L, space: 'global' as const },
-    { name: 'msgH', elemBytes: e, length: W * H * L, space: 'global' as const, readWrite: true },
-    { name: 'msgV', elemBytes: e, length: W * H * L, space: 'global' as const, readWrite: true },
+    { name: 'cost', elemBytes: e, length: plane * L, space: 'global' as const },
+    { name: 'msgH', elemBytes: e, length: plane * L, space: 'global' as const, readWrite: true },
+    { name: 'msgV', elemBytes: e, length: plane * L, space: 'global' as const, readWrite: true },
   ];
-  const pass = (name: string, threads: number, along: number, across: number, msg: string): Kernel => ({
-    name: `stereo-${name}-${e}B`,
-    grid: Math.ceil(threads / p.block),
-    block: p.block,
-    arrays,
-    body: [
-      { op: 'alu', count: 3, dst: 9 },
-      {
-        op: 'loop',
-        var: 'x',
-        count: along - 1,
-        body: [
-          {
-            op: 'loop',
-            var: 'l',
-            count: L,
-            body: [
-              // pixel (t, x + 1) reads its cost and the message of pixel (t, x)
-              { op: 'ld', array: 'cost', index: { terms: [{ coef: across, var: 'gtid' }, { coef: L, var: 'x' }, { coef: 1, var: 'l' }], offset: L }, dst: 0 },
-              { op: 'ld', array: msg, index: { terms: [{ coef: across, var: 'gtid' }, { coef: L, var: 'x' }, { coef: 1, var: 'l' }] }, dst: 1 },
-              { op: 'alu', count: 3, uses: [0, 1], dst: 2 },
-              { op: 'st', array: msg, index: { terms: [{ coef: across, var: 'gtid' }, { coef: L, var: 'x' }, { coef: 1, var: 'l' }], offset: L }, src: [2] },
-            ],
-          },
-        ],
-      },
-    ],
-  });
-  // Rows: thread y walks x; element (y, x, l) = y*W*L + x*L + l. Columns: thread x walks y;
-  // element (y, x, l) = y*W*L + x*L + l, so the walk steps W*L and threads are L apart.
-  const rows = pass('rows', H, W, W * L, 'msgH');
-  const cols: Kernel = {
-    ...pass('cols', W, H, L, 'msgV'),
-  };
-  // In the column pass the loop variable steps rows (W*L elements), not pixels (L elements).
-  cols.body = [
-    { op: 'alu', count: 3, dst: 9 },
-    {
-      op: 'loop',
-      var: 'y',
-      count: H - 1,
+  // element (l, y, x) = l * plane + y * W + x; `lane` is the thread's row (rows pass) or column.
+  const pass = (name: string, threads: number, steps: number, laneCoef: number, stepCoef: number, msg: string): Kernel => {
+    const at = (offset: number) => ({
+      terms: [
+        { coef: plane, var: 'l' },
+        { coef: laneCoef, var: 'gtid' },
+        { coef: stepCoef, var: 's' },
+      ],
+      offset,
+    });
+    return {
+      name: `stereo-${name}-${e}B`,
+      grid: Math.ceil(threads / p.block),
+      block: p.block,
+      arrays,
       body: [
+        { op: 'alu', count: 3, dst: 9 },
         {
           op: 'loop',
-          var: 'l',
-          count: L,
+          var: 's',
+          count: steps - 1,
           body: [
-            { op: 'ld', array: 'cost', index: { terms: [{ coef: L, var: 'gtid' }, { coef: W * L, var: 'y' }, { coef: 1, var: 'l' }], offset: W * L }, dst: 0 },
-            { op: 'ld', array: 'msgV', index: { terms: [{ coef: L, var: 'gtid' }, { coef: W * L, var: 'y' }, { coef: 1, var: 'l' }] }, dst: 1 },
-            { op: 'alu', count: 3, uses: [0, 1], dst: 2 },
-            { op: 'st', array: 'msgV', index: { terms: [{ coef: L, var: 'gtid' }, { coef: W * L, var: 'y' }, { coef: 1, var: 'l' }], offset: W * L }, src: [2] },
+            {
+              op: 'loop',
+              var: 'l',
+              count: L,
+              body: [
+                // pixel s + 1 of the row (column) reads its cost and the message of pixel s
+                { op: 'ld', array: 'cost', index: at(stepCoef), dst: 0 },
+                { op: 'ld', array: msg, index: at(0), dst: 1 },
+                { op: 'alu', count: 3, uses: [0, 1], dst: 2 },
+                { op: 'st', array: msg, index: at(stepCoef), src: [2] },
+              ],
+            },
           ],
         },
       ],
-    },
-  ];
-  return [rows, cols];
+    };
+  };
+  return [pass('rows', H, W, W, 1, 'msgH'), pass('cols', W, H, 1, W, 'msgV')];
 }

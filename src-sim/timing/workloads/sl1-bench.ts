@@ -18,8 +18,10 @@ export interface ThroughputOptions {
   /** n-way coalesced (SL1 2.1): n consecutive threads read n consecutive 4 B words of one 128 B region. */
   coalescing: number;
   source: 'l2' | 'dram';
-  /** Loads per thread. */
+  /** Loop iterations per thread. */
   iterations: number;
+  /** Independent loads per iteration (kept in flight together; default 1). */
+  unroll?: number;
 }
 
 /** Bytes a thread reads per load (4 B integers: SL1 2.3.1 speaks of 4-byte integer accesses). */
@@ -39,63 +41,75 @@ export const THROUGHPUT_ELEM_BYTES = 4;
  */
 export function throughputKernel(o: ThroughputOptions): Kernel {
   const n = Math.max(1, Math.min(WARP, Math.floor(o.coalescing)));
+  const u = Math.max(1, Math.floor(o.unroll ?? 1));
   const threads = o.blocks * o.threadsPerBlock;
   const groups = Math.ceil(threads / n);
   const wordsPerRegion = COALESCE_REGION / THROUGHPUT_ELEM_BYTES; // 32 words per 128 B
-  let index: Instr;
+  const loads: Instr[] = [];
   let length: number;
   if (o.source === 'l2') {
-    // Per-group region: as large as fits 1 MB of L2 in total, between 1 and 8 lines.
-    const lines = Math.max(1, Math.min(8, Math.floor((1 << 20) / (groups * COALESCE_REGION))));
+    // Per-group region: as many lines (at most 8 per load in flight) as keep the data within 1 MB.
+    const lines = Math.max(1, Math.min(8 * u, Math.floor((1 << 20) / (groups * COALESCE_REGION))));
     const regionWords = lines * wordsPerRegion;
-    // A load at iteration i: the group's region, line (i mod lines), the n words of this group.
     length = groups * regionWords;
-    index = {
-      op: 'ld',
-      array: 'data',
-      dst: 1,
-      index: {
-        terms: [
-          { coef: regionWords, var: 'gtid', div: n },
-          { coef: 1, var: 'gtid', mod: n },
-          { coef: wordsPerRegion, var: 'i', mod: lines },
-        ],
-      },
-    };
+    // Load j of iteration i: line (i * u + j) mod lines of the group's region, the n words of this group.
+    const rounds = lines % u === 0 ? lines / u : 1;
+    for (let j = 0; j < u; j++)
+      loads.push({
+        op: 'ld',
+        array: 'data',
+        dst: 1 + j,
+        index: {
+          terms: [
+            { coef: regionWords, var: 'gtid', div: n },
+            { coef: 1, var: 'gtid', mod: n },
+            ...(rounds > 1 ? [{ coef: u * wordsPerRegion, var: 'i', mod: rounds }] : []),
+          ],
+          offset: (j % lines) * wordsPerRegion,
+        },
+      });
   } else {
     // Fresh 32 B sector per load: 8 words apart; n <= 8 words fit the sector's first part.
     const sectorWords = 32 / THROUGHPUT_ELEM_BYTES;
     const step = Math.max(sectorWords, Math.ceil(n / sectorWords) * sectorWords);
-    const streamWords = o.iterations * step;
+    const streamWords = o.iterations * u * step;
     length = groups * streamWords;
-    index = {
-      op: 'ld',
-      array: 'data',
-      dst: 1,
-      index: {
-        terms: [
-          { coef: streamWords, var: 'gtid', div: n },
-          { coef: 1, var: 'gtid', mod: n },
-          { coef: step, var: 'i' },
-        ],
-      },
-    };
+    for (let j = 0; j < u; j++)
+      loads.push({
+        op: 'ld',
+        array: 'data',
+        dst: 1 + j,
+        index: {
+          terms: [
+            { coef: streamWords, var: 'gtid', div: n },
+            { coef: 1, var: 'gtid', mod: n },
+            { coef: u * step, var: 'i' },
+          ],
+          offset: j * step,
+        },
+      });
   }
   return {
     name: `throughput ${o.source} ${o.blocks}x${o.threadsPerBlock} ${n}-way`,
     grid: o.blocks,
     block: o.threadsPerBlock,
     arrays: [{ name: 'data', elemBytes: THROUGHPUT_ELEM_BYTES, length, space: 'global' }],
-    // Loads are independent (the benchmark keeps as many in flight as it can); one ALU op consumes
-    // each value so the loads are not dead.
-    body: [{ op: 'loop', var: 'i', count: o.iterations, body: [index, { op: 'alu', count: 1, uses: [1], dst: 2 }] }],
+    // The loads of an iteration are independent (in flight together); one ALU op consumes them.
+    body: [{ op: 'loop', var: 'i', count: o.iterations, body: [...loads, { op: 'alu', count: 1, uses: loads.map((_, j) => 1 + j), dst: 1 + u }] }],
   };
+}
+
+/** Bytes a throughputKernel reads (useful bytes, not the transfers). */
+export function throughputBytes(o: ThroughputOptions): number {
+  return o.blocks * o.threadsPerBlock * o.iterations * Math.max(1, Math.floor(o.unroll ?? 1)) * THROUGHPUT_ELEM_BYTES;
 }
 
 export interface SharedThroughputOptions {
   blocks: number;
   threadsPerBlock: number;
   iterations: number;
+  /** Independent loads per iteration (default 1). */
+  unroll?: number;
 }
 
 /** Shared-memory array of the shared-throughput kernel (4 B words, 8 KB per block). */
@@ -103,37 +117,30 @@ export const SHARED_WORDS = 2048;
 
 /**
  * Shared-memory throughput (SL1 2.3.1, last paragraph: "does not flatten out and reaches 60GB/s"
- * per SMX): each thread reads consecutive words of a shared array, lane l of a warp word l (no
- * bank conflicts), walking through the array. Assumed: 4 B words, 8 KB per block.
+ * per SMX): lane l of a warp reads word l of a 32-word row (no bank conflicts), walking through
+ * the array row by row, `unroll` rows per iteration. Assumed: 4 B words, 8 KB per block.
  */
 export function sharedThroughputKernel(o: SharedThroughputOptions): Kernel {
+  const u = Math.max(1, Math.floor(o.unroll ?? 1));
+  const rounds = Math.max(1, Math.floor(SHARED_WORDS / WARP / u));
+  const loads: Instr[] = Array.from({ length: u }, (_, j) => ({
+    op: 'ld' as const,
+    array: 'buf',
+    dst: 1 + j,
+    index: { terms: [{ coef: 1, var: 'tid', mod: WARP }, { coef: WARP * u, var: 'i', mod: rounds }], offset: WARP * j },
+  }));
   return {
     name: `shared throughput ${o.blocks}x${o.threadsPerBlock}`,
     grid: o.blocks,
     block: o.threadsPerBlock,
     arrays: [{ name: 'buf', elemBytes: 4, length: SHARED_WORDS, space: 'shared' }],
-    body: [
-      {
-        op: 'loop',
-        var: 'i',
-        count: o.iterations,
-        body: [
-          {
-            op: 'ld',
-            array: 'buf',
-            dst: 1,
-            index: { terms: [{ coef: 1, var: 'tid', mod: SHARED_WORDS }, { coef: WARP, var: 'i', mod: SHARED_WORDS / WARP }] },
-          },
-          { op: 'alu', count: 1, uses: [1], dst: 2 },
-        ],
-      },
-    ],
+    body: [{ op: 'loop', var: 'i', count: o.iterations, body: [...loads, { op: 'alu', count: 1, uses: loads.map((_, j) => 1 + j), dst: 1 + u }] }],
   };
 }
 
 /** Bytes a kernel of sharedThroughputKernel reads from shared memory. */
 export function sharedThroughputBytes(o: SharedThroughputOptions): number {
-  return o.blocks * o.threadsPerBlock * o.iterations * 4;
+  return o.blocks * o.threadsPerBlock * o.iterations * Math.max(1, Math.floor(o.unroll ?? 1)) * 4;
 }
 
 export interface WcScanOptions {

@@ -1,0 +1,111 @@
+import { matmulKernels, stencilKernels, stereoKernels } from '../timing/workloads/lash';
+import type { Kernel, TimingStats } from '../timing/types';
+import { resolveParams } from './params';
+import { checkTimingWork, L1_PARAM, pctOver, pctUnder, runStep, SCHEDULER_PARAM, statsTable, timingOf, typeName, TYPES_PARAM, warpAccesses } from './lash-common';
+import type { Experiment, Finding, ParamSpec, ParamValues, Series } from './types';
+
+/**
+ * LASH II, Fig 1: three applications (1D stencil, matrix multiply, stereo matching) under int, short
+ * and char elements. Execution time per application and type, normalised to the first type.
+ */
+
+const APPS = ['stencil', 'matmul', 'stereo'] as const;
+type App = (typeof APPS)[number];
+const LABELS: Record<App, string> = { stencil: '1D stencil', matmul: 'Matrix multiply', stereo: 'Stereo matching' };
+
+const params: ParamSpec[] = [
+  TYPES_PARAM,
+  { name: 'stencilN', label: 'Stencil elements', unit: 'elements', kind: 'integer', default: 512 * 1024, min: 1024, max: 16 * 1024 * 1024, description: 'Stencil array length (LASH VI: 512K); 4 iterations.' },
+  { name: 'matmulN', label: 'Matrix size', unit: 'rows', kind: 'integer', default: 128, min: 16, max: 1024, description: 'Square matrices of n x n (assumed: LASH gives no size).' },
+  { name: 'stereoSize', label: 'Image size', unit: 'pixels', kind: 'integer', default: 256, min: 32, max: 2048, description: 'Square image of n x n pixels, 16 labels (assumed: LASH gives no size).' },
+  L1_PARAM,
+  SCHEDULER_PARAM,
+];
+
+function kernelsOf(app: App, p: ParamValues, bytes: number): Kernel[] {
+  const type = 'int' as const;
+  if (app === 'stencil') return stencilKernels({ n: p.stencilN as number, iterations: 4, block: 256, type, elemBytes: bytes });
+  if (app === 'matmul') return matmulKernels({ n: p.matmulN as number, block: 256, type, elemBytes: bytes });
+  const n = p.stereoSize as number;
+  return stereoKernels({ width: n, height: n, labels: 16, block: 64, type, elemBytes: bytes });
+}
+
+function work(p: ParamValues): number {
+  let total = 0;
+  for (const app of APPS) for (const b of p.types as number[]) total += warpAccesses(kernelsOf(app, p, b));
+  return total;
+}
+
+export const lashApps: Experiment = {
+  id: 'lash-apps',
+  title: 'LASH: three applications under int, short, char',
+  description: 'Matrix multiply, 1D stencil and stereo matching by belief propagation, each with 4-, 2- and 1-byte elements (LASH Fig 1): which data type is fastest for each.',
+  reproduces: ['LASH-F1'],
+  params,
+  estimate(_preset, raw) {
+    return work(resolveParams(params, raw)) * 32;
+  },
+  run(preset, raw, seed, progress) {
+    const p = resolveParams(params, raw);
+    const cfg = timingOf(preset);
+    const types = p.types as number[];
+    checkTimingWork(work(p));
+    const names = types.map(typeName);
+    const stats: TimingStats[][] = [];
+    const steps = APPS.length * types.length;
+    let step = 0;
+    for (const app of APPS) {
+      stats.push(
+        types.map((b, i) =>
+          runStep(cfg, kernelsOf(app, p, b), { l1: p.l1 as 'hw' | 'bypass', scheduler: p.scheduler as 'lrr' | 'gto', seed }, progress, step++, steps, `${LABELS[app]} ${names[i]}`),
+        ),
+      );
+    }
+    progress(1, 1, 'done');
+    const cats = APPS.map((a) => LABELS[a]);
+    const series: Series[] = names.map((name, ti) => ({
+      name,
+      x: Float64Array.from(APPS.map((_, i) => i)),
+      y: Float64Array.from(APPS.map((_, ai) => stats[ai][ti].cycles / stats[ai][0].cycles)),
+      xLabel: 'Application',
+      xUnit: '',
+      yLabel: `Time relative to ${names[0]}`,
+      yUnit: '',
+      style: 'bar',
+      xCategories: cats,
+      group: 'time',
+    }));
+    const findings: Finding[] = [];
+    APPS.forEach((app, ai) => {
+      const c = stats[ai].map((s) => s.cycles);
+      const best = c.indexOf(Math.min(...c));
+      findings.push({ key: `apps.${app}.fastestType`, label: `${LABELS[app]}: fastest type`, value: names[best], unit: '', evidence: names.map((n, i) => `${n} ${c[i]}`).join(', ') + ' cycles' });
+      findings.push({
+        key: `apps.${app}.spread`,
+        label: `${LABELS[app]}: slowest over fastest type`,
+        value: pctOver(Math.max(...c), Math.min(...c)),
+        unit: '%',
+        evidence: `max / min execution time over ${names.join(', ')}`,
+      });
+      const i4 = names.indexOf('int');
+      const i1 = names.indexOf('char');
+      if (i4 >= 0 && i1 >= 0)
+        findings.push({
+          key: `apps.${app}.charVsInt`,
+          label: `${LABELS[app]}: char takes less time than int by`,
+          value: pctUnder(c[i1], c[i4]),
+          unit: '%',
+          evidence: `char ${c[i1]} vs int ${c[i4]} cycles`,
+        });
+    });
+    const tables = [statsTable('Per application and type', APPS.flatMap((a) => names.map((n) => `${LABELS[a]} ${n}`)), stats.flat())];
+    return {
+      series,
+      tables,
+      findings,
+      notes: [
+        'Matrix multiply: one thread per element of C, a row of A (broadcast) and a column of B per thread. Stereo: one thread per row (then per column) walking it with 16 labels per pixel; sizes assumed.',
+      ],
+    };
+  },
+};

@@ -1,0 +1,185 @@
+import type { Preset } from '../presets/types';
+import { SL1_APPS, type Sl1App } from '../timing/workloads/sl1-apps';
+import { resolveParams } from './params';
+import { mean, runStudy, shapeFor, type AppMeasureOptions, type Sl1Mode, type Study } from './sl1-common';
+import type { Experiment, Finding, ParamSpec, ParamValues, Series, Table } from './types';
+import { ExperimentError } from './types';
+
+/**
+ * SL1 4.2, 4.4, 4.5 (Figs 7, 8, 12, 13): the ten streaming applications of Table 1 with no L1,
+ * the hardware L1 and S-L1, each at its best launch shape among `threadsPerSM` (SL1 4.1 reports
+ * the best configuration of each); S-L1's hit rate; S-L1 enabled with nothing cached; 8 and 24 B lines.
+ */
+
+export const APP_PARAMS: ParamSpec[] = [
+  { name: 'apps', label: 'Applications', unit: '', kind: 'enum', default: 'all', options: ['all', ...SL1_APPS.map((a) => a.id)], description: 'All ten of SL1 Table 1, or one.' },
+  { name: 'threadsPerSM', label: 'Online threads per SMX', unit: 'threads', kind: 'integer-list', default: [128, 256, 512, 1024, 2048], min: 32, max: 2048, maxItems: 16, description: 'Launch shapes tried (one wave; SL1 4.1 starts at 15 blocks of 128 threads); each mode keeps its best.' },
+  { name: 'maxBlock', label: 'Threads per block, at most', unit: 'threads', kind: 'integer', default: 256, min: 32, max: 1024, description: 'Blocks of min(threads per SMX, this) threads.' },
+  { name: 'inputBytes', label: 'Nominal input', unit: 'B', kind: 'bytes', default: 1 << 30, min: 1 << 20, max: 6 * 2 ** 30, description: 'Input of the nominal run the window is extrapolated to (data already in GPU memory, SL1 4.2).' },
+  { name: 'windowAccesses', label: 'Simulated accesses per thread', unit: 'accesses', kind: 'integer', default: 128, min: 16, max: 1 << 16, description: 'Global accesses per thread of each simulated window (plus the monitoring phase for S-L1).' },
+  { name: 'sms', label: 'Simulated SMXs', unit: 'SMX', kind: 'integer', default: 1, min: 1, max: 64, description: 'SMXs simulated, with their share of L2 and DRAM (the applications are uniform over SMXs).' },
+  { name: 'scheduler', label: 'Warp scheduler', unit: '', kind: 'enum', default: 'lrr', options: ['lrr', 'gto'], description: 'Loose round-robin (default; Fig 1 shows thrashing a greedy scheduler would hide) or greedy-then-oldest.' },
+];
+
+const params: ParamSpec[] = [
+  ...APP_PARAMS,
+  { name: 'overhead', label: 'Fig 12: S-L1 with nothing cached', unit: '', kind: 'boolean', default: true, description: 'Also run S-L1 enabled with every structure non-cacheable.' },
+  { name: 'lineSizes', label: 'Fig 13: 8 and 24 B lines', unit: '', kind: 'boolean', default: true, description: 'Also run S-L1 with 8 B and 24 B lines.' },
+];
+
+export function selectApps(p: ParamValues): Sl1App[] {
+  return p.apps === 'all' ? [...SL1_APPS] : SL1_APPS.filter((a) => a.id === p.apps);
+}
+
+export function studyOptions(p: ParamValues, seed: number): AppMeasureOptions {
+  return {
+    sms: p.sms as number,
+    inputBytes: p.inputBytes as number,
+    windowAccesses: p.windowAccesses as number,
+    scheduler: p.scheduler as 'lrr' | 'gto',
+    seed,
+    maxCycles: 2e9,
+  };
+}
+
+export function studyEstimate(p: ParamValues, modes: number): number {
+  const apps = selectApps(p).length;
+  const t = (p.threadsPerSM as number[]).reduce((s, x) => s + x, 0) * (p.sms as number);
+  return apps * t * ((p.windowAccesses as number) * modes + 300);
+}
+
+const pct = (v: number): number => +(100 * v).toFixed(1);
+const x2 = (v: number): number => +v.toFixed(3);
+
+function bars(name: string, apps: Sl1App[], y: number[], yLabel: string, yUnit: string, group: string): Series {
+  return { name, x: apps.map((_, i) => i), y, xLabel: 'application', xUnit: '', yLabel, yUnit, style: 'bar', xCategories: apps.map((a) => a.name), group };
+}
+
+export function checkShapes(p: ParamValues, preset: Preset): void {
+  const max = (p.threadsPerSM as number[]).reduce((a, b) => Math.max(a, b), 0);
+  const t = (preset as Preset & { timing?: { maxThreadsPerSM: number } }).timing;
+  if (t && max > t.maxThreadsPerSM) throw new ExperimentError(`threads per SMX above ${t.maxThreadsPerSM}`, 'threadsPerSM');
+}
+
+export function shapesOf(p: ParamValues) {
+  return [...new Set(p.threadsPerSM as number[])].sort((a, b) => a - b).map((t) => shapeFor(t, p.maxBlock as number));
+}
+
+/** The per-application table of a study: best shape and cycles per mode, S-L1's decision. */
+export function studyTable(s: Study, sms: number): Table {
+  const cols: Table['columns'] = [{ key: 'app', label: 'application' }];
+  for (const m of s.modes) {
+    cols.push({ key: `${m}.cycles`, label: `${m}: cycles`, unit: 'cycles' }, { key: `${m}.threads`, label: `${m}: online threads`, unit: 'threads' });
+  }
+  cols.push({ key: 'cln', label: 'S-L1 lines per thread' }, { key: 'cached', label: 'cached' });
+  return {
+    name: 'Best configuration per application and mode',
+    columns: cols,
+    rows: s.apps.map((a) => {
+      const row: Record<string, string | number> = { app: a.name };
+      for (const m of s.modes) {
+        const r = s.best[a.id][m];
+        row[`${m}.cycles`] = Math.round(r.cycles);
+        row[`${m}.threads`] = r.shape.threadsPerSM * sms;
+      }
+      const d = s.best[a.id].sl1?.decision;
+      row.cln = d ? d.capacity.cln : '';
+      row.cached = d ? d.cached.join(', ') || '(none)' : '';
+      return row;
+    }),
+  };
+}
+
+export const sl1Apps: Experiment = {
+  id: 'sl1-apps',
+  title: 'S-L1 vs hardware L1 vs no L1 on ten streaming applications (SL1 Figs 7, 8, 12, 13)',
+  description:
+    'The applications of SL1 Table 1 as access-pattern models, each with no L1, the hardware L1 and S-L1 at its best launch shape: speedups over no L1, S-L1 hit rates, the overhead of S-L1 with nothing cached, and 8 / 24 B lines against 16 B.',
+  reproduces: ['SL1-F7', 'SL1-F8', 'SL1-F12', 'SL1-F13', 'SL1-MON', 'SL1-CLN', 'SL1 Fig 11'],
+  params,
+  estimate(_preset, raw) {
+    const p = resolveParams(params, raw);
+    return studyEstimate(p, 3 + (p.overhead ? 1 : 0) + (p.lineSizes ? 2 : 0));
+  },
+  run(preset, raw, seed, progress) {
+    const p = resolveParams(params, raw);
+    checkShapes(p, preset);
+    const apps = selectApps(p);
+    const modes: Sl1Mode[] = ['nol1', 'hw', 'sl1'];
+    if (p.overhead) modes.push('sl1-none');
+    if (p.lineSizes) modes.push('sl1-8', 'sl1-24');
+    const s = runStudy(preset, apps, shapesOf(p), modes, studyOptions(p, seed), progress);
+    const b = (a: Sl1App, m: Sl1Mode): number => s.best[a.id][m].cycles;
+    const hwSp = apps.map((a) => b(a, 'nol1') / b(a, 'hw'));
+    const slSp = apps.map((a) => b(a, 'nol1') / b(a, 'sl1'));
+    const slHw = apps.map((a) => b(a, 'hw') / b(a, 'sl1'));
+    const hit = apps.map((a) => s.best[a.id].sl1.hitRate);
+    // SL1 Fig 11: executed instructions with S-L1 over those with the hardware L1 (per record).
+    const extra = apps.map((a) => s.best[a.id].sl1.instructionsPerRecord / s.best[a.id].hw.instructionsPerRecord - 1);
+    const F7 = 'Fig 7: speedup over no L1';
+    const series: Series[] = [
+      bars('hardware L1', apps, hwSp.map(x2), 'speedup over no L1', 'x', F7),
+      bars('S-L1', apps, slSp.map(x2), 'speedup over no L1', 'x', F7),
+      bars('S-L1 hit rate', apps, hit.map(pct), 'S-L1 hit rate', '%', 'Fig 8: S-L1 hit rate'),
+      bars('extra instructions executed', apps, extra.map(pct), 'extra instructions over hardware L1', '%', 'Fig 11: instructions executed due to S-L1'),
+    ];
+    const findings: Finding[] = [
+      { key: 'sl1.speedupOverNoL1.mean', label: 'S-L1 speedup over no L1, mean', value: x2(mean(slSp)), unit: 'x', evidence: 'Fig 7 bars "S-L1", arithmetic mean' },
+      { key: 'sl1.speedupOverHwL1.mean', label: 'S-L1 speedup over hardware L1, mean', value: x2(mean(slHw)), unit: 'x', evidence: 'best cycles, hardware L1 over S-L1, arithmetic mean' },
+      { key: 'hw.speedupOverNoL1.mean', label: 'Hardware L1 speedup over no L1, mean', value: x2(mean(hwSp)), unit: 'x', evidence: 'Fig 7 bars "hardware L1"' },
+      { key: 'hw.slowerThanNoL1', label: 'Applications slower with hardware L1 than with no L1', value: apps.filter((_, i) => hwSp[i] < 1).map((a) => a.name).join(', ') || '(none)', unit: '', evidence: 'Fig 7 bars "hardware L1" below 1' },
+      { key: 'sl1.slowerThanHwL1', label: 'Applications slower with S-L1 than with hardware L1', value: apps.filter((_, i) => slHw[i] < 1).map((a) => a.name).join(', ') || '(none)', unit: '', evidence: 'best cycles' },
+      { key: 'sl1.hitRate.mean', label: 'S-L1 hit rate, mean', value: pct(mean(hit)), unit: '%', evidence: 'Fig 8 bars' },
+      { key: 'sl1.extraInstructions.mean', label: 'Extra warp instructions executed with S-L1 over the hardware L1, mean', value: pct(mean(extra)), unit: '%', evidence: 'Fig 11 bars (per record, computation window against the hardware-L1 window)' },
+    ];
+    apps.forEach((a, i) => {
+      findings.push(
+        { key: `sl1.speedupOverNoL1.${a.id}`, label: `${a.name}: S-L1 speedup over no L1`, value: x2(slSp[i]), unit: 'x', evidence: 'Fig 7' },
+        { key: `sl1.speedupOverHwL1.${a.id}`, label: `${a.name}: S-L1 speedup over hardware L1`, value: x2(slHw[i]), unit: 'x', evidence: 'best cycles' },
+        { key: `hw.speedupOverNoL1.${a.id}`, label: `${a.name}: hardware L1 speedup over no L1`, value: x2(hwSp[i]), unit: 'x', evidence: 'Fig 7' },
+        { key: `sl1.hitRate.${a.id}`, label: `${a.name}: S-L1 hit rate`, value: pct(hit[i]), unit: '%', evidence: 'Fig 8' },
+        { key: `sl1.cln.${a.id}`, label: `${a.name}: S-L1 lines per thread at its best shape`, value: s.best[a.id].sl1.decision?.capacity.cln ?? 0, unit: 'lines', evidence: 'CLN of the best S-L1 configuration' },
+      );
+    });
+    if (p.overhead) {
+      const ov = apps.map((a) => b(a, 'sl1-none') / b(a, 'nol1') - 1);
+      series.push(bars('S-L1 enabled, nothing cached', apps, ov.map(pct), 'overhead over no L1', '%', 'Fig 12: S-L1 overhead with nothing cached'));
+      findings.push({ key: 'sl1.overheadNothingCached.mean', label: 'S-L1 enabled, nothing cached: overhead over no L1, mean', value: pct(mean(ov)), unit: '%', evidence: 'Fig 12 bars, arithmetic mean' });
+    }
+    if (p.lineSizes) {
+      const v8 = apps.map((a) => b(a, 'sl1') / b(a, 'sl1-8'));
+      const v24 = apps.map((a) => b(a, 'sl1') / b(a, 'sl1-24'));
+      const G = 'Fig 13: speedup over 16 B lines';
+      series.push(bars('8 B lines', apps, v8.map(x2), 'speedup over 16 B lines', 'x', G), bars('24 B lines', apps, v24.map(x2), 'speedup over 16 B lines', 'x', G));
+      findings.push(
+        { key: 'sl1.line8.worseCount', label: 'Applications slower with 8 B lines than 16 B', value: v8.filter((v) => v < 1).length, unit: 'apps', evidence: 'Fig 13 bars "8 B lines" below 1' },
+        { key: 'sl1.line24.worseCount', label: 'Applications slower with 24 B lines than 16 B', value: v24.filter((v) => v < 1).length, unit: 'apps', evidence: 'Fig 13 bars "24 B lines" below 1' },
+        { key: 'sl1.line16.bestCount', label: 'Applications fastest with 16 B lines', value: apps.filter((_, i) => v8[i] <= 1 && v24[i] <= 1).length, unit: 'apps', evidence: 'Fig 13: both bars at or below 1' },
+      );
+    }
+    const tables = [studyTable(s, preset.chip.sms)];
+    tables.push({
+      name: 'S-L1 decisions (best 16 B configuration)',
+      columns: [
+        { key: 'app', label: 'application' },
+        { key: 'structure', label: 'structure' },
+        { key: 'rw', label: 'read-write' },
+        { key: 'hitRate', label: 'monitored hit rate', unit: '%' },
+        { key: 'cached', label: 'cached' },
+        { key: 'reason', label: 'why' },
+      ],
+      rows: apps.flatMap((a) =>
+        (s.best[a.id].sl1.decision?.structures ?? []).map((st) => ({ app: a.name, structure: st.name, rw: st.readWrite ? 'yes' : 'no', hitRate: pct(st.hitRate), cached: st.cached ? `slot ${st.slot}` : 'no', reason: st.reason })),
+      ),
+    });
+    return {
+      series,
+      tables,
+      findings,
+      notes: [
+        `Simulated ${p.sms} SMX(s) of ${preset.name} with their share of L2 and DRAM; windows of ${p.windowAccesses} accesses per thread extrapolated to ${p.inputBytes} B of input (see docs/SL1.md).`,
+        'Speedups compare each mode at its own best launch shape (SL1 4.1). Application models and their assumptions: src-sim/timing/workloads/sl1-apps.ts.',
+      ],
+    };
+  },
+};

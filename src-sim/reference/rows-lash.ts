@@ -1,0 +1,314 @@
+import { findExperiment } from '../experiments';
+import type { ExperimentResult, ParamValues } from '../experiments/types';
+import type { Preset } from '../presets/types';
+import type { Reference, ReproductionRow, RowResult } from './types';
+
+/**
+ * LASH (Lashgar and Baniasadi, A Case Against Small Data Types in GPGPUs) on the timing tier. The
+ * published values live here with their citations; every measured value is a finding of a timing
+ * experiment (lash-stencil, lash-apps, lash-sensitivity, lash-mlp), except LASH-CFG's configuration
+ * facts, which are read from the preset as MEI-T1 reads specification values.
+ *
+ * Tolerance (REPRODUCTION.md): orderings and crossovers exact; percentages within half of the paper's
+ * value either way ('half').
+ */
+
+type Runs = RowResult['runs'];
+type Measured = Record<string, number | string>;
+
+/**
+ * Rows F4, F5 and F6 read one stencil run (LASH measured them on one simulation): identical runs are
+ * computed once per (experiment, preset, parameters, seed). Results are deterministic, so this only
+ * saves time. Keeps the last few.
+ */
+const memo = new Map<string, ExperimentResult>();
+const MEMO_SIZE = 6;
+
+function run(runs: Runs, experiment: string, preset: Preset, params: ParamValues, seed: number): ExperimentResult {
+  runs.push({ experiment, params });
+  const key = JSON.stringify([experiment, preset, params, seed]);
+  const hit = memo.get(key);
+  if (hit) return hit;
+  const e = findExperiment(experiment);
+  if (!e) throw new Error(`row needs experiment "${experiment}", which is not registered`);
+  const r = e.run(preset, params, seed, () => {});
+  memo.set(key, r);
+  if (memo.size > MEMO_SIZE) memo.delete(memo.keys().next().value as string);
+  return r;
+}
+
+function take(out: Measured, name: string, r: ExperimentResult, key: string): void {
+  const v = r.findings.find((f) => f.key === key)?.value;
+  if (v !== undefined) out[name] = v;
+}
+
+const exact = (name: string, value: number | string, unit: string, citation: string, finding?: Reference['finding']): Reference => ({
+  name,
+  value,
+  unit,
+  tolerance: 'exact',
+  citation,
+  ...(finding ? { finding } : {}),
+});
+const half = (name: string, value: number, unit: string, citation: string, finding?: Reference['finding']): Reference => ({
+  name,
+  value,
+  unit,
+  tolerance: 'half',
+  citation,
+  ...(finding ? { finding } : {}),
+});
+const range = (name: string, lo: number, hi: number, unit: string, citation: string, finding?: Reference['finding']): Reference => ({
+  name,
+  value: (lo + hi) / 2,
+  range: [lo, hi],
+  unit,
+  tolerance: 'range',
+  citation,
+  ...(finding ? { finding } : {}),
+});
+
+/** LASH VI: 512K elements, 4 iterations, 256 threads per block, int / short / char, L1 on. */
+const STENCIL: ParamValues = { types: [4, 2, 1], n: 512 * 1024, iterations: 4, block: 256, l1: 'hw', scheduler: 'lrr', epochCycles: 1000 };
+const st = (key: string): Reference['finding'] => ({ experiment: 'lash-stencil', key });
+
+// ---- LASH-CFG ------------------------------------------------------------------------------------------
+
+/** LASH Table II, as data. */
+const TABLE_II = {
+  sms: 15,
+  memoryControllers: 6,
+  subPartitions: 2,
+  l1Bytes: 16 * 1024,
+  l1Sets: 32,
+  l1Ways: 4,
+  l1Line: 128,
+  l1Mshrs: 32,
+  l1Mergers: 8,
+  l2SliceBytes: 64 * 1024,
+  l2Sets: 64,
+  l2Ways: 8,
+  l2Line: 128,
+  l2Mshrs: 32,
+  l2Mergers: 4,
+};
+
+const LASH_CFG: ReproductionRow = {
+  id: 'LASH-CFG',
+  paper: 'LASH',
+  title: 'GPGPU-Sim GTX 480 configuration (LASH Tables I, II): MSHRs and mergers measured, the rest read from the timing data',
+  presets: ['fermi480'],
+  references: () => [
+    exact('SMs', TABLE_II.sms, '', 'LASH Table II (15 SMs)'),
+    exact('memory controllers', TABLE_II.memoryControllers, '', 'LASH Table II (6)'),
+    exact('L2 sub-partitions', TABLE_II.memoryControllers * TABLE_II.subPartitions, '', 'LASH Table II (2 per memory controller)'),
+    exact('L1 size', TABLE_II.l1Bytes, 'B', 'LASH Table II (16 KB: 32 sets x 4 ways x 128 B)'),
+    exact('L1 sets', TABLE_II.l1Sets, '', 'LASH Table II'),
+    exact('L1 ways', TABLE_II.l1Ways, '', 'LASH Table II'),
+    exact('L1 line', TABLE_II.l1Line, 'B', 'LASH Table II'),
+    exact('L1 MSHR entries (measured)', TABLE_II.l1Mshrs, '', 'LASH Table II (32 MSHR entries)', { experiment: 'lash-mlp', key: 'mlp.mshrEntries' }),
+    exact('L1 merger fields (measured)', TABLE_II.l1Mergers, '', 'LASH Table II (8 merger fields per entry)', { experiment: 'lash-mlp', key: 'mlp.mergers' }),
+    exact('L2 slice size', TABLE_II.l2SliceBytes, 'B', 'LASH Table II (64 KB per sub-partition)'),
+    exact('L2 sets', TABLE_II.l2Sets, '', 'LASH Table II'),
+    exact('L2 ways', TABLE_II.l2Ways, '', 'LASH Table II'),
+    exact('L2 MSHR entries', TABLE_II.l2Mshrs, '', 'LASH Table II'),
+    exact('L2 merger fields', TABLE_II.l2Mergers, '', 'LASH Table II'),
+    exact('core clock', 1400, 'MHz', 'LASH Table I (1.40 GHz)'),
+    exact('memory clock', 1800, 'MHz', 'LASH Table I (1.8 GHz)'),
+  ],
+  measure(preset, seed) {
+    const runs: Runs = [];
+    const out: Measured = {};
+    const t = preset.timing;
+    if (t) {
+      out['SMs'] = t.sms;
+      out['memory controllers'] = t.dram.channels;
+      out['L2 sub-partitions'] = t.l2.partitions;
+      if (t.l1) {
+        out['L1 size'] = t.l1.sets * t.l1.ways * t.l1.lineBytes;
+        out['L1 sets'] = t.l1.sets;
+        out['L1 ways'] = t.l1.ways;
+        out['L1 line'] = t.l1.lineBytes;
+        const mlp = run(runs, 'lash-mlp', preset, { warps: 48, maxLoads: 32 }, seed);
+        take(out, 'L1 MSHR entries (measured)', mlp, 'mlp.mshrEntries');
+        take(out, 'L1 merger fields (measured)', mlp, 'mlp.mergers');
+      }
+      out['L2 slice size'] = t.l2.sets * t.l2.ways * t.l2.lineBytes;
+      out['L2 sets'] = t.l2.sets;
+      out['L2 ways'] = t.l2.ways;
+      out['L2 MSHR entries'] = t.l2.mshrEntries;
+      out['L2 merger fields'] = t.l2.mshrMergers;
+      out['core clock'] = t.clocks.coreMHz;
+      out['memory clock'] = t.clocks.memoryMHz;
+    }
+    return { measured: out, runs };
+  },
+};
+
+// ---- LASH-MLP --------------------------------------------------------------------------------------------
+
+const LASH_MLP: ReproductionRow = {
+  id: 'LASH-MLP',
+  paper: 'LASH',
+  title: 'Outstanding loads per SM (LASH IV): mergers x min(lines, MSHRs); mergers x min(ways, MSHRs) in one set; mergers on one line',
+  presets: ['fermi480'],
+  references: () => {
+    const { l1Mergers: m, l1Sets: s, l1Ways: w, l1Mshrs: e } = TABLE_II;
+    return [
+      exact('misses over all sets', m * Math.min(s * w, e), 'requests', 'LASH IV (#MSHRMergers x min(#cacheLines, #MSHRs)), Table II: 8 x min(128, 32)', { experiment: 'lash-mlp', key: 'mlp.spread' }),
+      exact('misses in one set', m * Math.min(w, e), 'requests', 'LASH IV (#MSHRMergers x min(#wayInaSet, #MSHRs)), Table II: 8 x min(4, 32)', { experiment: 'lash-mlp', key: 'mlp.oneSet' }),
+      exact('one line', m, 'requests', 'LASH IV (worst case: #MSHRMergers), Table II: 8', { experiment: 'lash-mlp', key: 'mlp.oneLine' }),
+    ];
+  },
+  measure(preset, seed) {
+    const runs: Runs = [];
+    const out: Measured = {};
+    const r = run(runs, 'lash-mlp', preset, { warps: 48, maxLoads: 32 }, seed);
+    take(out, 'misses over all sets', r, 'mlp.spread');
+    take(out, 'misses in one set', r, 'mlp.oneSet');
+    take(out, 'one line', r, 'mlp.oneLine');
+    return { measured: out, runs };
+  },
+};
+
+// ---- LASH-F4, F5, F6: the stencil --------------------------------------------------------------------------
+
+const LASH_F4: ReproductionRow = {
+  id: 'LASH-F4',
+  paper: 'LASH',
+  title: '1D stencil, 512K elements, 4 iterations: short fastest, beating int by about 11 % and char by about 12 % (LASH Fig 4, II)',
+  presets: ['fermi480'],
+  references: () => [
+    exact('fastest type', 'short', '', 'LASH Fig 4, VII-A (the optimal type is in the middle)', st('stencil.fastestType')),
+    half('short faster than int', 11, '%', 'LASH II ("short outperforms int ... by 11%")', st('stencil.shortVsInt')),
+    half('short faster than char', 12, '%', 'LASH II ("... and char by 12%")', st('stencil.shortVsChar')),
+  ],
+  measure(preset, seed) {
+    const runs: Runs = [];
+    const out: Measured = {};
+    const r = run(runs, 'lash-stencil', preset, STENCIL, seed);
+    take(out, 'fastest type', r, 'stencil.fastestType');
+    take(out, 'short faster than int', r, 'stencil.shortVsInt');
+    take(out, 'short faster than char', r, 'stencil.shortVsChar');
+    return { measured: out, runs };
+  },
+};
+
+const LASH_F5: ReproductionRow = {
+  id: 'LASH-F5',
+  paper: 'LASH',
+  title: 'Stencil memory metrics (LASH Fig 5): char makes fewer requests, uses less DRAM bandwidth, sees lower latency and L1 miss rate than int',
+  presets: ['fermi480'],
+  references: () => [
+    half('fewer memory requests (char vs int)', 24, '%', 'LASH VII-B, Fig 5a ("char ... reduces memory accesses by 24%")', st('stencil.requestsCharVsInt')),
+    half('lower DRAM utilisation (char vs int)', 31, '%', 'LASH VII-B, Fig 5b (31 %)', st('stencil.dramCharVsInt')),
+    half('lower average latency (char vs int)', 65, '%', 'LASH VII-B, Fig 5c (65 %)', st('stencil.latencyCharVsInt')),
+    range('lower L1 miss rate (char vs int)', 4, 16.5, 'points', 'LASH VII-B, Fig 5d ("reduce L1 cache miss rate by 8%-11%"; half of that band either way)', st('stencil.l1MissCharVsInt')),
+  ],
+  measure(preset, seed) {
+    const runs: Runs = [];
+    const out: Measured = {};
+    const r = run(runs, 'lash-stencil', preset, STENCIL, seed);
+    take(out, 'fewer memory requests (char vs int)', r, 'stencil.requestsCharVsInt');
+    take(out, 'lower DRAM utilisation (char vs int)', r, 'stencil.dramCharVsInt');
+    take(out, 'lower average latency (char vs int)', r, 'stencil.latencyCharVsInt');
+    take(out, 'lower L1 miss rate (char vs int)', r, 'stencil.l1MissCharVsInt');
+    return { measured: out, runs };
+  },
+};
+
+const LASH_F6: ReproductionRow = {
+  id: 'LASH-F6',
+  paper: 'LASH',
+  title: 'LSU stall breakdown (LASH Fig 6): nomerger stalls rise from int to short to char, coalescing stalls fall',
+  presets: ['fermi480'],
+  references: () => [
+    exact('nomerger stalls rise', 'yes', '', 'LASH VII-B, Fig 6 ("significant increase in the number of nomerger stalls")', st('stencil.nomergerRises')),
+    exact('coalescing stalls fall', 'yes', '', 'LASH VII-B, Fig 6 ("significant decrease in coalescing stalls")', st('stencil.coalescingFalls')),
+  ],
+  measure(preset, seed) {
+    const runs: Runs = [];
+    const out: Measured = {};
+    const r = run(runs, 'lash-stencil', preset, STENCIL, seed);
+    take(out, 'nomerger stalls rise', r, 'stencil.nomergerRises');
+    take(out, 'coalescing stalls fall', r, 'stencil.coalescingFalls');
+    return { measured: out, runs };
+  },
+};
+
+// ---- LASH-F7: resource sensitivity ---------------------------------------------------------------------
+
+const SENS: ParamValues = { types: [4, 2, 1], n: 512 * 1024, iterations: 4, scheduler: 'lrr' };
+const se = (key: string): Reference['finding'] => ({ experiment: 'lash-sensitivity', key });
+
+const LASH_F7: ReproductionRow = {
+  id: 'LASH-F7',
+  paper: 'LASH',
+  title: 'Sensitivity to MSHRs, mergers, sets, ways (LASH Fig 7): int hardly changes; mergers decide short and char',
+  presets: ['fermi480'],
+  references: () => [
+    range('int: largest change', 0, 10, '%', 'LASH VII-C ("no change to these resources impact int\'s performance heavily"; assumed: within 10 %)', se('sens.int.maxChange')),
+    half('MSHRMergers+: int-char gap widens', 26, '%', 'LASH VII-C ("widens the gap between int and char by 26%")', se('sens.mergersPlus.gapWidening')),
+    half('MSHRMergers-: short slower', 52, '%', 'LASH VII-C ("degrades performance of short and char by 52% and 25%")', se('sens.mergersMinus.shortSlowdown')),
+    half('MSHRMergers-: char slower', 25, '%', 'LASH VII-C (25 %)', se('sens.mergersMinus.charSlowdown')),
+    exact('MSHRMergers-: char beats short', 'yes', '', 'LASH VII-C ("char outperforms short")', se('sens.mergersMinus.charBeatsShort')),
+  ],
+  measure(preset, seed) {
+    const runs: Runs = [];
+    const out: Measured = {};
+    const r = run(runs, 'lash-sensitivity', preset, SENS, seed);
+    take(out, 'int: largest change', r, 'sens.int.maxChange');
+    take(out, 'MSHRMergers+: int-char gap widens', r, 'sens.mergersPlus.gapWidening');
+    take(out, 'MSHRMergers-: short slower', r, 'sens.mergersMinus.shortSlowdown');
+    take(out, 'MSHRMergers-: char slower', r, 'sens.mergersMinus.charSlowdown');
+    take(out, 'MSHRMergers-: char beats short', r, 'sens.mergersMinus.charBeatsShort');
+    return { measured: out, runs };
+  },
+};
+
+// ---- LASH-F1: three applications ----------------------------------------------------------------------
+
+const APPS: ParamValues = { types: [4, 2, 1], stencilN: 512 * 1024, matmulN: 128, stereoSize: 256, l1: 'hw', scheduler: 'lrr' };
+const ap = (key: string): Reference['finding'] => ({ experiment: 'lash-apps', key });
+
+const LASH_F1: ReproductionRow = {
+  id: 'LASH-F1',
+  paper: 'LASH',
+  title: 'Three applications x three types (LASH Fig 1): matrix multiply within 3 %, stereo matching 37 % faster with char, stencil best with short',
+  presets: ['fermi480'],
+  references: () => [
+    range('matrix multiply: spread over types', 0, 4.5, '%', 'LASH II ("less than 3% gap between int and char"; half of 3 % above)', ap('apps.matmul.spread')),
+    half('stereo: char faster than int', 37, '%', 'LASH II ("char data type reduces the execution time by 37%")', ap('apps.stereo.charVsInt')),
+    exact('stereo: fastest type', 'char', '', 'LASH II (smaller types reduce execution time significantly)', ap('apps.stereo.fastestType')),
+    exact('stencil: fastest type', 'short', '', 'LASH II (the optimal type is short)', ap('apps.stencil.fastestType')),
+  ],
+  measure(preset, seed) {
+    const runs: Runs = [];
+    const out: Measured = {};
+    const r = run(runs, 'lash-apps', preset, APPS, seed);
+    take(out, 'matrix multiply: spread over types', r, 'apps.matmul.spread');
+    take(out, 'stereo: char faster than int', r, 'apps.stereo.charVsInt');
+    take(out, 'stereo: fastest type', r, 'apps.stereo.fastestType');
+    take(out, 'stencil: fastest type', r, 'apps.stencil.fastestType');
+    return { measured: out, runs };
+  },
+};
+
+// ---- LASH-280 --------------------------------------------------------------------------------------------
+
+const LASH_280: ReproductionRow = {
+  id: 'LASH-280',
+  paper: 'LASH',
+  title: 'The stencil on GTX 280 (no L1; LASH VIII): smaller types always faster',
+  presets: ['tesla'],
+  references: () => [exact('types fastest to slowest', 'char < short < int', '', 'LASH VIII ("under GTX280 ... smaller data types consistently perform better")', st('stencil.order'))],
+  measure(preset, seed) {
+    const runs: Runs = [];
+    const out: Measured = {};
+    const r = run(runs, 'lash-stencil', preset, { ...STENCIL, l1: 'bypass' }, seed);
+    take(out, 'types fastest to slowest', r, 'stencil.order');
+    return { measured: out, runs };
+  },
+};
+
+export const ROWS: ReproductionRow[] = [LASH_CFG, LASH_MLP, LASH_F4, LASH_F5, LASH_F6, LASH_F7, LASH_F1, LASH_280];
