@@ -17,7 +17,7 @@ const params: ParamSpec[] = [
   TYPES_PARAM,
   { name: 'stencilN', label: 'Stencil elements', unit: 'elements', kind: 'integer', default: 512 * 1024, min: 1024, max: 16 * 1024 * 1024, description: 'Stencil array length (LASH VI: 512K); 4 iterations.' },
   { name: 'matmulN', label: 'Matrix size', unit: 'rows', kind: 'integer', default: 128, min: 16, max: 1024, description: 'Square matrices of n x n (assumed: LASH gives no size).' },
-  { name: 'stereoSize', label: 'Image size', unit: 'pixels', kind: 'integer', default: 256, min: 32, max: 2048, description: 'Square image of n x n pixels, 16 labels (assumed: LASH gives no size).' },
+  { name: 'stereoWidth', label: 'Image width', unit: 'pixels', kind: 'integer', default: 192, min: 32, max: 2048, description: 'Image width; the height is 3/4 of it (Tsukuba 384 x 288 halved, assumed: LASH gives no size); 16 labels.' },
   L1_PARAM,
   SCHEDULER_PARAM,
 ];
@@ -26,8 +26,8 @@ function kernelsOf(app: App, p: ParamValues, bytes: number): Kernel[] {
   const type = 'int' as const;
   if (app === 'stencil') return stencilKernels({ n: p.stencilN as number, iterations: 4, block: 256, type, elemBytes: bytes });
   if (app === 'matmul') return matmulKernels({ n: p.matmulN as number, block: 256, type, elemBytes: bytes });
-  const n = p.stereoSize as number;
-  return stereoKernels({ width: n, height: n, labels: 16, block: 64, type, elemBytes: bytes });
+  const w = p.stereoWidth as number;
+  return stereoKernels({ width: w, height: Math.max(8, Math.round((w * 3) / 4)), labels: 16, block: 64, type, elemBytes: bytes });
 }
 
 function work(p: ParamValues): number {
@@ -104,7 +104,7 @@ export const lashApps: Experiment = {
       tables,
       findings,
       notes: [
-        'Matrix multiply: one thread per element of C, a row of A (broadcast) and a column of B per thread. Stereo: one thread per row (then per column) walking it with 16 labels per pixel; sizes assumed.',
+        'Matrix multiply: one thread per element of C, a row of A (broadcast) and a column of B per thread. Stereo: label planes, one thread per row (then per column) walking it with 16 labels per pixel; sizes assumed.',
       ],
     };
   },

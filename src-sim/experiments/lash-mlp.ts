@@ -15,7 +15,9 @@ import { ExperimentError } from './types';
  * Each warp loads its line k times (independent loads), then uses them; every pattern runs for
  * k = 1 .. maxLoads and its bound is the largest peak over k (the LSU stalls in order, so how many
  * requests pile up before the first stall depends on k).
- * The peak of MSHR entries in use in the spread case and the one-line peak give the MSHR entries and
+ * Memory is made very slow during the runs (DRAM latency + 100 000 cycles) so that nothing returns
+ * while the SM piles up requests. The peak of MSHR entries in use in the spread case and the one-line
+ * peak give the MSHR entries and
  * merger fields. The kernels know the L1's sets and line size (as LASH does); the bounds come from the
  * runs alone.
  */
@@ -24,6 +26,9 @@ const params: ParamSpec[] = [
   { name: 'warps', label: 'Warps', unit: 'warps', kind: 'integer', default: 48, min: 1, max: 64, description: 'Warps loading at once on the one SM (at most its warp slots).' },
   { name: 'maxLoads', label: 'Loads per warp, up to', unit: 'loads', kind: 'integer', default: 32, min: 1, max: 32, description: 'Each pattern runs with 1, 2, ... up to this many independent loads of its line per warp; the peaks are the largest over these runs.' },
 ];
+
+/** Cycles added to the DRAM latency during the measurement. */
+const SLOW_MEMORY = 100_000;
 
 type Scenario = 'spread' | 'oneSet' | 'oneLine';
 const SCENARIOS: Scenario[] = ['spread', 'oneSet', 'oneLine'];
@@ -71,11 +76,12 @@ export const lashMlp: Experiment = {
     const p = resolveParams(params, raw);
     const base = timingOf(preset);
     if (!base.l1) throw new ExperimentError(`${preset.name} has no L1 data cache: no MSHRs to measure`);
-    const cfg: TimingConfig = { ...base, sms: 1 };
+    // One SM, and memory made slow (DRAM latency + 100 000 cycles) so that no fill returns while the
+    // SM piles up requests: the peak then shows the L1's limits, not the issue rate.
+    const cfg: TimingConfig = { ...base, sms: 1, dram: { ...base.dram, latency: base.dram.latency + SLOW_MEMORY } };
     const fit = Math.min(cfg.maxWarpsPerSM, Math.floor(cfg.maxThreadsPerSM / 32), 8 * cfg.maxBlocksPerSM);
     const warps = Math.min(p.warps as number, fit) - (Math.min(p.warps as number, fit) % Math.min(8, Math.min(p.warps as number, fit)));
     const maxLoads = p.maxLoads as number;
-    const peak = (a: Float64Array) => a.reduce((m, v) => Math.max(m, v), 0);
     // For each pattern: the run with the highest peak of merger fields in use, and its k.
     const stats: TimingStats[] = [];
     const bestK: number[] = [];
@@ -84,8 +90,8 @@ export const lashMlp: Experiment = {
       let k0 = 1;
       for (let k = 1; k <= maxLoads; k++) {
         progress(i * maxLoads + k - 1, SCENARIOS.length * maxLoads, LABEL[s]);
-        const r = simulate(cfg, [kernel(s, cfg, warps, k)], { l1: 'hw', scheduler: 'gto', epochCycles: 1, maxCycles: 1e8, seed });
-        if (!best || peak(r.epochs.mergerOccupancy) > peak(best.epochs.mergerOccupancy)) {
+        const r = simulate(cfg, [kernel(s, cfg, warps, k)], { l1: 'hw', scheduler: 'gto', epochCycles: 50, maxCycles: 1e9, seed });
+        if (!best || r.peak!.mergerFields > best.peak!.mergerFields) {
           best = r;
           k0 = k;
         }
@@ -94,8 +100,8 @@ export const lashMlp: Experiment = {
       bestK.push(k0);
     });
     progress(1, 1, 'done');
-    const outstanding = stats.map((s) => peak(s.epochs.mergerOccupancy));
-    const entries = stats.map((s) => peak(s.epochs.mshrOccupancy));
+    const outstanding = stats.map((s) => s.peak!.mergerFields);
+    const entries = stats.map((s) => s.peak!.mshrEntries);
     const series: Series[] = SCENARIOS.map((s, i) => ({
       name: LABEL[s],
       x: stats[i].epochs.cycle,

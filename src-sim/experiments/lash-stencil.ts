@@ -85,6 +85,16 @@ export function stencilFindings(names: string[], stats: TimingStats[]): Finding[
       evidence: `L1 miss rate (merged requests count as misses): char ${(100 * i1.missRate.l1).toFixed(1)} %, int ${(100 * i4.missRate.l1).toFixed(1)} %`,
     });
   }
+  if (i4 && i1 && i4.requests.l1 > 0 && i1.requests.l1 > 0) {
+    const fr = (x: TimingStats) => (100 * (x.l1Fetches ?? 0)) / x.requests.l1;
+    out.push({
+      key: 'stencil.l1FetchRateCharVsInt',
+      label: 'char: lower L1 miss rate than int by (merges as hits)',
+      value: +(fr(i4) - fr(i1)).toFixed(1),
+      unit: 'points',
+      evidence: `L1 misses that fetched a line per L1 request (a merge into a line being fetched counts as a hit, as GPGPU-Sim's HIT_RESERVED): char ${fr(i1).toFixed(1)} %, int ${fr(i4).toFixed(1)} %`,
+    });
+  }
   if (i4 && i2 && i1) {
     const nm = [i4, i2, i1].map((s) => s.stalls.nomerger);
     const co = [i4, i2, i1].map((s) => s.stalls.coalescing);

@@ -1,6 +1,6 @@
 import { resolveParams } from './params';
 import { APP_PARAMS, checkShapes, selectApps, shapesOf, studyEstimate, studyOptions, studyTable } from './sl1-apps';
-import { runStudy, type Sl1Mode } from './sl1-common';
+import { checkSl1Work, runStudy, timingOf, type Sl1Mode } from './sl1-common';
 import type { Experiment, Finding, Series } from './types';
 
 /**
@@ -24,11 +24,12 @@ export const launchSweep: Experiment = {
   run(preset, raw, seed, progress) {
     const p = resolveParams(params, raw);
     checkShapes(p, preset);
+    checkSl1Work(studyEstimate(p, 3), 'use fewer applications, launch shapes, SMXs or simulated accesses');
     const apps = selectApps(p);
     const modes: Sl1Mode[] = ['nol1', 'hw', 'sl1'];
     const shapes = shapesOf(p);
     const s = runStudy(preset, apps, shapes, modes, studyOptions(p, seed), progress);
-    const gpuThreads = (t: number): number => t * preset.chip.sms;
+    const gpuThreads = (t: number): number => t * timingOf(preset).sms;
     const series: Series[] = [];
     const G9 = 'Fig 9: best number of online threads';
     const cats = apps.map((a) => a.name);
@@ -73,7 +74,7 @@ export const launchSweep: Experiment = {
       );
     return {
       series,
-      tables: [studyTable(s, preset.chip.sms)],
+      tables: [studyTable(s, timingOf(preset).sms)],
       findings,
       notes: ['Online threads = threads per SMX x SMXs (one wave per launch).'],
     };

@@ -48,7 +48,7 @@ export const sharedBankStride: Experiment = {
   id: 'shared-bank-stride',
   title: 'Shared memory: latency vs stride (bank conflicts)',
   description: 'One warp reads shared memory at address = thread id x stride; the latency reveals the bank-conflict degree of every stride, per bank-width mode.',
-  reproduces: ['MEI-F5', 'MEI-F7', 'WONG-SHM'],
+  reproduces: ['MEI-T1', 'MEI-F5', 'MEI-F7', 'WONG-SHM'],
   params,
   estimate(preset, raw) {
     const p = resolveParams(params, raw);

@@ -17,7 +17,13 @@ import { applySl1, mainLoopIndex, type Sl1Decision } from '../timing/sl1';
 import type { Kernel, TimingConfig, TimingStats } from '../timing/types';
 import type { LaunchShape, Sl1App } from '../timing/workloads/sl1-apps';
 import type { Preset } from '../presets/types';
-import { ExperimentError } from './types';
+import { ExperimentError, MAX_ACCESSES } from './types';
+
+/** Refuses a run whose estimated thread accesses exceed MAX_ACCESSES, saying what to shrink. */
+export function checkSl1Work(accesses: number, shrink: string): void {
+  if (accesses > MAX_ACCESSES)
+    throw new ExperimentError(`this run would simulate about ${(accesses / 1e6).toFixed(0)} M thread accesses, over the limit of ${MAX_ACCESSES / 1e6} M; ${shrink}`);
+}
 
 export function timingOf(preset: Preset): TimingConfig {
   const t = (preset as Preset & { timing?: TimingConfig }).timing;
@@ -96,6 +102,8 @@ export interface AppMeasureOptions {
   scheduler: 'lrr' | 'gto';
   seed: number;
   maxCycles: number;
+  /** Multiplier on the applications' ALU work (AppBuild.work). */
+  work?: number;
 }
 
 /** Global accesses of one main-loop iteration (records are main-loop iterations). */
@@ -119,13 +127,13 @@ export function measureApp(preset: Preset, app: Sl1App, shape: Shape, modes: rea
   const launch = launchOf(shape, cfg.sms);
   const nominal = app.nominal(shape.threadsPerSM * full.sms, o.inputBytes);
   const R = nominal.records;
-  const probe = app.build({ shape: launch, records: 4, config: cfg });
+  const probe = app.build({ shape: launch, records: 4, config: cfg, work: o.work });
   const a = accessesPerRecord(probe);
   const W = Math.max(2, Math.ceil(o.windowAccesses / a));
   const run = (kernels: Kernel[], l1: 'hw' | 'bypass'): TimingStats =>
     simulate(cfg, kernels, { l1, scheduler: o.scheduler, seed: o.seed, maxCycles: o.maxCycles, epochCycles: 100_000 });
   // Windows keep the nominal chunk per thread (same address mapping), run fewer records.
-  const build = (records: number) => app.build({ shape: launch, records, chunk: R, config: cfg });
+  const build = (records: number) => app.build({ shape: launch, records, chunk: R, config: cfg, work: o.work });
   const out: Record<string, ModeResult> = {};
   const Wp = Math.min(W, R);
   const warps = launch.grid * Math.ceil(launch.block / 32);

@@ -3,7 +3,7 @@ import { simulate } from '../timing/engine';
 import type { Kernel, TimingConfig, TimingStats } from '../timing/types';
 import { sharedThroughputBytes, sharedThroughputKernel, throughputKernel } from '../timing/workloads/sl1-bench';
 import { resolveParams } from './params';
-import { timingOf } from './sl1-common';
+import { checkSl1Work, timingOf } from './sl1-common';
 import type { Experiment, Finding, ParamSpec, Series, Table } from './types';
 import { ExperimentError } from './types';
 
@@ -68,6 +68,7 @@ export const sl1Throughput: Experiment = {
   run(preset: Preset, raw, seed, progress) {
     const p = resolveParams(params, raw);
     const cfg = timingOf(preset);
+    checkSl1Work(this.estimate(preset, p), 'use fewer iterations, thread counts or blocks');
     const n = p.coalescing as number;
     const iterations = p.iterations as number;
     const unroll = p.unroll as number;

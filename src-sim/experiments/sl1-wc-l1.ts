@@ -1,7 +1,7 @@
 import { simulate } from '../timing/engine';
 import { wcScanKernel } from '../timing/workloads/sl1-bench';
 import { resolveParams } from './params';
-import { gpuSlice, timingOf } from './sl1-common';
+import { checkSl1Work, gpuSlice, timingOf } from './sl1-common';
 import type { Experiment, ParamSpec } from './types';
 import { ExperimentError } from './types';
 
@@ -32,6 +32,7 @@ export const sl1WcL1: Experiment = {
   run(preset, raw, seed, progress) {
     const p = resolveParams(params, raw);
     const full = timingOf(preset);
+    checkSl1Work(this.estimate(preset, p), 'use fewer thread counts or chars per thread');
     if (!full.l1) throw new ExperimentError(`${preset.name} has no L1 data cache; Fig 1 needs one`);
     const cfg = gpuSlice(full, 1);
     const threads = [...new Set(p.threads as number[])].sort((a, b) => a - b);

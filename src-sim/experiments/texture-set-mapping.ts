@@ -48,7 +48,7 @@ export const textureSetMapping: Experiment = {
   title: 'Texture L1 set mapping (MEI Fig 12)',
   description:
     'MEI Fig 12: walks the four-step method on the texture L1, then assigns every 32 B line of the cache-sized array to the set whose overflow first made it miss, and reads the set-index bits off the pattern (each 128 B to the next set: bits 7-8).',
-  reproduces: ['MEI-F12'],
+  reproduces: ['MEI-F12', 'MEI-T4'],
   params,
   estimate(preset, raw) {
     const p = resolveParams(params, raw);

@@ -13,6 +13,7 @@ import {
   pageSizeFinding,
 } from '../analysis/tlb';
 import { formatBytes, resolveParams } from './params';
+import { tlbProbeStride } from './tlb-stride';
 import { checkWork, CLOCK_PARAM, fineChase, JITTER_PARAM, Measurement, openSpace, TPC_PARAM, traversal, WORD } from './pchase';
 import type { Experiment, ExperimentResult, Finding, ParamSpec, ParamValues, Progress, Series, Table, Trace } from './types';
 import { ExperimentError, MAX_TRACE } from './types';
@@ -215,8 +216,7 @@ function plan(preset: Preset, p: ParamValues): Plan {
   const probe = p.probe as TlbProbe;
   const space = p.space as SpaceId;
   const tesla = preset.generation === 'Tesla';
-  const autoStride = tesla ? (space === 'texture' ? 256 * KB : 512 * KB) : 2 * MB;
-  const stride = (p.stride as number) || autoStride;
+  const stride = tlbProbeStride(preset, p);
   if (stride % WORD !== 0) throw new ExperimentError(`parameter "stride" must be a multiple of ${WORD} B (one element)`, 'stride');
   const reachTop = tesla ? (space === 'texture' ? 24 * MB : 40 * MB) : 160 * MB;
   const auto = (probe: TlbProbe): [number, number, number] => {

@@ -23,6 +23,8 @@ export const FERMI480_TIMING: TimingConfig = {
   maxBlocksPerSM: 8,
   schedulers: 2,
   aluLatency: 18,
+  issueCycles: 2,
+  lsuCycles: 2,
   coalesceBytes: 128,
   segmentBySize: true,
   l1: { sets: 32, ways: 4, lineBytes: 128, mshrEntries: 32, mshrMergers: 8, hitLatency: 20, policy: 'lru' },
@@ -41,6 +43,9 @@ export const FERMI480_TIMING_PROVENANCE: Record<string, string> = {
   maxBlocksPerSM: 'NVIDIA CUDA C Programming Guide, compute capability 2.x (8 resident blocks per SM)',
   schedulers: 'NVIDIA Fermi whitepaper (two warp schedulers per SM)',
   aluLatency: 'assumed: about 18 cycles of dependent-issue latency on Fermi (WONG Table II measures 24 on GT200; LASH gives none)',
+  issueCycles:
+    'NVIDIA Fermi whitepaper (two schedulers per SM, each sending a warp instruction to a group of 16 cores: two shader cycles; GPGPU-Sim runs the SM at half the 1.4 GHz shader clock)',
+  lsuCycles: 'NVIDIA Fermi whitepaper (16 load/store units per SM: a warp access takes two shader cycles)',
   coalesceBytes: 'LASH III (the LSU groups a warp\'s accesses by 128 B cache line)',
   segmentBySize:
     "assumed: GPGPU-Sim 3.2 (LASH VI) coalesces Fermi's cached loads with the compute capability 1.3 rule: 32, 64 or 128 B segments for 1, 2 or 4-byte words, each an L1 access",
@@ -90,7 +95,7 @@ export const TITAN_TIMING: TimingConfig = {
   coalesceBytes: 128,
   l1: { sets: 32, ways: 4, lineBytes: 128, mshrEntries: 32, mshrMergers: 8, hitLatency: 80, policy: 'lru' },
   bypassBytes: 32,
-  l2: { sets: 64, ways: 16, lineBytes: 128, mshrEntries: 32, mshrMergers: 4, hitLatency: 118, policy: 'lru', partitions: 12, bytesPerCycle: 1003 / TITAN_GHZ, sectorBytes: 32 },
+  l2: { sets: 64, ways: 16, lineBytes: 128, mshrEntries: 128, mshrMergers: 4, hitLatency: 118, policy: 'lru', partitions: 12, bytesPerCycle: 1003 / TITAN_GHZ, sectorBytes: 32 },
   interconnect: { latency: 60, bytesPerCyclePerSM: 32 / TITAN_GHZ, bytesPerCycleTotal: 1003 / TITAN_GHZ },
   dram: { channels: 6, latency: 107, bytesPerCycle: 307 / TITAN_GHZ, burstBytes: 32 },
   shared: { bytesPerSM: 48 * KB, latency: 80, bytesPerCycle: 180.7 / TITAN_GHZ },
@@ -116,7 +121,8 @@ export const TITAN_TIMING_PROVENANCE: Record<string, string> = {
   'l2.sets': 'assumed: 1.5 MB (SL1 2.1) in 12 slices of 128 KB, each 64 sets x 16 ways of 128 B',
   'l2.ways': 'assumed: 16 ways, as the latency tier',
   'l2.lineBytes': 'assumed: 128 B lines, as the latency tier',
-  'l2.mshrEntries': "assumed: 32 MSHR entries per slice as LASH Table II's L2",
+  'l2.mshrEntries':
+    'assumed: 128 per slice; SL1 2.3.1 measures 307 GB/s from DRAM, which needs about 313 B/cycle x ~110 cycles / 32 B = 1100 sectors in flight over the 12 slices (Little\'s law), more than LASH\'s 32 per slice allow',
   'l2.mshrMergers': "assumed: 4 merger fields as LASH Table II's L2",
   'l2.hitLatency': 'SL1 2.1 (L2 240 cycles = 2 x 60 interconnect + 118 + 2 cycles of transfer and rounding)',
   'l2.policy': 'assumed: LRU, as the latency tier',

@@ -77,6 +77,8 @@ const timingSchema = z.object({
   maxBlocksPerSM: positiveInt.max(64),
   schedulers: positiveInt.max(16),
   aluLatency: positive.max(1e4),
+  issueCycles: positiveInt.max(64).optional(),
+  lsuCycles: positiveInt.max(64).optional(),
   coalesceBytes: positiveInt.max(4096),
   segmentBySize: z.boolean().optional(),
   l1: timingCacheSchema.optional(),

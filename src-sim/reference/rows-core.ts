@@ -23,9 +23,31 @@ export function finding(r: ExperimentResult, key: string): number | string | und
 }
 
 const lat = (name: string, value: number, citation: string): Reference => ({ name, value, unit: 'cycles', tolerance: 'latency', citation });
+/** The same reference, placed beside finding `key` of a run of `experiment` with `params` (Reference.finding). */
+export const beside = (ref: Reference, experiment: string, key: string, params?: ParamValues): Reference => ({
+  ...ref,
+  finding: params ? { experiment, key, params: hintParams(params) } : { experiment, key },
+});
+/** Scalar parameters only: list parameters (strides) are named by the finding key itself. */
+function hintParams(params: ParamValues): Record<string, string | number | boolean> {
+  const out: Record<string, string | number | boolean> = {};
+  for (const [k, v] of Object.entries(params)) if (!Array.isArray(v)) out[k] = v;
+  return out;
+}
 const exact = (name: string, value: number | string, unit: string, citation: string): Reference => ({ name, value, unit, tolerance: 'exact', citation });
 
 // ---- MEI Table 1 -------------------------------------------------------------------------------------
+
+/** The stride sweep MEI-T1 and MEI-F5 read (all strides 0..64 words, the preset's default bank mode). */
+const BANK_SWEEP: ParamValues = { strideFrom: 0, strideTo: 64, mode: 'default' };
+/**
+ * The sweep's parameters as a hint: with one bank mode every mode choice ("all" by default) is the
+ * default mode's sweep, so a run with the experiment's defaults takes the paper's values; with two
+ * (Kepler) the findings of "all" are per mode and another mode's would not be the default's.
+ */
+const bankSweepHint = (preset: Preset): ParamValues =>
+  Object.keys(preset.shared.modes).length > 1 ? BANK_SWEEP : { strideFrom: BANK_SWEEP.strideFrom, strideTo: BANK_SWEEP.strideTo };
+const onBankSweep = (ref: Reference, key: string, preset: Preset): Reference => beside(ref, 'shared-bank-stride', key, bankSweepHint(preset));
 
 const T1: Record<string, Reference[]> = {
   Tesla: [
@@ -59,10 +81,11 @@ const MEI_T1: ReproductionRow = {
   paper: 'MEI',
   title: 'Device facts (MEI Table 1): specification values read from the preset, bank count measured',
   presets: ['tesla', 'fermi', 'kepler'],
-  references: (preset) => T1[preset.generation] ?? [],
+  // The bank count is the sweep's largest conflict degree; the other facts are the preset's specification.
+  references: (preset) => (T1[preset.generation] ?? []).map((r) => (r.name === 'shared memory banks' ? onBankSweep(r, 'shared.maxDegree', preset) : r)),
   measure(preset, seed) {
     const runs: RowResult['runs'] = [];
-    const banks = runFor(runs, 'shared-bank-stride', preset, { strideFrom: 0, strideTo: 64, mode: 'default' }, seed);
+    const banks = runFor(runs, 'shared-bank-stride', preset, BANK_SWEEP, seed);
     const global = preset.spaces.global;
     const cachedIn = global.levels.map((l) => l.name.replace(/ .*/, '')).join('+');
     const measured: Record<string, number | string> = {
@@ -89,16 +112,17 @@ const MEI_F5: ReproductionRow = {
   paper: 'MEI',
   title: 'Fermi shared memory latency vs stride (bank conflicts)',
   presets: ['fermi'],
-  references: () => [
-    lat('stride 0 (broadcast)', 50, 'MEI 4.1, Fig 5 (about 50 cycles)'),
+  references: (preset) => [
+    // Stride 0 is conflict-free (a broadcast): the sweep's conflict-free latency is the same quantity.
+    onBankSweep(lat('stride 0 (broadcast)', 50, 'MEI 4.1, Fig 5 (about 50 cycles)'), 'shared.base', preset),
     lat('2-way conflict', 88, 'MEI 4.1, Fig 5 (88 cycles)'),
     lat('32-way conflict', 1210, 'MEI 4.1, Fig 5 (1210 cycles)'),
-    exact('degree rule', 'gcd(stride, 32)', '', 'MEI 4.1, Fig 4 (the way of bank conflict equals gcd(stride, 32))'),
-    exact('odd strides conflict-free', 'yes', '', 'MEI 4.1 (no bank conflict for odd strides)'),
+    onBankSweep(exact('degree rule', 'gcd(stride, 32)', '', 'MEI 4.1, Fig 4 (the way of bank conflict equals gcd(stride, 32))'), 'shared.rule', preset),
+    onBankSweep(exact('odd strides conflict-free', 'yes', '', 'MEI 4.1 (no bank conflict for odd strides)'), 'shared.oddConflictFree', preset),
   ],
   measure(preset, seed) {
     const runs: RowResult['runs'] = [];
-    const r = runFor(runs, 'shared-bank-stride', preset, { strideFrom: 0, strideTo: 64, mode: 'default' }, seed);
+    const r = runFor(runs, 'shared-bank-stride', preset, BANK_SWEEP, seed);
     const s = r.series[0];
     const degrees = r.tables[0].rows.map((row) => Number(Object.values(row)[1]));
     const latencyAtDegree = (d: number): number | undefined => {
@@ -120,6 +144,9 @@ const MEI_F5: ReproductionRow = {
 
 // ---- MEI Fig 7: Kepler 4-byte vs 8-byte mode ----------------------------------------------------------
 
+/** MEI Fig 7's sweep: even strides 2..32 in both bank modes. */
+const EVEN_SWEEP: ParamValues = { strideFrom: 2, strideTo: 32, strideStep: 2, mode: 'all' };
+
 const MEI_F7: ReproductionRow = {
   id: 'MEI-F7',
   paper: 'MEI',
@@ -137,13 +164,13 @@ const MEI_F7: ReproductionRow = {
       exact('stride 4, 4-byte mode', 2, 'way', `${c} (stride 4: 2-way, half as Fermi)`),
       exact('stride 6, 4-byte mode', 2, 'way', `${c} (stride 6: 2-way in 4-byte mode)`),
       exact('stride 6, 8-byte mode', 1, 'way', `${c} (stride 6: no conflict in 8-byte mode)`),
-      exact('8-byte never worse', 'yes', '', `${c} (8-byte mode further reduces bank conflict)`),
-      exact('8-byte strictly better at', better.join(','), 'words', `${c} (even strides that are not powers of two)`),
+      beside(exact('8-byte never worse', 'yes', '', `${c} (8-byte mode further reduces bank conflict)`), 'shared-bank-stride', 'shared.8-byte.neverWorse', EVEN_SWEEP),
+      beside(exact('8-byte strictly better at', better.join(','), 'words', `${c} (even strides that are not powers of two)`), 'shared-bank-stride', 'shared.8-byte.betterAt', EVEN_SWEEP),
     ];
   },
   measure(preset, seed) {
     const runs: RowResult['runs'] = [];
-    const r = runFor(runs, 'shared-bank-stride', preset, { strideFrom: 2, strideTo: 32, strideStep: 2, mode: 'all' }, seed);
+    const r = runFor(runs, 'shared-bank-stride', preset, EVEN_SWEEP, seed);
     const rows = r.tables[0].rows;
     const at = (stride: number, mode: string): number | undefined => rows.find((row) => row.stride === stride)?.[mode] as number | undefined;
     const measured: Record<string, number | string> = {};
@@ -203,17 +230,28 @@ const MEI_T3: ReproductionRow = {
 
 // ---- MEI Table 5: texture vs global -------------------------------------------------------------------
 
+/** MEI Table 5's fine-grained chases: array size and stride per quantity (warm, 1024 accesses). */
+const T5_CHASES: Record<string, ParamValues> = {
+  // Small arrays stay in the first level; 64 KB of texture and 256 KB of global overflow it but fit in L2.
+  'texture L1 hit': { space: 'texture', size: 4096, stride: 32, iterations: 1024, warmup: true },
+  'texture L1 miss, L2 hit': { space: 'texture', size: 64 * 1024, stride: 32, iterations: 1024, warmup: true },
+  'global L1 miss, L2 hit': { space: 'global', size: 256 * 1024, stride: 128, iterations: 1024, warmup: true },
+  'global L1 hit': { space: 'global', size: 8192, stride: 128, iterations: 1024, warmup: true },
+};
+/** A warm chase that stays in one level shows one latency level: the level most accesses show. */
+const t5 = (name: string, value: number, citation: string): Reference => beside(lat(name, value, citation), 'pchase-fine', 'trace.level1.latency', T5_CHASES[name]);
+
 const T5: Record<string, Reference[]> = {
   Fermi: [
-    lat('texture L1 hit', 240, 'MEI Table 5 (Fermi texture L1 hit)'),
-    lat('texture L1 miss, L2 hit', 470, 'MEI Table 5 (Fermi texture L1 miss, L2 hit)'),
-    lat('global L1 hit', 116, 'MEI Table 5 (Fermi global L1 hit)'),
-    lat('global L1 miss, L2 hit', 404, 'MEI Table 5 (Fermi global L1 miss, L2 hit)'),
+    t5('texture L1 hit', 240, 'MEI Table 5 (Fermi texture L1 hit)'),
+    t5('texture L1 miss, L2 hit', 470, 'MEI Table 5 (Fermi texture L1 miss, L2 hit)'),
+    t5('global L1 hit', 116, 'MEI Table 5 (Fermi global L1 hit)'),
+    t5('global L1 miss, L2 hit', 404, 'MEI Table 5 (Fermi global L1 miss, L2 hit)'),
   ],
   Kepler: [
-    lat('texture L1 hit', 110, 'MEI Table 5 (Kepler texture L1 hit)'),
-    lat('texture L1 miss, L2 hit', 220, 'MEI Table 5 (Kepler texture L1 miss, L2 hit)'),
-    lat('global L1 miss, L2 hit', 230, 'MEI Table 5 (Kepler global: L2 hit)'),
+    t5('texture L1 hit', 110, 'MEI Table 5 (Kepler texture L1 hit)'),
+    t5('texture L1 miss, L2 hit', 220, 'MEI Table 5 (Kepler texture L1 miss, L2 hit)'),
+    t5('global L1 miss, L2 hit', 230, 'MEI Table 5 (Kepler global: L2 hit)'),
   ],
 };
 
@@ -232,15 +270,13 @@ const MEI_T5: ReproductionRow = {
   references: (preset) => T5[preset.generation] ?? [],
   measure(preset, seed) {
     const runs: RowResult['runs'] = [];
-    const chase = (space: string, size: number, stride: number): number =>
-      dominantLatency(runFor(runs, 'pchase-fine', preset, { space, size, stride, iterations: 1024, warmup: true }, seed));
+    const chase = (name: string): number => dominantLatency(runFor(runs, 'pchase-fine', preset, T5_CHASES[name], seed));
     const measured: Record<string, number | string> = {
-      // Small arrays stay in the first level; 64 KB of texture and 256 KB of global overflow it but fit in L2.
-      'texture L1 hit': chase('texture', 4096, 32),
-      'texture L1 miss, L2 hit': chase('texture', 64 * 1024, 32),
-      'global L1 miss, L2 hit': chase('global', 256 * 1024, 128),
+      'texture L1 hit': chase('texture L1 hit'),
+      'texture L1 miss, L2 hit': chase('texture L1 miss, L2 hit'),
+      'global L1 miss, L2 hit': chase('global L1 miss, L2 hit'),
     };
-    if (preset.spaces.global.levels.some((l) => l.scope === 'sm')) measured['global L1 hit'] = chase('global', 8192, 128);
+    if (preset.spaces.global.levels.some((l) => l.scope === 'sm')) measured['global L1 hit'] = chase('global L1 hit');
     return { measured, runs };
   },
 };

@@ -1,7 +1,7 @@
-import { tlbStructure } from './rows-tlb';
+import { onTlbProbe, tlbStructure } from './rows-tlb';
 import type { ExperimentResult, ParamValues } from '../experiments/types';
 import type { Preset } from '../presets/types';
-import { finding, runFor } from './rows-core';
+import { beside, finding, runFor } from './rows-core';
 import type { Reference, ReproductionRow, RowResult } from './types';
 
 /**
@@ -45,6 +45,18 @@ function run(runs: RowResult['runs'], experiment: string, preset: Preset, params
 /** The Fermi L1 walk every Fermi row reads: MEI Fig 9's N = 16..24 KB and a long step-4 trace (Fig 8). */
 const L1_WALK: ParamValues = { space: 'global', sweepBeyond: 8 * 1024, k: 32768 };
 const TEXTURE_WALK: ParamValues = { space: 'texture' };
+/** MEI 4.1's 48 KB configuration: steps 1-3 (size, line, sets and ways). */
+const L1_48_WALK: ParamValues = { space: 'global', l1Config: '48KB', steps: 3 };
+
+/**
+ * Where a reference sits in a run's findings: the cache-structure walk's finding `key` (the L1 walk
+ * on the default L1 configuration, so a 48 KB run does not take the 16 KB values), or the
+ * texture-set-mapping walk's.
+ */
+const onL1 = (ref: Reference, key: string): Reference => beside(ref, 'cache-structure', key, { ...L1_WALK, l1Config: 'default' });
+const onReach = (ref: Reference, key: string): Reference => onTlbProbe(ref, key, { probe: 'reach', space: 'global' });
+const onPageSize = (ref: Reference, key: string): Reference => onTlbProbe(ref, key, { probe: 'page-size', space: 'global' });
+const onTexture = (ref: Reference, key: string): Reference => beside(ref, 'texture-set-mapping', key, TEXTURE_WALK);
 
 /** The space whose first cache level the method probes on a preset: the SM's L1 where global memory has one. */
 const l1Space = (preset: Preset): 'global' | 'texture' => (preset.spaces.global.levels[0]?.scope === 'sm' ? 'global' : 'texture');
@@ -68,22 +80,23 @@ const MEI_T4: ReproductionRow = {
   title: 'Structures found with the fine-grained P-chase (MEI Table 4: Fermi L1 data cache, L1 and L2 TLBs, texture L1)',
   presets: ['fermi'],
   references: () => [
-    exact('L1 data size', 16 * 1024, 'B', 'MEI Table 4 (Fermi L1 data cache: N = 16 KB)'),
-    exact('L1 data line', 128, 'B', 'MEI Table 4 (b = 128 byte)'),
-    exact('L1 data sets', 32, '', 'MEI Table 4 (a = 32)'),
-    exact('L1 data LRU', 'not LRU', '', 'MEI Table 4 (LRU: no)'),
-    exact('L1 TLB reach', 32 * 1024 * 1024, 'B', 'MEI Table 4 (Fermi/Kepler L1 TLB: N = 32 MB)'),
-    exact('L1 TLB entries', 16, '', 'MEI 4.2 (16 entries, one set)'),
-    exact('L1 TLB sets', 1, '', 'MEI Table 4 (a = 1)'),
-    exact('L1 TLB policy', 'LRU', '', 'MEI Table 4 (LRU: yes)'),
-    exact('TLB entry size (page)', 2 * 1024 * 1024, 'B', 'MEI Table 4 (b = 2 MB for both TLBs)'),
-    exact('L2 TLB reach', 130 * 1024 * 1024, 'B', 'MEI Table 4 (Fermi/Kepler L2 TLB: N = 130 MB)'),
-    exact('L2 TLB sets', 7, '', 'MEI Table 4 (a = 7)'),
-    exact('L2 TLB policy', 'LRU', '', 'MEI Table 4 (LRU: yes)'),
-    exact('texture L1 size', 12 * 1024, 'B', 'MEI Table 4 (Fermi/Kepler texture L1: N = 12 KB)'),
-    exact('texture L1 line', 32, 'B', 'MEI Table 4 (b = 32 byte)'),
-    exact('texture L1 sets', 4, '', 'MEI Table 4 (a = 4)'),
-    exact('texture L1 LRU', 'LRU', '', 'MEI Table 4 (LRU: yes)'),
+    onL1(exact('L1 data size', 16 * 1024, 'B', 'MEI Table 4 (Fermi L1 data cache: N = 16 KB)'), 'cache.sizeBytes'),
+    onL1(exact('L1 data line', 128, 'B', 'MEI Table 4 (b = 128 byte)'), 'cache.lineBytes'),
+    onL1(exact('L1 data sets', 32, '', 'MEI Table 4 (a = 32)'), 'cache.sets'),
+    onL1(exact('L1 data LRU', 'not LRU', '', 'MEI Table 4 (LRU: no)'), 'cache.policy'),
+    onReach(exact('L1 TLB reach', 32 * 1024 * 1024, 'B', 'MEI Table 4 (Fermi/Kepler L1 TLB: N = 32 MB)'), 'tlb.l1.reachBytes'),
+    onReach(exact('L1 TLB entries', 16, '', 'MEI 4.2 (16 entries, one set)'), 'tlb.l1.entries'),
+    onReach(exact('L1 TLB sets', 1, '', 'MEI Table 4 (a = 1)'), 'tlb.l1.sets'),
+    onReach(exact('L1 TLB policy', 'LRU', '', 'MEI Table 4 (LRU: yes)'), 'tlb.l1.policy'),
+    onPageSize(exact('TLB entry size (page)', 2 * 1024 * 1024, 'B', 'MEI Table 4 (b = 2 MB for both TLBs)'), 'tlb.pageBytes'),
+    onReach(exact('L2 TLB reach', 130 * 1024 * 1024, 'B', 'MEI Table 4 (Fermi/Kepler L2 TLB: N = 130 MB)'), 'tlb.l2.reachBytes'),
+    // On Fermi the reach stride is one page: the reach step counts the sets (rows-tlb.ts, tlbStructure).
+    onReach(exact('L2 TLB sets', 7, '', 'MEI Table 4 (a = 7)'), 'tlb.l2.sets'),
+    onReach(exact('L2 TLB policy', 'LRU', '', 'MEI Table 4 (LRU: yes)'), 'tlb.l2.policy'),
+    onTexture(exact('texture L1 size', 12 * 1024, 'B', 'MEI Table 4 (Fermi/Kepler texture L1: N = 12 KB)'), 'texture.sizeBytes'),
+    onTexture(exact('texture L1 line', 32, 'B', 'MEI Table 4 (b = 32 byte)'), 'texture.lineBytes'),
+    onTexture(exact('texture L1 sets', 4, '', 'MEI Table 4 (a = 4)'), 'texture.sets'),
+    onTexture(exact('texture L1 LRU', 'LRU', '', 'MEI Table 4 (LRU: yes)'), 'texture.policy'),
   ],
   measure(preset, seed) {
     const runs: RowResult['runs'] = [];
@@ -111,13 +124,13 @@ const MEI_F8: ReproductionRow = {
   title: 'Fermi L1 replacement (MEI Fig 8): aperiodic, one hot way replaced half the time',
   presets: ['fermi'],
   references: () => [
-    exact('policy', 'not LRU', '', 'MEI 4.1 ("its replacement policy is not LRU, because the memory access process is aperiodic")'),
-    range('way 1 share', 1 / 6, 0.1, 0.24, 'MEI 4.1, Fig 8 (replacement probabilities 1/6, 1/2, 1/6, 1/6)'),
-    range('way 2 share', 1 / 2, 0.4, 0.6, 'MEI 4.1, Fig 8 (way 2 replaced with probability 1/2)'),
-    range('way 3 share', 1 / 6, 0.1, 0.24, 'MEI 4.1, Fig 8'),
-    range('way 4 share', 1 / 6, 0.1, 0.24, 'MEI 4.1, Fig 8'),
-    exact('most replaced way', 2, '', 'MEI 4.1 ("In our experiment, way 2 is replaced most frequently")'),
-    range('misses between hot-way replacements', 2, 1.7, 2.3, 'MEI 4.1 ("It is updated every two cache misses")'),
+    onL1(exact('policy', 'not LRU', '', 'MEI 4.1 ("its replacement policy is not LRU, because the memory access process is aperiodic")'), 'cache.policy'),
+    onL1(range('way 1 share', 1 / 6, 0.1, 0.24, 'MEI 4.1, Fig 8 (replacement probabilities 1/6, 1/2, 1/6, 1/6)'), 'cache.way1.evictionShare'),
+    onL1(range('way 2 share', 1 / 2, 0.4, 0.6, 'MEI 4.1, Fig 8 (way 2 replaced with probability 1/2)'), 'cache.way2.evictionShare'),
+    onL1(range('way 3 share', 1 / 6, 0.1, 0.24, 'MEI 4.1, Fig 8'), 'cache.way3.evictionShare'),
+    onL1(range('way 4 share', 1 / 6, 0.1, 0.24, 'MEI 4.1, Fig 8'), 'cache.way4.evictionShare'),
+    onL1(exact('most replaced way', 2, '', 'MEI 4.1 ("In our experiment, way 2 is replaced most frequently")'), 'cache.hotWay'),
+    onL1(range('misses between hot-way replacements', 2, 1.7, 2.3, 'MEI 4.1 ("It is updated every two cache misses")'), 'cache.hotWayInterval'),
   ],
   measure(preset, seed) {
     const runs: RowResult['runs'] = [];
@@ -156,7 +169,8 @@ const MEI_F9: ReproductionRow = {
   title: 'Fermi L1 miss rate vs N = 16..24 KB, s = 128 B (MEI Fig 9): at most about 50 %, where LRU reaches 100 %',
   presets: ['fermi'],
   references: () => [
-    range('max miss rate, Fermi L1', 0.5, 0.35, 0.65, 'MEI 4.1, Fig 9 ("the non-LRU Fermi cache has a maximum miss rate of 50%")'),
+    onL1(range('max miss rate, Fermi L1', 0.5, 0.35, 0.65, 'MEI 4.1, Fig 9 ("the non-LRU Fermi cache has a maximum miss rate of 50%")'), 'cache.maxMissRate'),
+    // Measured on a copy of the preset with an LRU L1: no run of a paper's preset shows it.
     exact('max miss rate, LRU of the same geometry', 1, '', 'MEI 4.1, Fig 9 ("For the traditional cache, the maximum cache miss rate should be 100%")'),
   ],
   measure(preset, seed) {
@@ -183,12 +197,17 @@ const MEI_L1_48: ReproductionRow = {
   title: 'Fermi L1 configured as 48 KB: 6 ways (MEI 4.1, citing Meltzer)',
   presets: ['fermi'],
   references: () => [
-    exact('L1 size (48 KB configuration)', 48 * 1024, 'B', 'MEI 4.1 ("Fermi cache can be either 16 KB or 48 KB")'),
-    exact('ways (48 KB configuration)', 6, '', 'MEI 4.1 ("According to [10], cache associativity is 6 if it is configured as 48 KB"); slides, footnote 3'),
+    beside(exact('L1 size (48 KB configuration)', 48 * 1024, 'B', 'MEI 4.1 ("Fermi cache can be either 16 KB or 48 KB")'), 'cache-structure', 'cache.sizeBytes', L1_48_WALK),
+    beside(
+      exact('ways (48 KB configuration)', 6, '', 'MEI 4.1 ("According to [10], cache associativity is 6 if it is configured as 48 KB"); slides, footnote 3'),
+      'cache-structure',
+      'cache.ways',
+      L1_48_WALK,
+    ),
   ],
   measure(preset, seed) {
     const runs: RowResult['runs'] = [];
-    const r = run(runs, 'cache-structure', preset, { space: 'global', l1Config: '48KB', steps: 3 }, seed);
+    const r = run(runs, 'cache-structure', preset, L1_48_WALK, seed);
     return { measured: collect(r, { 'L1 size (48 KB configuration)': 'cache.sizeBytes', 'ways (48 KB configuration)': 'cache.ways' }), runs };
   },
 };
@@ -201,13 +220,16 @@ const MEI_F12: ReproductionRow = {
   title: 'Texture L1 set mapping (MEI Fig 12): 384 lines of 32 B in 4 sets of 96, address bits 7-8 select the set, LRU',
   presets: ['fermi', 'kepler'],
   references: () => [
-    exact('size', 12 * 1024, 'B', 'MEI 4.3 ("The 12 KB cache can store up to 384 cache lines")'),
-    exact('lines', 384, '', 'MEI 4.3, Fig 12 (384 cache lines)'),
-    exact('line size', 32, 'B', 'MEI 4.3 ("Each line contains 8 integers/words")'),
-    exact('sets', 4, '', 'MEI Table 4, Fig 12 (4 sets)'),
-    exact('lines per set', 96, '', 'MEI 4.3 ("Each cache set contains 96 cache lines")'),
-    exact('set-index bits', '7-8', '', 'MEI 4.3 ("The 7-8th bits of memory address define the cache set"; 128 successive bytes to successive sets)'),
-    exact('policy', 'LRU', '', 'MEI 4.3 ("The replacement policy is LRU")'),
+    onTexture(exact('size', 12 * 1024, 'B', 'MEI 4.3 ("The 12 KB cache can store up to 384 cache lines")'), 'texture.sizeBytes'),
+    onTexture(exact('lines', 384, '', 'MEI 4.3, Fig 12 (384 cache lines)'), 'texture.lines'),
+    onTexture(exact('line size', 32, 'B', 'MEI 4.3 ("Each line contains 8 integers/words")'), 'texture.lineBytes'),
+    onTexture(exact('sets', 4, '', 'MEI Table 4, Fig 12 (4 sets)'), 'texture.sets'),
+    onTexture(exact('lines per set', 96, '', 'MEI 4.3 ("Each cache set contains 96 cache lines")'), 'texture.linesPerSet'),
+    onTexture(
+      exact('set-index bits', '7-8', '', 'MEI 4.3 ("The 7-8th bits of memory address define the cache set"; 128 successive bytes to successive sets)'),
+      'texture.setIndexBits',
+    ),
+    onTexture(exact('policy', 'LRU', '', 'MEI 4.3 ("The replacement policy is LRU")'), 'texture.policy'),
   ],
   measure(preset, seed) {
     const runs: RowResult['runs'] = [];
@@ -229,22 +251,28 @@ const MEI_F12: ReproductionRow = {
 
 // ---- MEI 3.2: the four-step method ---------------------------------------------------------------------
 
-const METHOD_REFS: Record<'global' | 'texture', Reference[]> = {
+const METHOD_REFS_RAW: Record<'global' | 'texture', [Reference, string][]> = {
   global: [
-    exact('step 1: C', 16 * 1024, 'B', 'MEI 3.2 step 1; Table 4 (Fermi L1 data: 16 KB)'),
-    exact('step 2: b', 128, 'B', 'MEI 3.2 step 2; Table 4 (128 byte)'),
-    exact('step 3: sets', 32, '', 'MEI 3.2 step 3; Table 4 (a = 32)'),
-    exact('step 3: ways', 4, '', 'MEI 3.2 step 3 (ways = C / (a b)); Fig 8, slides (4-way)'),
-    exact('step 4: policy', 'not LRU', '', 'MEI 3.2 step 4; 4.1 (aperiodic: not LRU)'),
-    exact('step 4: most replaced way', 2, '', 'MEI 3.2 step 4 (which line each miss replaces); 4.1, Fig 8 (way 2)'),
+    [exact('step 1: C', 16 * 1024, 'B', 'MEI 3.2 step 1; Table 4 (Fermi L1 data: 16 KB)'), 'cache.sizeBytes'],
+    [exact('step 2: b', 128, 'B', 'MEI 3.2 step 2; Table 4 (128 byte)'), 'cache.lineBytes'],
+    [exact('step 3: sets', 32, '', 'MEI 3.2 step 3; Table 4 (a = 32)'), 'cache.sets'],
+    [exact('step 3: ways', 4, '', 'MEI 3.2 step 3 (ways = C / (a b)); Fig 8, slides (4-way)'), 'cache.ways'],
+    [exact('step 4: policy', 'not LRU', '', 'MEI 3.2 step 4; 4.1 (aperiodic: not LRU)'), 'cache.policy'],
+    [exact('step 4: most replaced way', 2, '', 'MEI 3.2 step 4 (which line each miss replaces); 4.1, Fig 8 (way 2)'), 'cache.hotWay'],
   ],
   texture: [
-    exact('step 1: C', 12 * 1024, 'B', 'MEI 3.2 step 1; Table 4 (texture L1: 12 KB)'),
-    exact('step 2: b', 32, 'B', 'MEI 3.2 step 2; Table 4 (32 byte)'),
-    exact('step 3: sets', 4, '', 'MEI 3.2 step 3; Table 4 (a = 4)'),
-    exact('step 3: ways', 96, '', 'MEI 3.2 step 3; 4.3 (96 lines per set)'),
-    exact('step 4: policy', 'LRU', '', 'MEI 3.2 step 4; 4.3 (LRU)'),
+    [exact('step 1: C', 12 * 1024, 'B', 'MEI 3.2 step 1; Table 4 (texture L1: 12 KB)'), 'cache.sizeBytes'],
+    [exact('step 2: b', 32, 'B', 'MEI 3.2 step 2; Table 4 (32 byte)'), 'cache.lineBytes'],
+    [exact('step 3: sets', 4, '', 'MEI 3.2 step 3; Table 4 (a = 4)'), 'cache.sets'],
+    [exact('step 3: ways', 96, '', 'MEI 3.2 step 3; 4.3 (96 lines per set)'), 'cache.ways'],
+    [exact('step 4: policy', 'LRU', '', 'MEI 3.2 step 4; 4.3 (LRU)'), 'cache.policy'],
   ],
+};
+
+/** The four steps' references, each beside the finding of the walk on that space (the 16 KB L1 walk, or the texture walk). */
+const METHOD_REFS: Record<'global' | 'texture', Reference[]> = {
+  global: METHOD_REFS_RAW.global.map(([ref, key]) => onL1(ref, key)),
+  texture: METHOD_REFS_RAW.texture.map(([ref, key]) => beside(ref, 'cache-structure', key, TEXTURE_WALK)),
 };
 
 const MEI_METHOD: ReproductionRow = {

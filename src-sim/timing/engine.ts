@@ -93,6 +93,8 @@ export function checkTimingConfig(c: TimingConfig): string[] {
   int(c.maxBlocksPerSM, 'maxBlocksPerSM');
   int(c.schedulers, 'schedulers');
   pos(c.aluLatency, 'aluLatency');
+  if (c.issueCycles !== undefined) int(c.issueCycles, 'issueCycles');
+  if (c.lsuCycles !== undefined) int(c.lsuCycles, 'lsuCycles');
   pow2(c.coalesceBytes, 'coalesceBytes');
   pow2(c.bypassBytes, 'bypassBytes');
   if (c.bypassBytes > c.coalesceBytes) out.push('bypassBytes must not exceed coalesceBytes');
@@ -193,6 +195,12 @@ class Engine {
   declare readonly lastIssued: Int32Array;
   /** Earliest cycle at which a warp of the SM might issue (Infinity: only an event can wake it). */
   declare readonly smWake: Float64Array;
+  /** Per scheduler: the cycle it may issue again (issueCycles). */
+  declare readonly schedFree: Float64Array;
+  /** Per LSU: the cycle it may serve its next group (lsuCycles). */
+  declare readonly lsuFree: Float64Array;
+  declare readonly issueCycles: number;
+  declare readonly lsuCycles: number;
   declare readonly lsuBusy: Uint8Array;
   declare readonly lsuWarp: Int32Array;
   declare readonly lsuReg: Int32Array;
@@ -215,6 +223,15 @@ class Engine {
   declare readonly mSlot: Int32Array;
   declare readonly mCount: Int32Array;
   declare readonly mUsed: Int32Array;
+  /** Free MSHR entries of each SM (a stack) and of each L2 slice. */
+  declare readonly mFreeEntry: Int32Array;
+  declare readonly mFreeTop: Int32Array;
+  declare readonly l2FreeEntry: Int32Array;
+  declare readonly l2FreeTop: Int32Array;
+  /** Merger fields in use per SM, and the largest per-SM counts seen. */
+  declare readonly mMerged: Int32Array;
+  declare peakMshr: number;
+  declare peakMergers: number;
   declare readonly mWarp: Int32Array;
   declare readonly mReg: Int32Array;
   declare readonly bBid: Int32Array;
@@ -282,6 +299,8 @@ class Engine {
   declare reqL2: number;
   declare reqDram: number;
   declare hitL1: number;
+  /** L1 misses that took an MSHR entry and fetched their line (merges excluded). */
+  declare fetchL1: number;
   declare hitL2: number;
   declare bytesIcnt: number;
   declare bytesDram: number;
@@ -365,6 +384,10 @@ class Engine {
     this.smShared = new Float64Array(S);
     this.lastIssued = new Int32Array(S * this.nsched).fill(-1);
     this.smWake = new Float64Array(S);
+    this.schedFree = new Float64Array(S * this.nsched);
+    this.lsuFree = new Float64Array(S);
+    this.issueCycles = Math.max(1, Math.round(c.issueCycles ?? 1));
+    this.lsuCycles = Math.max(1, Math.round(c.lsuCycles ?? 1));
     this.lsuBusy = new Uint8Array(S);
     this.lsuWarp = new Int32Array(S);
     this.lsuReg = new Int32Array(S);
@@ -388,6 +411,12 @@ class Engine {
     this.mSlot = new Int32Array(S * this.l1E);
     this.mCount = new Int32Array(S * this.l1E);
     this.mUsed = new Int32Array(S);
+    this.mFreeEntry = new Int32Array(S * this.l1E);
+    this.mFreeTop = new Int32Array(S).fill(this.l1E);
+    for (let sm = 0; sm < S; sm++) for (let i = 0; i < this.l1E; i++) this.mFreeEntry[sm * this.l1E + i] = sm * this.l1E + this.l1E - 1 - i;
+    this.mMerged = new Int32Array(S);
+    this.peakMshr = 0;
+    this.peakMergers = 0;
     this.mWarp = new Int32Array(S * this.l1E * this.l1M);
     this.mReg = new Int32Array(S * this.l1E * this.l1M);
     this.bBid = new Int32Array(S * this.maxB).fill(-1);
@@ -411,6 +440,9 @@ class Engine {
     this.l2MMask = new Int32Array(this.P * this.l2E);
     this.l2MPk = new Int32Array(this.P * this.l2E * this.l2M);
     this.l2MUsed = new Int32Array(this.P);
+    this.l2FreeEntry = new Int32Array(this.P * this.l2E);
+    this.l2FreeTop = new Int32Array(this.P).fill(this.l2E);
+    for (let p = 0; p < this.P; p++) for (let i = 0; i < this.l2E; i++) this.l2FreeEntry[p * this.l2E + i] = p * this.l2E + this.l2E - 1 - i;
     this.l2Blocked = new Uint8Array(this.P);
     this.l2Free = new Float64Array(this.P);
     this.qBuf = [];
@@ -441,6 +473,7 @@ class Engine {
     this.reqL2 = 0;
     this.reqDram = 0;
     this.hitL1 = 0;
+    this.fetchL1 = 0;
     this.hitL2 = 0;
     this.bytesIcnt = 0;
     this.bytesDram = 0;
@@ -598,8 +631,7 @@ class Engine {
         return true;
       }
       if (this.l2MUsed[slice] === this.l2E) return false;
-      let e = eBase;
-      while (this.l2MLine[e] !== -1) e++;
+      const e = this.l2FreeEntry[eBase + --this.l2FreeTop[slice]];
       this.l2MLine[e] = line;
       this.l2MSlot[e] = -1;
       this.l2MCount[e] = 1;
@@ -660,8 +692,7 @@ class Engine {
       tags.install(v, line, T_RESERVED, 0);
       tags.sectors[v] = 0;
     }
-    let e = eBase;
-    while (this.l2MLine[e] !== -1) e++;
+    const e = this.l2FreeEntry[eBase + --this.l2FreeTop[slice]];
     this.l2SlotEntry[si + v] = e;
     this.l2SlotPending[si + v]++;
     this.l2SlotFetching[si + v] |= fetch;
@@ -731,6 +762,7 @@ class Engine {
     const ready = this.now + (this.l2Uncached ? 0 : this.c.l2.hitLatency);
     for (let i = 0; i < n; i++) this.sendDown(this.l2MPk[e * this.l2M + i], ready);
     this.l2MLine[e] = -1;
+    this.l2FreeEntry[slice * this.l2E + this.l2FreeTop[slice]++] = e;
     this.l2MCount[e] = 0;
     this.l2MUsed[slice]--;
     this.l2Blocked[slice] = 0;
@@ -770,10 +802,12 @@ class Engine {
       const t = this.now + 1;
       for (let i = 0; i < n; i++) this.complete(this.mWarp[base + i], this.mReg[base + i], t);
       this.mLine[e] = -1;
+      this.mFreeEntry[sm * this.l1E + this.mFreeTop[sm]++] = e;
       this.mCount[e] = 0;
       this.mUsed[sm]--;
       this.mshrInUse--;
       this.mergersInUse -= n;
+      this.mMerged[sm] -= n;
       if (this.lsuStall[sm] >= 0) this.lsuStall[sm] = -1;
     } else {
       this.complete(this.pA[p], this.pB[p], this.now + 1);
@@ -814,6 +848,8 @@ class Engine {
   /** One cycle of an SM's LSU: serves one group; true when it served one. */
   private lsuStep(sm: number): boolean {
     if (!this.lsuBusy[sm]) return false;
+    // Still on the previous group (lsuCycles > 1): busy, not stalled.
+    if (this.lsuFree[sm] > this.now) return true;
     const g = sm * GMAX + this.lsuNext[sm];
     const w = this.lsuWarp[sm];
     const r = this.lsuReg[sm];
@@ -841,6 +877,7 @@ class Engine {
           this.mReg[e * this.l1M + n] = r;
           this.mCount[e] = n + 1;
           this.mergersInUse++;
+          if (++this.mMerged[sm] > this.peakMergers) this.peakMergers = this.mMerged[sm];
           this.rPending[w * R + r]++;
           this.wPending[w]++;
           this.reqL1++;
@@ -854,8 +891,7 @@ class Engine {
             this.stall(sm, S_NOMSHRLINE);
             return false;
           }
-          let e = sm * this.l1E;
-          while (this.mLine[e] !== -1) e++;
+          const e = this.mFreeEntry[sm * this.l1E + --this.mFreeTop[sm]];
           tags.install(v, line, T_RESERVED, 0);
           this.l1SlotEntry[sm * this.l1Lines + v] = e;
           this.mLine[e] = line;
@@ -863,12 +899,14 @@ class Engine {
           this.mCount[e] = 1;
           this.mWarp[e * this.l1M] = w;
           this.mReg[e * this.l1M] = r;
-          this.mUsed[sm]++;
+          if (++this.mUsed[sm] > this.peakMshr) this.peakMshr = this.mUsed[sm];
           this.mshrInUse++;
           this.mergersInUse++;
+          if (++this.mMerged[sm] > this.peakMergers) this.peakMergers = this.mMerged[sm];
           this.rPending[w * R + r]++;
           this.wPending[w]++;
           this.reqL1++;
+          this.fetchL1++;
           this.sendUp(this.newPacket(sm, PK_L1FILL, line * this.l1Line, this.l1Line, e, 0));
         }
         break;
@@ -901,13 +939,14 @@ class Engine {
       }
     }
     this.lsuStall[sm] = -1;
+    this.lsuFree[sm] = this.now + this.lsuCycles;
     if (++this.lsuNext[sm] < this.lsuN[sm]) {
       // More of the instruction to serve: a coalescing stall when the next access is to another
       // line (LASH VII-B: serialization to different cache lines). A further segment of the same line
       // (segmentBySize) keeps the LSU busy without being one of LASH's stalls.
       if (Math.floor(this.gAddr[g + 1] / this.l1Line) !== Math.floor(addr / this.l1Line) || this.gKind[g + 1] !== this.gKind[g]) {
-        this.stalls[S_COALESCING]++;
-        this.accStall++;
+        this.stalls[S_COALESCING] += this.lsuCycles;
+        this.accStall += this.lsuCycles;
       }
     } else {
       this.lsuBusy[sm] = 0;
@@ -1348,6 +1387,10 @@ class Engine {
     // Schedulers go in a fixed order each cycle, as GPGPU-Sim's issue stage (the LSU takes one instruction per cycle).
     for (let s = 0; s < S; s++) {
       const li = sm * S + s;
+      if (this.schedFree[li] > this.now) {
+        any = true; // still issuing its previous instruction: look again next cycle
+        continue;
+      }
       const last = this.lastIssued[li];
       let pick = -1;
       if (this.gto) {
@@ -1376,6 +1419,7 @@ class Engine {
       if (pick >= 0) {
         this.lastIssued[li] = pick;
         this.execute(sm, pick);
+        this.schedFree[li] = this.now + this.issueCycles;
         any = true;
       }
     }
@@ -1585,6 +1629,8 @@ class Engine {
       dramUtilisation: cycles > 0 ? this.bytesDram / (this.c.dram.bytesPerCycle * cycles) : 0,
       avgMemLatency: this.latCount > 0 ? this.latSum / this.latCount : 0,
       avgFetchLatency: this.fetchLatCount > 0 ? this.fetchLatSum / this.fetchLatCount : 0,
+      peak: { mshrEntries: this.peakMshr, mergerFields: this.peakMergers },
+      l1Fetches: this.fetchL1,
       stalls,
       sharedAccesses: this.sharedAccesses,
       sl1: { hits: this.sl1Hits, misses: this.sl1Misses, writebacks: this.sl1Writebacks },

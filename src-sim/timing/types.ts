@@ -35,6 +35,13 @@ export interface TimingConfig {
   /** Cycles before a dependent instruction may use an ALU result. */
   aluLatency: number;
   /**
+   * Cycles between two issues of one scheduler (default 1). 2 on Fermi counted in shader cycles: a
+   * warp instruction occupies a 16-lane group for two cycles.
+   */
+  issueCycles?: number;
+  /** Cycles the LSU spends on one coalesced group (default 1; 2 on Fermi: 16 load/store units). */
+  lsuCycles?: number;
+  /**
    * Coalescer granularity in bytes: a warp's addresses are grouped into aligned blocks of this size
    * and one group is served per cycle (128 on Fermi with L1; 32 B segments where the preset says so).
    */
@@ -213,6 +220,13 @@ export interface TimingStats {
    * memory-fetch latency: interconnect, L2 and DRAM queueing included, L1 hits and LSU stalls not).
    */
   avgFetchLatency?: number;
+  /**
+   * L1 misses that took an MSHR entry and fetched their line; requests merged into a line already
+   * being fetched are not counted (GPGPU-Sim calls them hits on a reserved line).
+   */
+  l1Fetches?: number;
+  /** The most L1 MSHR entries and merger fields (requests waiting for data) one SM had in use at once. */
+  peak?: { mshrEntries: number; mergerFields: number };
   /** LSU stall cycles by reason, summed over SMs. */
   stalls: Record<StallReason, number>;
   sharedAccesses: number;

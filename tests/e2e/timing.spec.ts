@@ -142,7 +142,7 @@ test('Compare overlays two GPUs\' stall breakdowns: one stacked bar per GPU at e
   await expect(page.getByTestId('compare-run')).toHaveCount(2);
   const charts = page.getByTestId('compare-chart');
   await expect(charts).toHaveCount(3);
-  const stalls = charts.filter({ hasText: 'LSU stall cycles vs' });
+  const stalls = charts.filter({ hasText: 'Stall breakdown' });
   await expect(stalls).toHaveAttribute('data-series', '8');
   await expect(stalls.locator('svg').first()).toBeVisible();
   // Category labels and the legend "preset · reason" are drawn (SVG text).

@@ -19,7 +19,7 @@ const QUICK: Record<string, Record<string, unknown>> = {
   'shared-bank-stride': { jitter: 2 },
   'global-latency-patterns': { jitter: 2, rounds: 2 },
   'lash-stencil': { n: 8192, iterations: 2 },
-  'lash-apps': { stencilN: 4096, matmulN: 32, stereoSize: 32 },
+  'lash-apps': { stencilN: 4096, matmulN: 32, stereoWidth: 32 },
   'lash-sensitivity': { n: 4096, iterations: 1 },
   'lash-mlp': { maxLoads: 9 },
   'timing-sweep': { size: 4096, values: '4,8' },

@@ -109,7 +109,7 @@ describe('PDF report', () => {
       'Stride (words)',
       'Average latency (cycles)',
       'Findings',
-      "Beside the paper's values of MEI-F5",
+      "Beside the paper's values of MEI-T1, MEI-F5",
       'Paper values',
       'MEI 4.1, Fig 5 (1210 cycles)',
       'Tables',

@@ -37,7 +37,9 @@ function runOf(result = timingResult(2000)): string {
 describe('PDF charts of bars', () => {
   it('a run: the stall breakdown is one chart (its group), stacked bars on the data types', () => {
     const specs = runCharts(timingResult(500).series as Series[]);
-    expect(specs.map((s) => s.title)).toEqual(['Time vs Data type', 'LSU stall cycles vs Data type', 'Occupancy per SM vs Cycle']);
+    expect(specs.map((s) => s.title)).toEqual(['Time vs Data type', 'Stall breakdown', 'Occupancy per SM vs Cycle']);
+    // A group named by an id ('stalls') is titled from its series.
+    expect(runCharts(stallSeries().map((s) => ({ ...s, group: 'stalls' })))[0]!.title).toBe('LSU stall cycles vs Data type');
     const stalls = specs[1]!;
     expect(isCategorical(stalls)).toBe(true);
     expect(isCategorical(specs[2]!)).toBe(false);
@@ -106,7 +108,7 @@ describe('PDF report of a run with a stacked bar chart', () => {
     const r = spawnSync('pdftotext', ['-layout', path, '-'], { encoding: 'utf8' });
     expect(r.status, r.stderr).toBe(0);
     const text = r.stdout.replace(/\s+/g, ' ');
-    for (const s of ['LSU stall cycles vs Data type', 'LSU stall cycles (cycles)', 'Data type', 'int', 'short', 'char', ...REASONS, 'Occupancy per SM vs Cycle', 'Cycle (cycles)'])
+    for (const s of ['Stall breakdown', 'LSU stall cycles (cycles)', 'Data type', 'int', 'short', 'char', ...REASONS, 'Occupancy per SM vs Cycle', 'Cycle (cycles)'])
       expect(text).toContain(s);
   });
 });

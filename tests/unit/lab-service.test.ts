@@ -262,12 +262,19 @@ describe('LabService: the other calls', () => {
     await lab.finished(cg.runId);
     const off = await lab.api.reproduce.references({ runId: cg.runId });
     expect(off.findings.map((f) => f.paper.reference.name)).toEqual(['L1 off, pattern 1', 'L1 off, pattern 2', 'L1 off, pattern 3', 'L1 off, pattern 4', 'L1 off, pattern 5']);
-    // Name matching where a reference names no finding: MEI Fig 5's word beside the bank-stride run.
-    const banks = await lab.api.reproduce.references({ runId: runIds[0] });
-    expect(banks.findings.some((f) => f.paper.rowIds.includes('MEI-F5'))).toBe(true);
+    // MEI Fig 5's values name the bank-stride sweep of strides 0..64: a run with the experiment's
+    // defaults (that sweep) takes them, a shorter sweep (strides 0..8) does not.
+    const sweep = await lab.api.runs.start({ experiment: 'shared-bank-stride', preset: 'fermi', params: {} });
+    await lab.finished(sweep.runId);
+    const f5 = await lab.api.reproduce.references({ runId: sweep.runId });
+    expect(f5.findings.find((f) => f.key === 'shared.rule')?.paper.rowIds).toEqual(['MEI-F5']);
+    expect(f5.findings.find((f) => f.key === 'shared.maxDegree')?.paper.rowIds).toEqual(['MEI-T1']);
+    const short = await lab.api.reproduce.references({ runId: runIds[0] });
+    expect(short.findings.some((f) => f.paper.rowIds.includes('MEI-F5'))).toBe(false);
+    expect(short.unmatched.map((u) => u.reference.name)).toContain('degree rule');
     expect((await refusal(lab.api.reproduce.references({ runId: '00000000-0000-4000-8000-000000000000' }))).code).toBe('not-found');
     expect((await refusal(lab.api.reproduce.references({ runId: 'nope' } as never))).code).toBe('invalid-args');
-    await lab.api.runs.delete({ ids: [runId, cg.runId] });
+    await lab.api.runs.delete({ ids: [runId, cg.runId, sweep.runId] });
   });
 
   it('runs.get leaves a trace out (described by traceInfo) and runs.trace returns it; a run without one has null', async () => {

@@ -136,7 +136,7 @@ describe('resource sensitivity and what-if sweeps', () => {
   });
 
   it('lash-apps reports a fastest type per application', () => {
-    const r = run('lash-apps', fermi480, { stencilN: 8192, matmulN: 32, stereoSize: 32 });
+    const r = run('lash-apps', fermi480, { stencilN: 8192, matmulN: 32, stereoWidth: 32 });
     for (const app of ['stencil', 'matmul', 'stereo']) expect(['int', 'short', 'char']).toContain(value(r, `apps.${app}.fastestType`));
     expect(r.series.every((s) => s.style === 'bar' && s.xCategories!.length === 3)).toBe(true);
   });

@@ -80,6 +80,33 @@ describe('true values from the preset snapshot', () => {
     expect(trueValue('no.such.key', fermi, {})).toBeNull();
   });
 
+  it("a tlb-probes run's entries and sets are the elements of its stride the TLB holds, from the snapshot (WONG's L2 TLB: 64, not 1024 x 8)", () => {
+    const tlb = findExperiment('tlb-probes')!;
+    const rows = (preset: Preset, raw: Record<string, unknown>) => {
+      const params = resolveParams(tlb.params, raw);
+      const findings = tlb.run(preset, params, 1, () => {}).findings;
+      return new Map(findingRows(findings, preset, params, [], 'tlb-probes').map((r) => [r.finding.key, r]));
+    };
+    // Tesla global memory at the probe's 512 KB stride: 1024 sets of 4 KB lines, every 128th set reached.
+    const global = rows(tesla, { probe: 'reach' });
+    expect(global.get('tlb.l2.entries')!.finding.value).toBe(64);
+    expect(global.get('tlb.l2.entries')!.truth).toMatchObject({ value: 64, source: 'spaces.global.translation.l2.sizeBytes / 524288 B stride' });
+    expect(global.get('tlb.l2.sets')!.truth?.value).toBe(8);
+    expect(global.get('tlb.l2.setSizes')!.truth?.value).toBe('8,8,8,8,8,8,8,8');
+    for (const key of ['tlb.l1.entries', 'tlb.l2.entries', 'tlb.l2.sets', 'tlb.l2.setSizes', 'tlb.l2.ways']) expect(global.get(key)!.vsTruth.pass, key).toBe(true);
+    // A stride finer than an entry's coverage keeps the geometry's count (Tesla texture: 16 L1 TLB entries of 512 KB at 256 KB).
+    const texture = rows(tesla, { probe: 'reach', space: 'texture' });
+    expect(texture.get('tlb.l1.entries')!.truth?.value).toBe(16);
+    expect(texture.get('tlb.l2.entries')!.truth?.value).toBe(16 * 2 ** 20 / (256 * 1024));
+    expect(texture.get('tlb.l2.entries')!.vsTruth.pass).toBe(true);
+    // A stride of one entry (Fermi, 2 MB) reads the geometry: 65 entries in sets of 17 and 8.
+    const missed = rows(fermi, { probe: 'missed-entries' });
+    expect(missed.get('tlb.l2.entries')!.truth).toMatchObject({ value: 65, source: 'spaces.global.translation.l2.geometry' });
+    expect(missed.get('tlb.l2.setSizes')!.vsTruth.pass).toBe(true);
+    // Outside tlb-probes no stride is known: the geometry's count.
+    expect(trueValue('tlb.l2.entries', tesla, {})?.value).toBe(8192);
+  });
+
   it('compares: sizes exactly, latencies within 5 %, set sizes as a multiset, words case-insensitively', () => {
     expect(compare(16384, 16384, 'exact')).toEqual({ deviation: 0, pass: true });
     expect(compare(5, 4, 'exact')).toEqual({ deviation: 0.25, pass: false });

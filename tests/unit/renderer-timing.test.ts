@@ -34,7 +34,11 @@ describe('bars on a category axis', () => {
     const other = { ...stallSeries()[0]!, name: 'time', yLabel: 'Time', group: 'Stall breakdown' };
     const [a, b, c] = chartGroups([...bars, other, throughputSeries(), { ...throughputSeries(), name: 'DRAM' }]);
     expect(a!.series.map((s) => s.name)).toEqual([...REASONS, 'time']);
-    expect(a!.title).toBe('Stall breakdown: LSU stall cycles, Time vs data type');
+    expect(a!.title).toBe('Stall breakdown'); // a group named in words is the title
+    // A group named by an id is titled from its series (their y labels joined where they differ).
+    const byId = chartGroups([...stallSeries().map((x) => ({ ...x, group: 'stalls' })), { ...other, group: 'stalls' }]);
+    expect(byId.map((g) => g.title)).toEqual(['LSU stall cycles / Time vs data type']);
+    expect(chartGroups(stallSeries().map((x) => ({ ...x, group: 'stalls' })))[0]!.title).toBe('LSU stall cycles vs data type');
     expect(b!.series.map((s) => s.name)).toEqual(['L2', 'DRAM']);
     expect(b!.title).toBe('Throughput vs threads per block');
     expect(c).toBeUndefined();
@@ -146,7 +150,7 @@ describe('Compare: bars of several runs', () => {
     ]);
     expect(charts).toHaveLength(1);
     const c = charts[0]!;
-    expect(c.title).toBe('LSU stall cycles vs Data type');
+    expect(c.title).toBe('Stall breakdown');
     expect(c.seriesCount).toBe(8);
     const o = c.option as Loose;
     expect(o.xAxis).toMatchObject({ type: 'category', data: TYPES });
@@ -323,7 +327,7 @@ describe('RunView with a timing result', () => {
     expect(time!.attributes('data-categorical')).toBe('true');
     expect(stalls!.attributes('data-categorical')).toBe('true');
     const so = (stalls!.vm as unknown as { chart: Loose }).chart.getOption();
-    expect(so.title[0].text).toBe('LSU stall cycles vs data type');
+    expect(so.title[0].text).toBe('Stall breakdown');
     expect(so.xAxis[0].data).toEqual(TYPES);
     expect(so.series.map((s: Loose) => [s.type, s.stack])).toEqual(REASONS.map(() => ['bar', 'stalls']));
     // The epoch series: one timeline chart with the window controls, its own row.

@@ -1,4 +1,7 @@
 import { describe, expect, it } from 'vitest';
+import { findExperiment } from '../../src-sim/experiments';
+import { findPreset } from '../../src-sim/presets';
+import type { Preset } from '../../src-sim/presets/types';
 import {
   applySl1,
   arrayBases,
@@ -338,5 +341,35 @@ describe('SL1 Table 1 application models', () => {
     const { decision } = applySl1(cfg, wc.build({ shape: { grid: 30, block: 1024 }, records: 4096, config: cfg }));
     expect(decision.monitor.structures[0].hitRate).toBeCloseTo(15 / 16, 2);
     expect(decision.cached).toEqual(['text']);
+  });
+});
+
+describe('SL1 experiments', () => {
+  const titan = findPreset('titan') as Preset;
+  const quick = { apps: 'wc', threadsPerSM: '128,512', windowAccesses: 32, inputBytes: '4MB' };
+
+  it('are registered with described parameters', () => {
+    for (const id of ['sl1-throughput', 'sl1-wc-l1', 'sl1-apps', 'launch-sweep']) expect(findExperiment(id), id).toBeDefined();
+  });
+
+  it('sl1-apps draws per-application bars and reports keyed findings', () => {
+    const r = findExperiment('sl1-apps')!.run(titan, quick, 1, () => {});
+    const f7 = r.series.filter((s) => s.group === 'Fig 7: speedup over no L1');
+    expect(f7.map((s) => s.name)).toEqual(['hardware L1', 'S-L1']);
+    for (const s of f7) expect([s.style, s.xCategories]).toEqual(['bar', ['WC']]);
+    const keys = r.findings.map((f) => f.key);
+    for (const k of ['sl1.speedupOverNoL1.mean', 'sl1.speedupOverHwL1.mean', 'sl1.hitRate.wc', 'sl1.overheadNothingCached.mean', 'sl1.line8.worseCount'])
+      expect(keys).toContain(k);
+    const hit = r.findings.find((f) => f.key === 'sl1.hitRate.wc')!.value as number;
+    expect(hit).toBeGreaterThan(85);
+  });
+
+  it('refuses a study beyond the work limit before simulating', () => {
+    expect(() => findExperiment('sl1-apps')!.run(titan, { sms: 64, windowAccesses: 60000 }, 1, () => {})).toThrow(/over the limit/);
+  });
+
+  it('needs a preset with timing data and an L1 where the figure does', () => {
+    const tesla = findPreset('tesla') as Preset;
+    expect(() => findExperiment('sl1-wc-l1')!.run(tesla, {}, 1, () => {})).toThrow(/no L1/);
   });
 });

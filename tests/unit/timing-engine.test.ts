@@ -80,7 +80,8 @@ describe('timing engine: coalescing and stall attribution', () => {
     expect(dense.stalls.coalescing).toBe(0);
     const strided = simulate(oneSm(fermi480), [k('strided', 1, 32, [{ op: 'ld', array: 'x', index: gtid(32), dst: 0 }])], { l1: 'hw' });
     expect(strided.requests.l1).toBe(32);
-    expect(strided.stalls.coalescing).toBe(31);
+    // each further line holds the LSU for lsuCycles (2 on Fermi: 16 load/store units)
+    expect(strided.stalls.coalescing).toBe(31 * (fermi480.lsuCycles ?? 1));
     // 32 distinct lines over 32 sets: the 32 MSHRs suffice, no other stall
     expect(strided.stalls.nomshrline + strided.stalls.nocacheline + strided.stalls.nomerger).toBe(0);
   });
@@ -174,6 +175,36 @@ describe('timing engine: blocks, shared memory, S-L1', () => {
     // each thread writes 8 ints = two 16 B lines: one eviction write-back and one at the end
     expect(s.sl1.misses).toBe(32 * 2);
     expect(s.sl1.writebacks).toBe(32 * 2);
+  });
+});
+
+describe('timing engine: loops, layout and S-L1 line widths', () => {
+  it('a loop with a start runs its variable from start', () => {
+    // thread 0 reads x[32 i], one 128 B line per i
+    const body = (start: number): Instr[] => [{ op: 'loop', var: 'i', count: 3, start, body: [{ op: 'ld', array: 'x', index: { terms: [{ coef: 32, var: 'i' }] }, dst: 0 }, { op: 'alu', count: 1, uses: [0], dst: 1 }] }];
+    const a = simulate(oneSm(fermi480), [k('a', 1, 1, body(0)), k('b', 1, 1, body(2))], { l1: 'hw' });
+    // lines 0,1,2 then 2,3,4: line 2 hits the second time
+    expect(a.hits.l1).toBe(1);
+    expect(a.requests.l1).toBe(6);
+  });
+
+  it('arrays keep their addresses across launches, so caches stay warm', () => {
+    const read: Instr[] = [{ op: 'ld', array: 'x', index: gtid(), dst: 0 }, { op: 'alu', count: 1, uses: [0], dst: 1 }];
+    const s = simulate(oneSm(fermi480), [k('a', 1, 32, read), k('b', 1, 32, read)], { l1: 'hw' });
+    expect(s.hits.l1).toBe(1);
+  });
+
+  it('a 24 B S-L1 line moves in two loads per miss (16 + 8 B), a 16 B line in one', () => {
+    const body: Instr[] = [{ op: 'ld', array: 'c', index: { terms: [{ coef: 48, var: 'gtid' }] }, dst: 0, via: 'sl1' }, { op: 'alu', count: 1, uses: [0], dst: 1 }];
+    const arrays: Kernel['arrays'] = [{ name: 'c', elemBytes: 1, length: 32 * 48, space: 'global' }];
+    const sl1 = (lineBytes: number) => ({ lineBytes, slots: { c: 0 }, accessInstructions: 4, missInstructions: 4, writebackInstructions: 4 });
+    const l16 = simulate(titan, [k('s', 1, 32, body, arrays, { sl1: sl1(16) })], { l1: 'bypass' });
+    const l24 = simulate(titan, [k('s', 1, 32, body, arrays, { sl1: sl1(24) })], { l1: 'bypass' });
+    expect(l16.sl1.misses).toBe(32);
+    expect(l24.sl1.misses).toBe(32);
+    // one more global load instruction per warp for the 24 B line
+    expect(l24.warpInstructions - l16.warpInstructions).toBe(1);
+    expect(l24.bytes.interconnect).toBeGreaterThan(l16.bytes.interconnect);
   });
 });
 

@@ -136,11 +136,11 @@ function specFor(s: Series): ChartSpec {
   return { title: `${s.yLabel} vs ${s.xLabel}`.trim(), xLabel: s.xLabel, xUnit: s.xUnit, yLabel: s.yLabel, yUnit: s.yUnit, logX: !!s.logX, lines: [] };
 }
 
-/** A group whose series measure different things (y labels differ) is titled by its name and those labels. */
+/** A group named in words ("Fig 5: L2 throughput vs threads per block") is the title; else the y labels (joined with " / " where they differ) vs the x label. */
 function retitle(spec: ChartSpec, members: readonly Series[]): void {
-  const group = members[0]?.group;
-  const ys = [...new Set(members.map((s) => s.yLabel))];
-  if (group && ys.length > 1) spec.title = `${group}: ${ys.join(', ')} vs ${spec.xLabel}`;
+  const group = members[0]?.group?.trim();
+  if (group && /\s/.test(group)) spec.title = group;
+  else spec.title = `${[...new Set(members.map((s) => s.yLabel))].join(' / ')} vs ${spec.xLabel}`.trim();
 }
 
 /** The charts of one run: one per set of axes, its series in palette colours. */

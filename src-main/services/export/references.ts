@@ -14,7 +14,8 @@
  * followed by a non-alphanumeric character ("Pattern 1 (data hit, ...)" for "pattern 1"), ignoring
  * case, with the same unit. Only one-to-one matches count: a reference that fits several findings
  * or a finding that fits several references stays unmatched, and the report lists it under
- * "Paper values" instead. References repeated by several rows (same name, value and unit) count once.
+ * "Paper values" instead. References repeated by several rows count once: the same name, value and
+ * unit, or, for references that name their finding, the same finding, value, unit and tolerance.
  */
 import { findExperiment } from '../../../src-sim/experiments';
 import type { Finding, ParamValues } from '../../../src-sim/experiments/types';
@@ -87,14 +88,33 @@ export function referenceFits(reference: Reference, finding: Pick<Finding, 'key'
   return Object.entries(hint.params ?? {}).every(([k, v]) => run.params[k] !== undefined && String(run.params[k]) === String(v));
 }
 
-/** Merges references that several rows repeat (same name, value and unit). */
+/** A hint as a string that does not depend on the order its parameters were written in. */
+function hintIdentity(hint: NonNullable<Reference['finding']>): string {
+  const params = Object.entries(hint.params ?? {}).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+  return JSON.stringify([hint.experiment, hint.key, params]);
+}
+
+/** Whether two references are one paper value: same value, unit and check, about the same finding. */
+function sameValue(a: Reference, b: Reference): boolean {
+  if (a.unit !== b.unit || String(a.value) !== String(b.value)) return false;
+  if (!a.finding || !b.finding) return !a.finding && !b.finding && a.name === b.name;
+  return hintIdentity(a.finding) === hintIdentity(b.finding) && a.tolerance === b.tolerance && String(a.range) === String(b.range);
+}
+
+/**
+ * Merges references that several rows repeat: without hints, the same name, value and unit; with
+ * hints, the same finding, value, unit and tolerance whatever the rows call it (MEI Table 4's
+ * "L1 data size" and MEI 3.2's "step 1: C" are one value beside one finding). The first row's
+ * reference stands for them.
+ */
 function distinctValues(rows: readonly PaperRow[]): PaperValue[] {
   const out: PaperValue[] = [];
   for (const row of rows)
     for (const ref of row.references) {
-      const same = out.find((v) => v.reference.name === ref.name && v.reference.unit === ref.unit && String(v.reference.value) === String(ref.value));
-      if (same) same.rowIds.push(row.id);
-      else out.push({ rowIds: [row.id], reference: ref });
+      const same = out.find((v) => sameValue(v.reference, ref));
+      if (same) {
+        if (!same.rowIds.includes(row.id)) same.rowIds.push(row.id);
+      } else out.push({ rowIds: [row.id], reference: ref });
     }
   return out;
 }

@@ -280,12 +280,11 @@ export function compareCharts(runs: readonly { column: RunColumn; series: readon
   return charts;
 }
 
-/** "Latency vs Array size"; a group whose series have different y labels is titled by its name and those labels. */
+/** A group named in words ("Fig 5: L2 throughput vs threads per block") is the title; else "Latency vs Array size" (y labels joined with " / " where they differ). */
 function chartTitle(series: readonly AnySeries[]): string {
   const s0 = series[0]!;
-  const ys = [...new Set(series.map((s) => s.yLabel || 'y'))];
-  if (s0.group && ys.length > 1) return `${s0.group}: ${ys.join(', ')} vs ${s0.xLabel || 'x'}`;
-  return `${s0.yLabel || 'y'} vs ${s0.xLabel || 'x'}`;
+  if (s0.group && /\s/.test(s0.group.trim())) return s0.group.trim();
+  return `${[...new Set(series.map((s) => s.yLabel || 'y'))].join(' / ')} vs ${s0.xLabel || 'x'}`;
 }
 
 /**

@@ -16,6 +16,7 @@ import type { CacheLevelConfig, PathConfig, TranslationConfig } from '../../../s
 import type { CacheGeometry } from '../../../src-sim/model/types';
 import type { Preset, SpaceId } from '../../../src-sim/presets/types';
 import { parseBytes } from '../../../src-sim/experiments/params';
+import { tlbProbeStride } from '../../../src-sim/experiments/tlb-stride';
 import { conflictDegree, type SharedBankMode } from '../../../src-sim/model/shared';
 
 /** REPRODUCTION.md: latencies within 5 % of the reference. */
@@ -260,7 +261,12 @@ export function trueValue(key: string, preset: Preset, params: ParamValues, expe
     if (key === 'tlb.pageBytes') return { value: tr.t.pageBytes, source: `${tr.at}.pageBytes`, tolerance: 'exact' };
     if (key === 'tlb.window.bytes')
       return tr.t.activeWindowBytes !== undefined ? { value: tr.t.activeWindowBytes, source: `${tr.at}.activeWindowBytes`, tolerance: 'exact' } : null;
-    if (parts.length === 3 && (parts[1] === 'l1' || parts[1] === 'l2')) return levelProperty(tr.t[parts[1]], last, `${tr.at}.${parts[1]}`);
+    if (parts.length === 3 && (parts[1] === 'l1' || parts[1] === 'l2')) {
+      const level = tr.t[parts[1]];
+      const at = `${tr.at}.${parts[1]}`;
+      const strided = experiment === 'tlb-probes' ? tlbAtStride(level, last, at, tlbProbeStride(preset, params)) : null;
+      return strided ?? levelProperty(level, last, at);
+    }
     return null;
   }
 
@@ -295,6 +301,26 @@ export function trueValue(key: string, preset: Preset, params: ParamValues, expe
     return state ? plateauLatency(c.path, c.source, state, c.stride, params, preset) : null;
   }
   return null;
+}
+
+/**
+ * A TLB's entries, sets and set sizes as a tlb-probes run counts them: elements of its stride that the
+ * TLB holds (reach / stride). Where the stride is coarser than one entry's coverage, only every
+ * (stride / coverage)-th set is reached, so these are fewer than the geometry's sets x ways (WONG's
+ * L2 TLB: 1024 sets x 8 ways of 4 KB, of which a 512 KB stride reaches 8 sets, 64 entries). Null
+ * where the geometry's own counts apply (stride at most one entry) or no such rule holds.
+ */
+function tlbAtStride(level: CacheLevelConfig, prop: string, at: string, stride: number): TrueValue | null {
+  if (prop !== 'entries' && prop !== 'sets' && prop !== 'setSizes') return null;
+  const g = level.geometry;
+  if (stride <= g.lineBytes || g.setWays) return null;
+  const entries = level.sizeBytes / stride;
+  const sets = entries / g.ways;
+  if (!Number.isInteger(entries) || !Number.isInteger(sets) || sets < 1 || sets > g.sets) return null;
+  const source = `${at}.sizeBytes / ${stride} B stride`;
+  if (prop === 'entries') return { value: entries, source, tolerance: 'exact' };
+  if (prop === 'sets') return { value: sets, source: `${source} / ways`, tolerance: 'exact' };
+  return { value: new Array<number>(sets).fill(g.ways).join(','), source: `${source} / ways`, tolerance: 'list' };
 }
 
 /** The true value of a shared-memory finding: `shared.<prop>` (default mode) or `shared.<mode>.<prop>`. */

@@ -44,17 +44,21 @@ export function chartKey(s: Pick<ChartSeries, 'xLabel' | 'xUnit' | 'yLabel' | 'y
   return s.group !== undefined && s.group !== '' ? `group\u0000${s.group}` : [s.xLabel, s.xUnit, s.yLabel, s.yUnit].join('\u0000');
 }
 
+/** Whether a group name reads as a title ("Fig 5: L2 throughput vs threads per block") rather than an id ("stalls"). */
+export function groupIsTitle(group: string | undefined): group is string {
+  return !!group && /\s/.test(group.trim());
+}
+
 /**
- * A chart's title: "Latency vs array size" from its first series; a group whose series measure
- * different things (y labels differ) is titled by the group's name and those labels.
+ * A chart's title: a group named in words is the title; otherwise "Latency vs array size" from the
+ * series (their y labels joined with " / " where they differ).
  */
 export function chartTitle(series: readonly Pick<ChartSeries, 'xLabel' | 'yLabel' | 'group'>[]): string {
   const s = series[0];
   if (!s) return '';
+  if (groupIsTitle(s.group)) return s.group.trim();
   const x = `${s.xLabel.charAt(0).toLowerCase()}${s.xLabel.slice(1)}`;
-  const ys = [...new Set(series.map((t) => t.yLabel))];
-  if (s.group && ys.length > 1) return `${s.group}: ${ys.join(', ')} vs ${x}`;
-  return `${s.yLabel} vs ${x}`;
+  return `${[...new Set(series.map((t) => t.yLabel))].join(' / ')} vs ${x}`;
 }
 
 /**

@@ -72,8 +72,8 @@ export const LASH_MATMUL: Omit<MatMulParams, 'type'> = { n: 128, block: 256 };
 /**
  * Matrix multiply C = A x B, one thread per element of C (LASH II): thread (r, c) reads row r of A
  * and column c of B. Threads of a warp share r (one broadcast load of A) and read consecutive
- * elements of a row of B. Assumed: a multiply-add per k (one dependent ALU instruction), 2 index
- * instructions per iteration, accumulation in a register.
+ * elements of a row of B. Assumed: per k two dependent ALU instructions (index and multiply-add) on
+ * the loaded values, the loop unrolled (no loop overhead), accumulation in a register.
  */
 export function matmulKernels(p: MatMulParams): Kernel[] {
   const e = p.elemBytes ?? ELEM_BYTES[p.type];

@@ -33,6 +33,17 @@ export interface AppBuild {
   chunk?: number;
   /** The configuration (Kmeans sizes its shared memory from it). */
   config: TimingConfig;
+  /**
+   * Multiplier on every ALU count of the model (default 1): the applications' work per element
+   * is not in SL1; experiments may scale it as a whole (see SL1_WORK_SCALE).
+   */
+  work?: number;
+}
+
+/** Scales the ALU counts of a body (at least one instruction each). */
+function scaleWork(body: Instr[], w: number): Instr[] {
+  if (w === 1) return body;
+  return body.map((i): Instr => (i.op === 'alu' ? { ...i, count: Math.max(1, Math.round(i.count * w)) } : i.op === 'loop' ? { ...i, body: scaleWork(i.body, w) } : i));
 }
 
 export interface Sl1App {
@@ -106,7 +117,7 @@ function threads(b: AppBuild): number {
 }
 
 function kernel(app: string, b: AppBuild, arrays: KernelArray[], body: Instr[], extra: Partial<Kernel> = {}): Kernel {
-  return { name: app, grid: b.shape.grid, block: b.shape.block, arrays, body, ...extra };
+  return { name: app, grid: b.shape.grid, block: b.shape.block, arrays, body: scaleWork(body, b.work ?? 1), ...extra };
 }
 
 // ---- the ten applications --------------------------------------------------------------------
