@@ -37,7 +37,7 @@ export const pchaseAverage: Experiment = {
   id: 'pchase-average',
   title: 'P-chase: average latency vs array size',
   description: 'Saavedra / WONG footprint experiment: the average latency of dependent loads over arrays of growing size, one curve per stride.',
-  reproduces: ['WONG-GLB', 'WONG-F10..F12', 'WONG-F13', 'WONG-F16', 'WONG-F17', 'WONG-F18'],
+  reproduces: ['WONG-GLB', 'WONG-F10..F12'],
   params,
   estimate(_preset, raw) {
     const p = resolveParams(params, raw);

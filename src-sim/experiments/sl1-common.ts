@@ -13,7 +13,7 @@
  *    phase as simulated (its k records) plus (R - k) x cycles(computation window of W) / W.
  */
 import { simulate } from '../timing/engine';
-import { applySl1, mainLoopIndex, type Sl1Decision } from '../timing/sl1';
+import { applySl1, mainLoopIndex, SL1_MONITOR_ACCESSES, type Sl1Decision } from '../timing/sl1';
 import type { Kernel, TimingConfig, TimingStats } from '../timing/types';
 import type { LaunchShape, Sl1App } from '../timing/workloads/sl1-apps';
 import type { Preset } from '../presets/types';
@@ -106,6 +106,8 @@ export interface AppMeasureOptions {
   work?: number;
 }
 
+type LoopInstr = Extract<Kernel['body'][number], { op: 'loop' }>;
+
 /** Global accesses of one main-loop iteration (records are main-loop iterations). */
 function accessesPerRecord(k: Kernel): number {
   const li = mainLoopIndex(k);
@@ -137,9 +139,21 @@ export function measureApp(preset: Preset, app: Sl1App, shape: Shape, modes: rea
   const out: Record<string, ModeResult> = {};
   const Wp = Math.min(W, R);
   const warps = launch.grid * Math.ceil(launch.block / 32);
+  // Plain windows run the same records as S-L1's computation window (k .. k + W - 1, k = the
+  // monitoring phase's length), so every mode is timed on the same part of the chunks.
+  const k0 = Math.min(Math.ceil(SL1_MONITOR_ACCESSES / a), Math.max(0, R - Wp));
+  const plainWindow = (): Kernel => {
+    const kern = build(k0 + Wp);
+    const li = mainLoopIndex(kern);
+    if (li < 0 || k0 === 0) return kern;
+    const loop = kern.body[li] as LoopInstr;
+    const body = kern.body.slice();
+    body[li] = { ...loop, start: (loop.start ?? 0) + k0, count: Wp };
+    return { ...kern, body };
+  };
   for (const mode of modes) {
     if (mode === 'nol1' || mode === 'hw') {
-      const s = run([build(Wp)], mode === 'hw' ? 'hw' : 'bypass');
+      const s = run([plainWindow()], mode === 'hw' ? 'hw' : 'bypass');
       out[mode] = {
         mode,
         shape,

@@ -33,6 +33,11 @@ export interface CompiledIndex {
   offset: number;
   /** Terms that depend on the lane (tid or gtid). */
   laneDependent: boolean;
+  /**
+   * Set when the index is linear in the lane with whole numbers (tid / gtid terms without div or mod,
+   * whole coefficients and offset): the index grows by this much per lane of a warp.
+   */
+  laneStride?: number;
 }
 
 export interface CompiledArray {
@@ -118,7 +123,12 @@ export function compileKernel(kernel: Kernel, bases: Map<string, number>): Compi
       offset: e.offset ?? 0,
       laneDependent: false,
     };
+    let linear = Number.isInteger(c.offset);
+    let stride = 0;
     e.terms.forEach((t, i) => {
+      if (!Number.isInteger(t.coef)) linear = false;
+      if ((t.var === 'tid' || t.var === 'gtid') && ((t.div ?? 1) > 1 || (t.mod ?? 0) > 0)) linear = false;
+      if (t.var === 'tid' || t.var === 'gtid') stride += t.coef;
       c.coef[i] = t.coef;
       c.div[i] = t.div ?? 1;
       c.mod[i] = t.mod ?? 0;
@@ -147,6 +157,7 @@ export function compileKernel(kernel: Kernel, bases: Map<string, number>): Compi
         }
       }
     });
+    if (linear && c.laneDependent) c.laneStride = stride;
     return c;
   };
   const emit = (body: Instr[]): void => {

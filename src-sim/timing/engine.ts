@@ -11,7 +11,7 @@ import { STALL_REASONS } from './types';
  * described by a TimingConfig; caches stay warm from one launch to the next.
  *
  * Per SM: warp slots, `schedulers` warp schedulers (loose round-robin or greedy-then-oldest), a
- * register scoreboard, one LSU that serves one coalesced group per cycle, an L1 with LASH IV's miss
+ * register scoreboard, one LSU that serves one coalesced group every lsuCycles, an L1 with LASH IV's miss
  * handling (reserved lines, MSHR entries with merger fields), a shared-memory pipe, and S-L1 (software
  * lines per thread in shared memory, SL1 3.2.3). Below: an interconnect with latency and per-SM and
  * total bandwidth in both directions, L2 slices with their own MSHRs, DRAM channels with latency and
@@ -181,6 +181,12 @@ class Engine {
   declare readonly wPhase: Uint8Array;
   declare readonly wAge: Float64Array;
   declare readonly wPending: Int32Array;
+  /** A lower bound on the cycle warp w can next issue (0: unknown, look). */
+  declare readonly wNext: Float64Array;
+  /** Warps waiting for their SM's LSU to take an instruction (a stack per SM), and who is in it. */
+  declare readonly wLsuListed: Uint8Array;
+  declare readonly lsuWaiters: Int32Array;
+  declare readonly lsuWaitTop: Int32Array;
   declare wLoop: Int32Array;
   declare readonly rPending: Int32Array;
   declare readonly rReady: Float64Array;
@@ -371,6 +377,9 @@ class Engine {
     this.wPhase = new Uint8Array(W);
     this.wAge = new Float64Array(W);
     this.wPending = new Int32Array(W);
+    this.wNext = new Float64Array(W);
+    this.wLsuListed = new Uint8Array(W);
+    this.lsuWaiters = new Int32Array(W);
     this.wLoop = new Int32Array(W);
     this.rPending = new Int32Array(W * R);
     this.rReady = new Float64Array(W * R);
@@ -384,6 +393,7 @@ class Engine {
     this.smShared = new Float64Array(S);
     this.lastIssued = new Int32Array(S * this.nsched).fill(-1);
     this.smWake = new Float64Array(S);
+    this.lsuWaitTop = new Int32Array(S);
     this.schedFree = new Float64Array(S * this.nsched);
     this.lsuFree = new Float64Array(S);
     this.issueCycles = Math.max(1, Math.round(c.issueCycles ?? 1));
@@ -784,6 +794,7 @@ class Engine {
       }
     } else if (left !== 0) return;
     // A register became ready or the warp has nothing in flight: its SM may issue again.
+    this.wNext[w] = 0;
     const sm = (w / this.maxW) | 0;
     if (this.smWake[sm] > this.now) this.smWake[sm] = this.now;
   }
@@ -950,6 +961,7 @@ class Engine {
       }
     } else {
       this.lsuBusy[sm] = 0;
+      this.lsuFreed(sm);
       if (this.smWake[sm] > this.now) this.smWake[sm] = this.now;
       if (r >= 0) this.complete(w, r, this.now);
     }
@@ -962,6 +974,12 @@ class Engine {
 
   /** Element index of one thread, clamped into the array. */
   private indexOf(ix: CompiledIndex, w: number, tid: number, length: number): number {
+    const v = this.rawIndex(ix, w, tid);
+    return v < 0 ? 0 : v >= length ? length - 1 : v;
+  }
+
+  /** Element index of one thread before clamping. */
+  private rawIndex(ix: CompiledIndex, w: number, tid: number): number {
     let v = ix.offset;
     const bid = this.wBid[w];
     const bdim = this.k.kernel.block;
@@ -980,8 +998,7 @@ class Engine {
       if (m > 0) x = ((x % m) + m) % m;
       v += ix.coef[t] * x;
     }
-    v = Math.floor(v);
-    return v < 0 ? 0 : v >= length ? length - 1 : v;
+    return Math.floor(v);
   }
 
   /** Byte addresses of the active lanes into laneAddr; returns the lane count. */
@@ -993,6 +1010,16 @@ class Engine {
     if (!ix.laneDependent) {
       const addr = a.base + this.indexOf(ix, w, tid0, a.length) * a.elemBytes;
       for (let l = 0; l < lanes; l++) this.laneAddr[l] = addr;
+      return lanes;
+    }
+    if (ix.laneStride !== undefined) {
+      // Linear in the lane with whole coefficients: lane l's index is lane 0's plus l x stride (then clamped).
+      const v0 = this.rawIndex(ix, w, tid0);
+      const last = a.length - 1;
+      for (let l = 0; l < lanes; l++) {
+        const v = v0 + l * ix.laneStride;
+        this.laneAddr[l] = a.base + (v < 0 ? 0 : v > last ? last : v) * a.elemBytes;
+      }
       return lanes;
     }
     for (let l = 0; l < lanes; l++) this.laneAddr[l] = a.base + this.indexOf(ix, w, tid0 + l, a.length) * a.elemBytes;
@@ -1012,8 +1039,9 @@ class Engine {
       for (let a = Math.floor(lo / seg) * seg; a <= hi; a += seg) {
         const ga = Math.floor(a / group) * group;
         const bit = 1 << Math.floor((a - ga) / seg);
-        let j = first;
         const end = this.lsuN[sm];
+        // consecutive lanes usually fall in the group of the lane before
+        let j = end > first && this.gAddr[base + end - 1] === ga ? end - 1 : first;
         while (j < end && this.gAddr[base + j] !== ga) j++;
         if (j === end) {
           if (end === GMAX) throw new Error('an instruction produced more memory groups than the LSU buffer holds');
@@ -1224,6 +1252,36 @@ class Engine {
     return true;
   }
 
+  /**
+   * canIssue, skipping warps whose wake time is still ahead; a warp that cannot issue gets its wake
+   * time (a lower bound, reset by whatever can bring it forward: its data arriving, its own issue, a
+   * barrier, the LSU freeing for warps waiting on it).
+   */
+  private probe(sm: number, w: number): boolean {
+    if (this.wNext[w] > this.now) return false;
+    if (this.canIssue(sm, w)) return true;
+    const t = this.wakeTime(sm, w);
+    this.wNext[w] = t;
+    if (t === Infinity && this.lsuBusy[sm] && !this.wLsuListed[w] && this.wState[w] === W_ACTIVE) {
+      const ins = this.prog[this.wPc[w]];
+      if (ins.op === OP_LD || ins.op === OP_ST || ins.op === OP_EXIT) {
+        this.wLsuListed[w] = 1;
+        this.lsuWaiters[sm * this.maxW + this.lsuWaitTop[sm]++] = w;
+      }
+    }
+    return false;
+  }
+
+  /** The LSU of sm took its last group: warps that waited for it look again. */
+  private lsuFreed(sm: number): void {
+    const base = sm * this.maxW;
+    while (this.lsuWaitTop[sm] > 0) {
+      const w = this.lsuWaiters[base + --this.lsuWaitTop[sm]];
+      this.wLsuListed[w] = 0;
+      this.wNext[w] = 0;
+    }
+  }
+
   /** Whether warp w (on SM sm) can issue its next instruction this cycle. */
   private canIssue(sm: number, w: number): boolean {
     if (this.wState[w] !== W_ACTIVE || this.wWait[w] > this.now) return false;
@@ -1272,6 +1330,7 @@ class Engine {
   /** Issues warp w's next instruction (canIssue said yes). */
   private execute(sm: number, w: number): void {
     const ins = this.prog[this.wPc[w]];
+    this.wNext[w] = 0;
     switch (ins.op) {
       case OP_ALU: {
         if (this.wAluRemain[w] === 0) this.wAluRemain[w] = ins.count;
@@ -1321,6 +1380,7 @@ class Engine {
           for (let x = first; x < first + this.maxW; x++)
             if (this.wBlock[x] === b && this.wState[x] === W_BARRIER) {
               this.wState[x] = W_ACTIVE;
+              this.wNext[x] = 0;
               this.wWait[x] = this.now + 1;
               this.advance(x);
             }
@@ -1387,19 +1447,16 @@ class Engine {
     // Schedulers go in a fixed order each cycle, as GPGPU-Sim's issue stage (the LSU takes one instruction per cycle).
     for (let s = 0; s < S; s++) {
       const li = sm * S + s;
-      if (this.schedFree[li] > this.now) {
-        any = true; // still issuing its previous instruction: look again next cycle
-        continue;
-      }
+      if (this.schedFree[li] > this.now) continue; // still issuing its previous instruction
       const last = this.lastIssued[li];
       let pick = -1;
       if (this.gto) {
-        if (last >= 0 && this.canIssue(sm, last)) pick = last;
+        if (last >= 0 && this.probe(sm, last)) pick = last;
         else {
           let bestAge = Infinity;
           for (let l = s; l < this.maxW; l += S) {
             const w = base + l;
-            if (this.wAge[w] < bestAge && this.canIssue(sm, w)) {
+            if (this.wAge[w] < bestAge && this.probe(sm, w)) {
               bestAge = this.wAge[w];
               pick = w;
             }
@@ -1410,7 +1467,7 @@ class Engine {
         const start = last >= 0 ? ((last - base - s) / S + 1) % count : 0;
         for (let k = 0; k < count; k++) {
           const w = base + s + ((start + k) % count) * S;
-          if (this.canIssue(sm, w)) {
+          if (this.probe(sm, w)) {
             pick = w;
             break;
           }
@@ -1426,10 +1483,15 @@ class Engine {
     if (any) this.smWake[sm] = this.now + 1;
     else {
       // Nothing could issue: sleep until the earliest warp could, or until an event wakes the SM.
+      // Every warp of a free scheduler was probed or has a wake time still ahead (wNext); a busy
+      // scheduler's warps wait for it at least.
       let t = Infinity;
-      for (let w = base; w < base + this.maxW; w++) {
-        const x = this.wakeTime(sm, w);
-        if (x < t) t = x;
+      for (let s = 0; s < S; s++) {
+        let lo = Infinity;
+        for (let w = base + s; w < base + this.maxW; w += S) if (this.wNext[w] < lo) lo = this.wNext[w];
+        const free = this.schedFree[sm * S + s];
+        if (free > this.now && lo < free) lo = free;
+        if (lo < t) t = lo;
       }
       this.smWake[sm] = t;
     }
@@ -1497,6 +1559,7 @@ class Engine {
       this.wExtra[w] = 0;
       this.wPhase[w] = 0;
       this.wAge[w] = this.ageCounter++;
+      this.wNext[w] = 0;
       this.wPending[w] = 0;
       this.rPending.fill(0, w * R, w * R + R);
       this.rReady.fill(0, w * R, w * R + R);

@@ -98,11 +98,4 @@ export class TagArray {
     this.state[slot] = S_VALID;
     this.stamp[slot] = ++this.clock;
   }
-
-  reservedIn(line: number): number {
-    const base = this.setOf(line) * this.ways;
-    let n = 0;
-    for (let s = base; s < base + this.ways; s++) if (this.state[s] === 2) n++;
-    return n;
-  }
 }

@@ -3,6 +3,7 @@ import { findPreset } from '../../src-sim/presets';
 import { checkTimingConfig, simulate } from '../../src-sim/timing/engine';
 import type { Instr, Kernel, TimingConfig } from '../../src-sim/timing/types';
 import { STALL_REASONS } from '../../src-sim/timing/types';
+import { formatIssues, validatePreset } from '../../src-sim/presets/validate';
 
 const titan = findPreset('titan')!.timing!;
 const fermi480 = findPreset('fermi480')!.timing!;
@@ -225,6 +226,19 @@ describe('timing engine: contract', () => {
     expect(() => simulate({ ...titan, sms: 0 }, [])).toThrow(/sms must be a positive whole number/);
     expect(() => simulate(titan, [k('bad', 1, 32, [{ op: 'ld', array: 'nope', index: gtid(), dst: 0 }])])).toThrow(/unknown array "nope"/);
     expect(() => simulate(titan, [k('bad', 1, 32, [{ op: 'ld', array: 'x', index: { terms: [{ coef: 1, var: 'j' }] }, dst: 0 }])])).toThrow(/"j"/);
+  });
+
+  it("a custom preset's timing block is validated with paths a user can act on", () => {
+    const clone = JSON.parse(JSON.stringify(findPreset('titan'))) as ReturnType<typeof findPreset> & object;
+    clone.timing!.coalesceBytes = 96;
+    clone.timing!.sms = 14;
+    delete (clone.provenance as Record<string, string>)['timing.l1.mshrMergers'];
+    const v = validatePreset(clone);
+    expect(v.ok).toBe(false);
+    const msg = v.ok ? '' : formatIssues(v.issues);
+    expect(msg).toMatch(/timing: coalesceBytes must be a power of two \(got 96\)/);
+    expect(msg).toMatch(/timing\.sms: 14 SMs, but chip\.sms says 15/);
+    expect(msg).toMatch(/timing\.l1\.mshrMergers: has no provenance/);
   });
 
   it('reports progress up to the total', () => {

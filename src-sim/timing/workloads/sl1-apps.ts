@@ -10,7 +10,9 @@
  *
  * Common shape: the input is partitioned into one contiguous chunk per thread (SL1 3.1 and Fig 1);
  * thread `gtid` processes records gtid*R .. gtid*R + R - 1 of its input in its main loop (loop
- * variable 'r', R = `records` per thread). Random lookups use a scattered index (a large odd stride
+ * variable 'r', R = `records` per thread). Nominal chunks are rounded up to a multiple of 16 B
+ * (assumed: partitioning code aligns each thread's chunk, as 16 B vector loads need), so the lanes
+ * of a warp cross S-L1 line boundaries together. Random lookups use a scattered index (a large odd stride
  * in r plus a per-thread offset): consecutive lookups of a thread fall in different lines, as hash
  * lookups do. ALU work is a dependent chain after the data it needs ("count" instructions).
  */
@@ -67,9 +69,18 @@ export interface Sl1App {
   nominal(threads: number, inputBytes: number): { records: number; waves: number };
 }
 
-/** Chunked streaming: the input split evenly over the threads, one wave. */
+/** Chunked streaming: the input split evenly over the threads (chunks rounded up to 16 B), one wave. */
 function chunked(recordBytes: number): Sl1App['nominal'] {
-  return (threads, inputBytes) => ({ records: Math.max(1, Math.ceil(inputBytes / (recordBytes * threads))), waves: 1 });
+  return (threads, inputBytes) => {
+    const r = Math.max(1, Math.ceil(inputBytes / (recordBytes * threads)));
+    const per = Math.max(1, CHUNK_ALIGN / gcd(CHUNK_ALIGN, recordBytes));
+    return { records: Math.ceil(r / per) * per, waves: 1 };
+  };
+}
+
+const CHUNK_ALIGN = 16;
+function gcd(a: number, b: number): number {
+  return b === 0 ? a : gcd(b, a % b);
 }
 
 // ---- index helpers ----------------------------------------------------------------------------
