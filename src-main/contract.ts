@@ -45,6 +45,8 @@ export const LIMITS = {
   listPageMax: 500,
   paramKeys: 64,
   paramStringChars: 256,
+  /** A text parameter (a kernel's source, ParamSpec kind 'text'): newlines and tabs allowed. */
+  paramTextChars: 16_384,
   paramListItems: 4_096,
   /** A custom preset as JSON. */
   presetJsonBytes: 256 * 1024,
@@ -127,6 +129,7 @@ function uniqueIds(schema: z.ZodString, min: number, max: number, what: string) 
 const paramValue = z.union([
   z.number(),
   line(LIMITS.paramStringChars),
+  text(LIMITS.paramTextChars),
   z.boolean(),
   z.array(z.number()).max(LIMITS.paramListItems, `at most ${LIMITS.paramListItems} items`),
 ]);

@@ -21,6 +21,12 @@ export function formatValue(v: number | string, unit: string): string {
 export function formatParam(spec: ParamSpec | undefined, v: ParamValue): string {
   if (Array.isArray(v)) return v.map((x) => (spec?.kind === 'bytes-list' ? formatBytes(x) : String(x))).join(',');
   if (typeof v === 'number' && spec?.kind === 'bytes') return formatBytes(v);
+  if (typeof v === 'string' && spec?.kind === 'text') {
+    // One line for a kernel's source: its first line and its size.
+    const lines = v.split('\n');
+    const first = lines[0].length > 40 ? `${lines[0].slice(0, 40)}...` : lines[0];
+    return `"${first}" (${lines.length} lines)`;
+  }
   return String(v);
 }
 

@@ -210,6 +210,7 @@ function paramsJson(e: Experiment) {
     ...('min' in s ? { min: s.min, max: s.max } : {}),
     ...('maxItems' in s ? { maxItems: s.maxItems } : {}),
     ...('options' in s ? { options: [...s.options] } : {}),
+    ...('maxLength' in s ? { maxLength: s.maxLength } : {}),
     description: s.description,
   }));
 }
@@ -217,6 +218,7 @@ function paramsJson(e: Experiment) {
 function rangeText(s: Experiment['params'][number]): string {
   if (s.kind === 'enum') return s.options.join(' | ');
   if (s.kind === 'boolean') return 'true | false';
+  if (s.kind === 'text') return `text, up to ${s.maxLength} characters`;
   const f = (n: number): string => (s.kind === 'bytes' || s.kind === 'bytes-list' ? formatBytes(n) : String(n));
   const r = `${f(s.min)} .. ${f(s.max)}`;
   return 'maxItems' in s ? `${r}, up to ${s.maxItems} values` : r;

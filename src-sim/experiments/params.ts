@@ -72,6 +72,11 @@ function one(spec: ParamSpec, raw: unknown): ParamValue {
       if (raw === false || raw === 'false' || raw === '0' || raw === 'no') return false;
       fail(spec, 'must be true or false');
     }
+    case 'text': {
+      if (typeof raw !== 'string') fail(spec, 'must be text');
+      if (raw.length > spec.maxLength) fail(spec, `has ${raw.length} characters; at most ${spec.maxLength}`);
+      return raw;
+    }
   }
 }
 

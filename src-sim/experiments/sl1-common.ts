@@ -58,8 +58,18 @@ export interface Shape {
   blocksPerSM: number;
 }
 
+/**
+ * Blocks of the largest size up to `maxBlock` that divides `threadsPerSM` (a multiple of 32 when
+ * one does), so that the SMX runs exactly `threadsPerSM` threads: 384 with blocks of up to 256 is
+ * 2 x 192, not 2 x 256.
+ */
 export function shapeFor(threadsPerSM: number, maxBlock: number): Shape {
-  const block = Math.min(threadsPerSM, maxBlock);
+  let block = Math.min(threadsPerSM, maxBlock);
+  for (let b = block - (block % 32); b >= 32; b -= 32)
+    if (threadsPerSM % b === 0) {
+      block = b;
+      break;
+    }
   return { threadsPerSM, block, blocksPerSM: Math.max(1, Math.round(threadsPerSM / block)) };
 }
 
@@ -124,6 +134,31 @@ function accessesPerRecord(k: Kernel): number {
  * thread for the full GPU's thread count, in `waves` waves.
  */
 export function measureApp(preset: Preset, app: Sl1App, shape: Shape, modes: readonly Sl1Mode[], o: AppMeasureOptions): Record<string, ModeResult> {
+  // A measurement is a pure function of the configuration, the application, the shape, the mode
+  // and the options: sl1-apps and launch-sweep share theirs (same grid, launch-sweep's modes are a
+  // subset), so each is simulated once per process.
+  const base = `${JSON.stringify(timingOf(preset))}|${app.id}|${JSON.stringify(shape)}|${JSON.stringify(o)}|`;
+  const out: Record<string, ModeResult> = {};
+  const missing = modes.filter((m) => {
+    const hit = measureCache.get(base + m);
+    if (hit) out[m] = hit;
+    return !hit;
+  });
+  if (missing.length === 0) return out;
+  const fresh = measureAppUncached(preset, app, shape, missing, o);
+  if (measureCache.size > MEASURE_CACHE_MAX) measureCache.clear();
+  for (const m of missing) {
+    measureCache.set(base + m, fresh[m]);
+    out[m] = fresh[m];
+  }
+  return out;
+}
+
+/** Results of measureApp by configuration, application, shape, options and mode (bounded). */
+const measureCache = new Map<string, ModeResult>();
+const MEASURE_CACHE_MAX = 2000;
+
+function measureAppUncached(preset: Preset, app: Sl1App, shape: Shape, modes: readonly Sl1Mode[], o: AppMeasureOptions): Record<string, ModeResult> {
   const full = timingOf(preset);
   const cfg = gpuSlice(full, o.sms);
   const launch = launchOf(shape, cfg.sms);

@@ -9,7 +9,9 @@ export type ParamSpec =
   | ({ kind: 'bytes-list'; default: number[]; min: number; max: number; maxItems: number } & ParamBase)
   | ({ kind: 'integer-list'; default: number[]; min: number; max: number; maxItems: number } & ParamBase)
   | ({ kind: 'enum'; default: string; options: readonly string[] } & ParamBase)
-  | ({ kind: 'boolean'; default: boolean } & ParamBase);
+  | ({ kind: 'boolean'; default: boolean } & ParamBase)
+  /** Free text of at most maxLength characters (a kernel's source); newlines allowed. */
+  | ({ kind: 'text'; default: string; maxLength: number } & ParamBase);
 
 interface ParamBase {
   name: string;

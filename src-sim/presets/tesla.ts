@@ -1,5 +1,6 @@
 import type { Preset } from './types';
 import { TESLA_TIMING, TESLA_TIMING_PROVENANCE } from './timing';
+import { TESLA_CORE, TESLA_CORE_PROVENANCE } from './tesla-core';
 import { KB, level, MB } from './build';
 
 const CONSTANT_L2 = level('CI-L2', 'tpc', 8 * KB, 256, 8, 4);
@@ -63,7 +64,9 @@ export const tesla: Preset = {
     },
   },
   timing: TESLA_TIMING,
+  core: TESLA_CORE,
   provenance: {
+    ...Object.fromEntries(Object.entries(TESLA_CORE_PROVENANCE).map(([k, v]) => [`core.${k}`, v])),
     ...Object.fromEntries(Object.entries(TESLA_TIMING_PROVENANCE).map(([k, v]) => [`timing.${k}`, v])),
     'chip.sms': 'WONG Table I (10 TPCs x 3 SMs)',
     'chip.smPerTpc': 'WONG Table I',

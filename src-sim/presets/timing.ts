@@ -29,9 +29,9 @@ export const FERMI480_TIMING: TimingConfig = {
   segmentBySize: true,
   l1: { sets: 32, ways: 4, lineBytes: 128, mshrEntries: 32, mshrMergers: 8, hitLatency: 20, policy: 'lru' },
   bypassBytes: 32,
-  l2: { sets: 64, ways: 8, lineBytes: 128, mshrEntries: 32, mshrMergers: 4, hitLatency: 120, policy: 'lru', partitions: 12 },
-  interconnect: { latency: 40, bytesPerCyclePerSM: 32, bytesPerCycleTotal: 384 },
-  dram: { channels: 6, latency: 150, bytesPerCycle: 123.4, burstBytes: 32 },
+  l2: { sets: 64, ways: 8, lineBytes: 128, mshrEntries: 32, mshrMergers: 4, hitLatency: 240, policy: 'lru', partitions: 12, writeMissFetch: true },
+  interconnect: { latency: 10, bytesPerCyclePerSM: 16, bytesPerCycleTotal: 192 },
+  dram: { channels: 6, latency: 200, bytesPerCycle: 123.4, burstBytes: 64 },
   shared: { bytesPerSM: 48 * KB, latency: 50, bytesPerCycle: 128 },
   clocks: { coreMHz: 1400, memoryMHz: 1800 },
 };
@@ -62,16 +62,23 @@ export const FERMI480_TIMING_PROVENANCE: Record<string, string> = {
   'l2.lineBytes': 'LASH Table II (128 B lines)',
   'l2.mshrEntries': 'LASH Table II (32 MSHR entries)',
   'l2.mshrMergers': 'LASH Table II (4 merger fields per MSHR entry)',
-  'l2.hitLatency': "assumed: GPGPU-Sim 3.2's GTX 480 L2 (ROP) latency of 120 cycles; LASH gives none",
+  'l2.hitLatency': "LASH VI (GPGPU-Sim 3.2.2 with its public GTX 480 configuration): configs/GTX480/gpgpusim.config -rop_latency 120, in cycles of its 700 MHz core clock, half the 1.4 GHz shader clock counted here: 240",
   'l2.policy': "assumed: LRU, GPGPU-Sim 3.2's default",
   'l2.partitions': 'LASH Table II (6 memory controllers x 2 sub-partitions)',
-  'interconnect.latency': 'assumed: 40 cycles each way, so that an L2 hit costs about 220 cycles as in GPGPU-Sim (LASH gives none)',
-  'interconnect.bytesPerCyclePerSM': "assumed: one 32 B flit per core cycle per SM port (GPGPU-Sim's flit size)",
-  'interconnect.bytesPerCycleTotal': 'assumed: one 32 B flit per cycle per L2 sub-partition (12 x 32 B)',
+  'l2.writeMissFetch':
+    "LASH VI (GPGPU-Sim 3.2.2, GTX 480 configuration): the L2 is write-back with write allocate (gpgpusim.config -gpgpu_cache:dl2 64:128:8,L:B:m:W:L), and GPGPU-Sim 3.x's write miss (gpu-cache.cc wr_miss_wa) sends the store on to DRAM and reads the line",
+  'interconnect.latency':
+    "assumed: about 5 cycles of GPGPU-Sim's 700 MHz interconnect clock each way (10 shader cycles): config_fermi_islip.icnt is one crossbar stage (fly, k = 27, n = 1) with no routing, credit or VC-allocation delay",
+  'interconnect.bytesPerCyclePerSM':
+    "LASH VI (GPGPU-Sim 3.2.2, GTX 480 configuration): config_fermi_islip.icnt flit_size 32 at the 700 MHz interconnect clock of gpgpusim.config: one 32 B flit per 700 MHz cycle per port, 16 B per 1.4 GHz cycle",
+  'interconnect.bytesPerCycleTotal':
+    'LASH VI (GPGPU-Sim 3.2.2, GTX 480 configuration): one 32 B flit per 700 MHz cycle at each of the 12 L2 sub-partition ports, 192 B per 1.4 GHz cycle',
   'dram.channels': 'LASH Table II (6 memory controllers)',
-  'dram.latency': "assumed: GPGPU-Sim 3.2's GTX 480 DRAM latency (100 memory cycles, about 150 core cycles)",
+  'dram.latency':
+    "LASH VI (GPGPU-Sim 3.2.2, GTX 480 configuration): configs/GTX480/gpgpusim.config -dram_latency 100, in cycles of its 700 MHz core clock: 200 shader cycles, before the DRAM's own timing",
   'dram.bytesPerCycle': 'LASH Table I (1.8 GHz memory clock, 384-bit bus, double data rate: 172.8 GB/s, 123.4 B per 1.4 GHz core cycle)',
-  'dram.burstBytes': 'assumed: 32 B DRAM bursts (GDDR5 x 64-bit controller)',
+  'dram.burstBytes':
+    "LASH VI (GPGPU-Sim 3.2.2, GTX 480 configuration): DRAM atom = burst length 8 x 4 B bus x 2 chips per controller = 64 B (gpgpusim.config); dram.cc counts a whole burst per column command, so a 32 B write costs 64 B of bus time",
   'shared.bytesPerSM': 'NVIDIA CUDA C Programming Guide, compute capability 2.x (48 KB shared memory with a 16 KB L1)',
   'shared.latency': 'assumed: MEI Fig 5 (Fermi shared memory about 50 cycles)',
   'shared.bytesPerCycle': 'assumed: 32 banks of 4 B per cycle (MEI Table 1 32 banks)',

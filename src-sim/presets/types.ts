@@ -2,6 +2,7 @@ import type { PathConfig, Scope } from '../model/path';
 import type { CacheGeometry } from '../model/types';
 import type { SharedMemoryConfig } from '../model/shared';
 import type { TimingConfig } from '../timing/types';
+import type { CoreConfig } from '../core/types';
 
 /** The memory spaces a preset can model (the latency tier). */
 export type SpaceId = 'global' | 'global-cg' | 'texture' | 'constant' | 'instruction';
@@ -48,6 +49,8 @@ export interface Preset {
   l1Configs?: L1Config[];
   /** The timing tier's view of the GPU (src-sim/timing): SMs, schedulers, caches with MSHRs, interconnect, DRAM. */
   timing?: TimingConfig;
+  /** The SM's execution core (src-sim/core): units and operations, register file, instruction fetch, constant L3 bandwidth (WONG); absent: not modelled. */
+  core?: CoreConfig;
   provenance: Record<string, string>;
 }
 

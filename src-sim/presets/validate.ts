@@ -88,11 +88,44 @@ const timingSchema = z.object({
     bytesPerCycle: positive.optional(),
     uncached: z.boolean().optional(),
     sectorBytes: positiveInt.max(4096).optional(),
+    writeMissFetch: z.boolean().optional(),
   }),
   interconnect: z.object({ latency: z.number().finite().min(0).max(1e5), bytesPerCyclePerSM: positive, bytesPerCycleTotal: positive }),
   dram: z.object({ channels: positiveInt.max(256), latency: z.number().finite().min(0).max(1e5), bytesPerCycle: positive, burstBytes: positiveInt.max(4096) }),
   shared: z.object({ bytesPerSM: positiveInt, latency: z.number().finite().min(0).max(1e5), bytesPerCycle: positive }),
   clocks: z.object({ coreMHz: positive, memoryMHz: positive }),
+});
+
+const coreUnitSchema = z.object({ count: positiveInt.max(64), latency: positive.max(1e5), throughput: positive.max(1024) });
+
+/** Preset.core (src-sim/core/types.ts CoreConfig); WONG Tables II-IV, IV-E, IV-J3, IV-K. */
+const coreSchema = z.object({
+  scheduler: z.object({ warpSize: positiveInt.max(64), issueCycles: positive.max(64), busyWritebackDelay: z.number().finite().min(0).max(1e3) }),
+  units: z.object({ sp: coreUnitSchema, sfu: coreUnitSchema.extend({ mulThroughput: positive.max(1024) }), dpu: coreUnitSchema }),
+  ops: z
+    .array(
+      z.object({
+        id: z.string().min(1).max(40),
+        label: z.string().min(1).max(80),
+        type: z.string().min(1).max(40),
+        table: z.enum(['III', 'IV']),
+        unit: z.enum(['sp', 'sfu', 'dpu', 'sp+sfu', 'routine']),
+        instructions: positiveInt.max(64),
+        latency: positive.max(1e5),
+        throughput: positive.max(1024),
+      }),
+    )
+    .max(64),
+  regfile: z.object({
+    registers: positiveInt.max(1 << 20),
+    banks: positiveInt.max(1024),
+    regGranularity: positiveInt.max(64),
+    maxRegsPerThread: positiveInt.max(1024),
+    maxThreadsPerBlock: positiveInt.max(4096),
+    maxBytesPerBlock: positiveInt.max(1 << 24),
+  }),
+  icache: z.object({ fetchBytes: positiveInt.max(4096), instructionBytes: positiveInt.max(64), prefetchLines: z.number().int().min(0).max(16) }),
+  constantL3: z.object({ bytesPerCyclePerSM: positive.max(1e4), bytesPerCycleTotal: positive.max(1e5) }),
 });
 
 const presetSchema = z.object({
@@ -120,6 +153,7 @@ const presetSchema = z.object({
   spaces: z.object(Object.fromEntries(SPACE_IDS.map((id) => [id, id === 'global' ? pathSchema : pathSchema.optional()]))),
   l1Configs: z.array(z.object({ id: z.string().min(1).max(20), sizeBytes: positiveInt, geometry: geometrySchema })).max(8).optional(),
   timing: timingSchema.optional(),
+  core: coreSchema.optional(),
   provenance: z.record(z.string(), z.string().min(3)),
 });
 

@@ -153,6 +153,9 @@ class Engine {
   declare readonly l2E: number;
   declare readonly l2M: number;
   declare readonly l2Uncached: number;
+  /** 1: a store missing in L2 goes on to DRAM and the line is fetched (GPGPU-Sim 3.2's write-allocate). */
+  declare readonly l2WriteFetch: number;
+  declare readonly burst: number;
   /** L2 sector size and sectors per line (1 when lines are not sectored). */
   declare readonly l2Sector: number;
   declare readonly l2Sectors: number;
@@ -353,6 +356,8 @@ class Engine {
     this.l2E = c.l2.mshrEntries;
     this.l2M = c.l2.uncached ? 1 : c.l2.mshrMergers;
     this.l2Uncached = c.l2.uncached ? 1 : 0;
+    this.l2WriteFetch = c.l2.writeMissFetch && !c.l2.uncached ? 1 : 0;
+    this.burst = c.dram.burstBytes;
     this.l2Sector = c.l2.sectorBytes && c.l2.sectorBytes < c.l2.lineBytes ? c.l2.sectorBytes : c.l2.lineBytes;
     this.l2Sectors = this.l2Line / this.l2Sector;
     this.l2CyclesPerByte = c.l2.bytesPerCycle ? this.P / c.l2.bytesPerCycle : 0;
@@ -618,6 +623,8 @@ class Engine {
     const ch = Math.floor((slice * this.c.dram.channels) / this.P);
     let t = this.now;
     if (this.chFree[ch] > t) t = this.chFree[ch];
+    // DRAM moves whole bursts: a smaller access keeps the bus as long as a full one.
+    bytes = Math.ceil(bytes / this.burst) * this.burst;
     const busy = bytes * this.chanCyclesPerByte;
     this.chFree[ch] = t + busy;
     this.bytesDram += bytes;
@@ -654,6 +661,7 @@ class Engine {
     }
     const slot = tags.find(line);
     const need = this.sectorMask(p);
+    if (kind === PK_STORE && this.l2WriteFetch && (slot < 0 || tags.state[slot] === T_RESERVED)) return this.l2StoreMissFetch(slice, p, slot, line);
     if (kind === PK_STORE) {
       if (slot >= 0) {
         tags.dirty[slot] = 1;
@@ -718,6 +726,50 @@ class Engine {
     return true;
   }
 
+  /**
+   * GPGPU-Sim 3.2's L2 write miss (gpu-cache.cc `wr_miss_wa`, L2 configured write-back with write
+   * allocate): the store goes on to DRAM and a read of the line is sent as for a load miss: it merges
+   * into the line's fetch under way (taking a merger field) or takes a new MSHR entry and line. The
+   * filled line is clean (the data already went to DRAM). False when the slice must wait.
+   */
+  private l2StoreMissFetch(slice: number, p: number, slot: number, line: number): boolean {
+    const tags = this.l2[slice];
+    const si = slice * this.l2Lines;
+    if (slot >= 0) {
+      const e = this.l2SlotEntry[si + slot];
+      if (this.l2MCount[e] >= this.l2M) return false;
+      this.l2MPk[e * this.l2M + this.l2MCount[e]++] = -1;
+    } else {
+      if (this.l2MUsed[slice] === this.l2E) return false;
+      const v = tags.victim(line);
+      if (v < 0) return false;
+      this.evictL2(slice, v);
+      tags.install(v, line, T_RESERVED, 0);
+      tags.sectors[v] = 0;
+      const all = this.l2Sectors >= 31 ? -1 : (1 << this.l2Sectors) - 1;
+      const e = this.l2FreeEntry[slice * this.l2E + --this.l2FreeTop[slice]];
+      this.l2SlotEntry[si + v] = e;
+      this.l2SlotPending[si + v]++;
+      this.l2SlotFetching[si + v] |= all;
+      this.l2MLine[e] = line;
+      this.l2MSlot[e] = v;
+      this.l2MMask[e] = all;
+      this.l2MCount[e] = 1;
+      this.l2MPk[e * this.l2M] = -1;
+      this.l2MUsed[slice]++;
+      this.dramAccess(slice, this.pBytes[p]);
+      const done = this.dramAccess(slice, this.l2Line);
+      this.events.push(Math.ceil(done + this.c.dram.latency), EV_DRAM_FILL, e);
+      this.reqL2++;
+      this.freePacket(p);
+      return true;
+    }
+    this.dramAccess(slice, this.pBytes[p]);
+    this.reqL2++;
+    this.freePacket(p);
+    return true;
+  }
+
   /** Sectors of its L2 line a request touches (one bit when lines are not sectored). */
   private sectorMask(p: number): number {
     if (this.l2Sectors === 1) return 1;
@@ -770,7 +822,10 @@ class Engine {
     }
     const n = this.l2MCount[e];
     const ready = this.now + (this.l2Uncached ? 0 : this.c.l2.hitLatency);
-    for (let i = 0; i < n; i++) this.sendDown(this.l2MPk[e * this.l2M + i], ready);
+    for (let i = 0; i < n; i++) {
+      const q = this.l2MPk[e * this.l2M + i];
+      if (q >= 0) this.sendDown(q, ready); // -1: a store's line fetch (writeMissFetch), nothing to return
+    }
     this.l2MLine[e] = -1;
     this.l2FreeEntry[slice * this.l2E + this.l2FreeTop[slice]++] = e;
     this.l2MCount[e] = 0;

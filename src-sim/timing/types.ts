@@ -75,6 +75,12 @@ export interface TimingConfig {
      * transactions). Absent: a miss fetches the whole line (GPGPU-Sim 3.2).
      */
     sectorBytes?: number;
+    /**
+     * A store that misses in L2 is sent on to DRAM and the line is fetched (clean), as GPGPU-Sim 3.2's
+     * write-allocate L2 (`wr_miss_wa`: a write request plus a read request for the block, which takes
+     * an MSHR entry or a merger field). Absent: the store allocates the line dirty without a fetch.
+     */
+    writeMissFetch?: boolean;
   };
   interconnect: {
     /** One-way latency SM <-> L2 slice, cycles. */
@@ -90,7 +96,7 @@ export interface TimingConfig {
     latency: number;
     /** Peak bytes per core cycle over all channels. */
     bytesPerCycle: number;
-    /** DRAM transfer unit (32 B). */
+    /** DRAM transfer unit: every DRAM access moves a whole number of these (a 32 B write to 64 B bursts costs 64 B). */
     burstBytes: number;
   };
   shared: {

@@ -18,6 +18,8 @@ import {
 } from '../../src-sim/timing/sl1';
 import type { Instr, Kernel, TimingConfig } from '../../src-sim/timing/types';
 import { SL1_APPS } from '../../src-sim/timing/workloads/sl1-apps';
+import { measureApp, shapeFor, type AppMeasureOptions } from '../../src-sim/experiments/sl1-common';
+import { SL1_THREAD_GRID } from '../../src-sim/experiments/sl1-apps';
 
 /** A Titan-like configuration: only the fields S-L1 reads matter here. */
 const cfg: TimingConfig = {
@@ -371,5 +373,37 @@ describe('SL1 experiments', () => {
   it('needs a preset with timing data and an L1 where the figure does', () => {
     const tesla = findPreset('tesla') as Preset;
     expect(() => findExperiment('sl1-wc-l1')!.run(tesla, {}, 1, () => {})).toThrow(/no L1/);
+  });
+});
+
+describe('SL1 launch shapes and measurement reuse', () => {
+  it('splits an SMX\'s online threads into equal blocks of at most maxBlock', () => {
+    expect(shapeFor(384, 256)).toEqual({ threadsPerSM: 384, block: 192, blocksPerSM: 2 });
+    expect(shapeFor(768, 256)).toEqual({ threadsPerSM: 768, block: 256, blocksPerSM: 3 });
+    expect(shapeFor(128, 256)).toEqual({ threadsPerSM: 128, block: 128, blocksPerSM: 1 });
+    expect(shapeFor(1536, 1024)).toEqual({ threadsPerSM: 1536, block: 768, blocksPerSM: 2 });
+    // SL1 4.1 steps online threads by 128 from 128 to 2048; the default grid is a subset.
+    for (const t of SL1_THREAD_GRID) {
+      expect(t % 128).toBe(0);
+      const sh = shapeFor(t, 256);
+      expect(sh.block * sh.blocksPerSM).toBe(t);
+      expect(sh.block).toBeLessThanOrEqual(256);
+    }
+  });
+
+  it('reuses a measurement of the same configuration and recomputes for another', () => {
+    const titan = findPreset('titan') as Preset & { timing: TimingConfig };
+    const wc = SL1_APPS.find((a) => a.id === 'wc');
+    if (!wc) throw new Error('no wc');
+    const o: AppMeasureOptions = { sms: 1, inputBytes: 1 << 20, windowAccesses: 16, scheduler: 'lrr', seed: 1, maxCycles: 1e8 };
+    const a = measureApp(titan, wc, shapeFor(64, 256), ['nol1'], o);
+    const b = measureApp(titan, wc, shapeFor(64, 256), ['nol1', 'hw'], o);
+    expect(b.nol1).toBe(a.nol1);
+    expect(b.hw.mode).toBe('hw');
+    // A slower L2 is another configuration: measured again, and slower.
+    const slow = { ...titan, timing: { ...titan.timing, l2: { ...titan.timing.l2, hitLatency: titan.timing.l2.hitLatency + 200 } } };
+    const c = measureApp(slow, wc, shapeFor(64, 256), ['nol1'], o);
+    expect(c.nol1).not.toBe(a.nol1);
+    expect(c.nol1.cycles).toBeGreaterThan(a.nol1.cycles);
   });
 });

@@ -72,6 +72,27 @@ describe('timing engine: single requests', () => {
     expect(both.bytes.dram).toBe(s.bytes.dram);
     expect(both.hits.l2).toBe(1);
   });
+
+  it("GPGPU-Sim's L2 write miss (writeMissFetch) sends the store on to DRAM and reads the line; DRAM moves whole bursts", () => {
+    // one warp stores 32 chars (a 32 B segment) to a line no cache holds
+    const store = k('st', 1, 32, [{ op: 'st', array: 'c', index: gtid() }], [{ name: 'c', elemBytes: 1, length: 1 << 16, space: 'global' }]);
+    const cfg = (writeMissFetch: boolean, burstBytes: number): TimingConfig => ({
+      ...oneSm(fermi480),
+      l2: { ...fermi480.l2, writeMissFetch },
+      dram: { ...fermi480.dram, burstBytes },
+    });
+    // allocate without fetch: nothing reaches DRAM until the line is evicted
+    expect(simulate(cfg(false, 64), [store], { l1: 'hw' }).bytes.dram).toBe(0);
+    // write miss with fetch: the 32 B write costs a 64 B burst, the line read 128 B
+    const fetch = simulate(cfg(true, 64), [store], { l1: 'hw' });
+    expect(fetch.bytes.dram).toBe(64 + fermi480.l2.lineBytes);
+    expect(fetch.requests.dram).toBe(2);
+    // with 32 B bursts the write costs its own 32 B
+    expect(simulate(cfg(true, 32), [store], { l1: 'hw' }).bytes.dram).toBe(32 + fermi480.l2.lineBytes);
+    // a second store to the line while its fetch is under way goes to DRAM too, fetching nothing more
+    const two = k('st2', 1, 64, [{ op: 'st', array: 'c', index: gtid() }], [{ name: 'c', elemBytes: 1, length: 1 << 16, space: 'global' }]);
+    expect(simulate(cfg(true, 64), [two], { l1: 'hw' }).bytes.dram).toBe(2 * 64 + fermi480.l2.lineBytes);
+  });
 });
 
 describe('timing engine: coalescing and stall attribution', () => {

@@ -56,6 +56,8 @@ export function toFieldValue(spec: ParamSpec, value: unknown): FieldValue {
       return Array.isArray(value) ? value.map((v) => (typeof v === 'number' ? formatBytes(v) : String(v))).join(', ') : String(value ?? '');
     case 'integer-list':
       return Array.isArray(value) ? value.join(', ') : String(value ?? '');
+    case 'text':
+      return typeof value === 'string' ? value : String(value ?? '');
     default:
       return typeof value === 'number' ? String(value) : String(value ?? '');
   }
@@ -104,6 +106,9 @@ export function checkField(spec: ParamSpec, raw: FieldValue): Checked {
       if (raw === true || raw === 'true') return { ok: true, value: true };
       if (raw === false || raw === 'false') return { ok: true, value: false };
       return { ok: false, error: 'must be true or false' };
+    case 'text':
+      if (typeof raw !== 'string') return { ok: false, error: 'must be text' };
+      return raw.length > spec.maxLength ? { ok: false, error: `has ${raw.length} characters; at most ${spec.maxLength}` } : { ok: true, value: raw };
   }
 }
 
@@ -120,6 +125,7 @@ export function parsedHint(spec: ParamSpec, raw: FieldValue): string {
 /** A parameter's default as the form shows it ("1 KB", "64, 128"). */
 export function defaultText(spec: ParamSpec): string {
   if (spec.kind === 'boolean') return spec.default ? 'on' : 'off';
+  if (spec.kind === 'text') return `${spec.default.split('\n').length} lines, up to ${formatCount(spec.maxLength)} characters`;
   const v = toFieldValue(spec, spec.default);
   return typeof v === 'string' ? v : String(v);
 }

@@ -25,11 +25,16 @@ export const LASH_STENCIL: Omit<StencilParams, 'type'> = { n: 512 * 1024, iterat
 
 /**
  * The 1D stencil of LASH Eq. 1: a[i] = (a[i-1] + a[i] + a[i+1]) / 3, one thread per element, two
- * separate arrays swapped between launches. The three loads of a thread are independent; the sum and
- * the division by three (a multiply-high and a shift) depend on them; then one store.
- * Assumed: 4 instructions of index arithmetic and bounds test before the loads, 4 dependent ALU
- * instructions after them (two adds, multiply-high, shift); boundary threads read their clamped
- * neighbours (the index is clamped into the array) instead of branching, which moves no extra lines.
+ * separate arrays swapped between launches. GPGPU-Sim 3.2 (LASH VI) runs the PTX, so the body follows
+ * the PTX nvcc emits for it, the same for every element type (assumed; LASH does not list it):
+ * - the index and the bounds test (`1 < i < n`): three special-register moves and a multiply-add, a
+ *   parameter load, an add, two compares, a predicate and, the branch: 4 + 6 dependent instructions;
+ * - the input address (parameter load, widening multiply by the element size, add): 3;
+ * - three independent loads (i-1, i, i+1);
+ * - two adds and the division by three as a multiply-high, a shift and an add: 5, on the loads;
+ * - the output address (parameter load, add): 2; then the store.
+ * 24 instructions a thread. Boundary threads read their clamped neighbours (the index is clamped into
+ * the array) instead of branching, which moves no extra lines.
  */
 export function stencilKernels(p: StencilParams): Kernel[] {
   const e = p.elemBytes ?? ELEM_BYTES[p.type];
@@ -48,11 +53,14 @@ export function stencilKernels(p: StencilParams): Kernel[] {
       ],
       body: [
         { op: 'alu', count: 4, dst: 10 },
+        { op: 'alu', count: 6, uses: [10], dst: 11 },
+        { op: 'alu', count: 3, uses: [11], dst: 12 },
         { op: 'ld', array: src, index: { terms: [{ coef: 1, var: 'gtid' }], offset: -1 }, dst: 0 },
         { op: 'ld', array: src, index: { terms: [{ coef: 1, var: 'gtid' }] }, dst: 1 },
         { op: 'ld', array: src, index: { terms: [{ coef: 1, var: 'gtid' }], offset: 1 }, dst: 2 },
-        { op: 'alu', count: 4, uses: [0, 1, 2], dst: 3 },
-        { op: 'st', array: dst, index: { terms: [{ coef: 1, var: 'gtid' }] }, src: [3] },
+        { op: 'alu', count: 5, uses: [0, 1, 2], dst: 3 },
+        { op: 'alu', count: 2, uses: [12], dst: 4 },
+        { op: 'st', array: dst, index: { terms: [{ coef: 1, var: 'gtid' }] }, src: [3, 4] },
       ],
     });
   }
