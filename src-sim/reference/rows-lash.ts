@@ -1,6 +1,5 @@
-import { findExperiment } from '../experiments';
-import type { ExperimentResult, ParamValues } from '../experiments/types';
-import type { Preset } from '../presets/types';
+import type { ParamValues } from '../experiments/types';
+import { memoRun, take, type Measured } from './row-runs';
 import type { Reference, ReproductionRow, RowResult } from './types';
 
 /**
@@ -14,33 +13,7 @@ import type { Reference, ReproductionRow, RowResult } from './types';
  */
 
 type Runs = RowResult['runs'];
-type Measured = Record<string, number | string>;
-
-/**
- * Rows F4, F5 and F6 read one stencil run (LASH measured them on one simulation): identical runs are
- * computed once per (experiment, preset, parameters, seed). Results are deterministic, so this only
- * saves time. Keeps the last few.
- */
-const memo = new Map<string, ExperimentResult>();
-const MEMO_SIZE = 6;
-
-function run(runs: Runs, experiment: string, preset: Preset, params: ParamValues, seed: number): ExperimentResult {
-  runs.push({ experiment, params });
-  const key = JSON.stringify([experiment, preset, params, seed]);
-  const hit = memo.get(key);
-  if (hit) return hit;
-  const e = findExperiment(experiment);
-  if (!e) throw new Error(`row needs experiment "${experiment}", which is not registered`);
-  const r = e.run(preset, params, seed, () => {});
-  memo.set(key, r);
-  if (memo.size > MEMO_SIZE) memo.delete(memo.keys().next().value as string);
-  return r;
-}
-
-function take(out: Measured, name: string, r: ExperimentResult, key: string): void {
-  const v = r.findings.find((f) => f.key === key)?.value;
-  if (v !== undefined) out[name] = v;
-}
+const run = memoRun;
 
 const exact = (name: string, value: number | string, unit: string, citation: string, finding?: Reference['finding']): Reference => ({
   name,

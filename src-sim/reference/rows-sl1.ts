@@ -1,11 +1,10 @@
-import { findExperiment } from '../experiments';
 import { timingOf } from '../experiments/sl1-common';
-import type { ExperimentResult, ParamValues } from '../experiments/types';
-import type { Preset } from '../presets/types';
+import type { ParamValues } from '../experiments/types';
 import { simulate } from '../timing/engine';
 import { chooseStructures, monitorKernel, sl1Capacity, type StructureStats } from '../timing/sl1';
 import type { Instr, Kernel, TimingConfig } from '../timing/types';
 import { SL1_APPS } from '../timing/workloads/sl1-apps';
+import { memoRun, take, type Measured } from './row-runs';
 import type { Reference, ReproductionRow, RowResult } from './types';
 
 /**
@@ -17,28 +16,7 @@ import type { Reference, ReproductionRow, RowResult } from './types';
  */
 
 type Runs = RowResult['runs'];
-type Measured = Record<string, number | string>;
-
-/** Runs of the big studies are shared by the rows that read them (one process, same preset and seed). */
-const memo = new Map<string, ExperimentResult>();
-
-function run(runs: Runs, experiment: string, preset: Preset, params: ParamValues, seed: number): ExperimentResult {
-  runs.push({ experiment, params });
-  const key = `${experiment}|${preset.id}|${JSON.stringify(preset)}|${JSON.stringify(params)}|${seed}`;
-  const hit = memo.get(key);
-  if (hit) return hit;
-  const e = findExperiment(experiment);
-  if (!e) throw new Error(`row needs experiment "${experiment}", which is not registered`);
-  const r = e.run(preset, params, seed, () => {});
-  memo.set(key, r);
-  if (memo.size > 16) memo.delete(memo.keys().next().value as string);
-  return r;
-}
-
-function take(out: Measured, name: string, r: ExperimentResult, key: string): void {
-  const v = r.findings.find((f) => f.key === key)?.value;
-  if (v !== undefined) out[name] = v;
-}
+const run = memoRun;
 
 const lat = (name: string, v: number, citation: string): Reference => ({ name, value: v, unit: 'cycles', tolerance: 'latency', citation });
 const exact = (name: string, v: number | string, unit: string, citation: string): Reference => ({ name, value: v, unit, tolerance: 'exact', citation });
