@@ -67,15 +67,15 @@ function one(spec: ParamSpec, raw: unknown): ParamValue {
       if (typeof raw !== 'string' || !spec.options.includes(raw)) fail(spec, `must be one of: ${spec.options.join(', ')}`);
       return raw;
     }
-    case 'boolean': {
-      if (raw === true || raw === 'true' || raw === '1' || raw === 'yes') return true;
-      if (raw === false || raw === 'false' || raw === '0' || raw === 'no') return false;
-      fail(spec, 'must be true or false');
-    }
     case 'text': {
       if (typeof raw !== 'string') fail(spec, 'must be text');
       if (raw.length > spec.maxLength) fail(spec, `has ${raw.length} characters; at most ${spec.maxLength}`);
       return raw;
+    }
+    case 'boolean': {
+      if (raw === true || raw === 'true' || raw === '1' || raw === 'yes') return true;
+      if (raw === false || raw === 'false' || raw === '0' || raw === 'no') return false;
+      fail(spec, 'must be true or false');
     }
   }
 }

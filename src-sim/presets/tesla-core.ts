@@ -50,7 +50,7 @@ const TABLE_IV: Row[] = [
 const op = (table: 'III' | 'IV') => ([id, label, type, unit, instructions, latency, throughput]: Row): CoreOp => ({ id, label, type, table, unit, instructions, latency, throughput });
 
 export const TESLA_CORE: CoreConfig = {
-  scheduler: { warpSize: 32, issueCycles: 2, busyWritebackDelay: 6 },
+  scheduler: { warpSize: 32, issueCycles: 1, busyWritebackDelay: 6 },
   units: {
     sp: { count: 8, latency: 24, throughput: 8 },
     sfu: { count: 2, latency: 28, throughput: 2, mulThroughput: 4 },
@@ -76,7 +76,7 @@ const NOTES: Record<string, string> = {
 export const TESLA_CORE_PROVENANCE: Record<string, string> = {
   'scheduler.warpSize': 'WONG Table I (warps of 32 threads)',
   'scheduler.issueCycles':
-    'assumed: WONG IV-B measures 11.2 ops/clk for float mul, above the SP\'s 8, so the scheduler must issue to the SP and the SFUs within one 4-cycle SP slot: one warp instruction every 2 cycles',
+    "assumed: WONG IV-B measures 11.2 ops/clk for float mul, above the SP's 8, so the scheduler must feed the SP and the SFUs within one 4-cycle SP slot; WONG gives no issue interval, and one warp instruction per cycle lets both pipelines fill",
   'scheduler.busyWritebackDelay':
     'assumed: WONG Fig 6 shows six and seven warps short of 8 ops/clk without saying why; an SP result written back 6 cycles late when the SP accepted an instruction at every opportunity since it issued reproduces 24 cycles below six warps, 6 and 7 warps unfilled and saturation from 8',
   'units.sp': 'WONG Table II, Table I (8 SPs per SM; 24 cycles, 8 ops/clk, 4 clocks per warp)',

@@ -2,17 +2,19 @@ import { findPreset } from '../presets';
 import type { Preset } from '../presets/types';
 import { runRow } from './check';
 import { ROWS as CORE } from './rows-core';
+import { ROWS as CORE_WONG } from './rows-core-wong';
 import { ROWS as LASH } from './rows-lash';
 import { ROWS as STRUCTURE } from './rows-structure';
 import { ROWS as TLB } from './rows-tlb';
 import { ROWS as WONG } from './rows-wong';
 import { ROWS as SL1 } from './rows-sl1';
+import { ROWS as SIMT } from './rows-simt';
 import type { ReproductionRow, RowResult } from './types';
 
 export type { ReproductionRow, RowResult, Reference, CheckResult } from './types';
 
-/** Every implemented row of REPRODUCTION.md (MEI and WONG memory rows, LASH and SL1 timing rows). */
-export const REPRODUCTION_ROWS: readonly ReproductionRow[] = [...CORE, ...STRUCTURE, ...TLB, ...WONG, ...LASH, ...SL1];
+/** Every implemented row of REPRODUCTION.md (MEI and WONG memory rows, WONG's SIMT rows, LASH and SL1 timing rows). */
+export const REPRODUCTION_ROWS: readonly ReproductionRow[] = [...CORE, ...STRUCTURE, ...TLB, ...WONG, ...CORE_WONG, ...SIMT, ...LASH, ...SL1];
 
 /** Selects rows by id ("MEI-T3"), paper ("MEI", "WONG") or "all"; throws with the known ids otherwise. */
 export function selectRows(selector: string): ReproductionRow[] {

@@ -107,6 +107,7 @@ describe('gpulab experiments', () => {
       for (const p of e.params) {
         for (const key of ['name', 'kind', 'unit', 'default', 'description']) expect(p).toHaveProperty(key);
         if (p.kind === 'enum') expect(Array.isArray(p.options)).toBe(true);
+        else if (p.kind === 'text') expect(typeof p.maxLength).toBe('number');
         else if (p.kind !== 'boolean') expect(typeof p.min === 'number' && typeof p.max === 'number').toBe(true);
       }
     });
