@@ -3,6 +3,7 @@ import { createRouter, createWebHashHistory, type RouteRecordRaw } from 'vue-rou
 export const routes: RouteRecordRaw[] = [
   { path: '/', redirect: '/experiments' },
   { path: '/experiments', name: 'experiments', component: () => import('./views/ExperimentsView.vue'), meta: { title: 'Experiments' } },
+  { path: '/kernels', name: 'kernels', component: () => import('./views/KernelView.vue'), meta: { title: 'Kernels' } },
   { path: '/queue', name: 'queue', component: () => import('./views/QueueView.vue'), meta: { title: 'Queue' } },
   { path: '/runs', name: 'runs', component: () => import('./views/RunsView.vue'), meta: { title: 'Runs' } },
   { path: '/runs/:id', name: 'run', component: () => import('./views/RunView.vue'), props: true, meta: { title: 'Run' } },

@@ -2,7 +2,7 @@ import type { KernelExample } from '../simt/examples';
 import { findExample } from '../simt/examples';
 import type { SimtRun } from '../simt/executor';
 import { arrayValues } from '../simt/executor';
-import { barrierTable, pairings, timelineSeries, warpsTable } from '../simt/report';
+import { barrierTable, eventsTable, pairings, timelineSeries, warpsTable } from '../simt/report';
 import { simtTiming } from '../simt/timing';
 import { resolveParams } from './params';
 import { runKernelText } from './simt-kernel';
@@ -78,6 +78,8 @@ export const simtSync: Experiment = {
     for (const id of LISTINGS) {
       const run = get(id);
       series.push(...timelineSeries(run, `${number(id)} timeline`, `${number(id)}: `));
+      // The events with their source positions: the workbench draws each listing's per-warp timeline from them.
+      tables.push(eventsTable(run, `${number(id)}: timeline events`));
       tables.push(warpsTable(run, `${number(id)}: warps at the end`));
       if (run.barriers.length) tables.push(barrierTable(run, `${number(id)}: barrier releases`));
     }

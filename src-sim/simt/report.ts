@@ -52,7 +52,8 @@ export function timelineSeries(run: SimtRun, group = 'Per-warp timeline', prefix
   return out;
 }
 
-const KIND_WORDS: Record<EventKind, string> = {
+/** The events table's words per event kind (the workbench's per-warp timeline reads them back). */
+export const KIND_WORDS: Record<EventKind, string> = {
   'path-start': 'path starts',
   reconverge: 'reconverges',
   'barrier-wait': 'waits at barrier',
