@@ -1,7 +1,5 @@
-import { findExperiment } from '../experiments';
-import type { ExperimentResult, ParamValues } from '../experiments/types';
-import type { Preset } from '../presets/types';
-import { beside } from './rows-core';
+import type { ParamValues } from '../experiments/types';
+import { beside, runFor } from './rows-core';
 import type { Reference, ReproductionRow, RowResult } from './types';
 
 /**
@@ -15,12 +13,7 @@ import type { Reference, ReproductionRow, RowResult } from './types';
 type Runs = RowResult['runs'];
 type Measured = Record<string, number | string>;
 
-function run(runs: Runs, experiment: string, preset: Preset, params: ParamValues, seed: number): ExperimentResult {
-  runs.push({ experiment, params });
-  const e = findExperiment(experiment);
-  if (!e) throw new Error(`row needs experiment "${experiment}", which is not registered`);
-  return e.run(preset, params, seed, () => {});
-}
+const run = runFor;
 
 /** Reference `ref`, measured by finding `key` of `experiment` run with `params`. */
 interface Spec {

@@ -1,12 +1,11 @@
 import { analyseCurve } from '../analysis/average-curve';
-import { findExperiment } from '../experiments';
 import { formatBytes } from '../experiments/params';
 import { Measurement } from '../experiments/pchase';
 import { sharedAverageChase } from '../experiments/shared-chase';
 import type { ExperimentResult, ParamValues } from '../experiments/types';
 import type { Preset } from '../presets/types';
 import { Rng } from '../rng';
-import { beside } from './rows-core';
+import { beside, runFor } from './rows-core';
 import type { Reference, ReproductionRow, RowResult } from './types';
 
 /**
@@ -18,12 +17,7 @@ import type { Reference, ReproductionRow, RowResult } from './types';
 type Runs = RowResult['runs'];
 type Measured = Record<string, number | string>;
 
-function run(runs: Runs, experiment: string, preset: Preset, params: ParamValues, seed: number): ExperimentResult {
-  runs.push({ experiment, params });
-  const e = findExperiment(experiment);
-  if (!e) throw new Error(`row needs experiment "${experiment}", which is not registered`);
-  return e.run(preset, params, seed, () => {});
-}
+const run = runFor;
 
 function value(r: ExperimentResult, key: string): number | string | undefined {
   return r.findings.find((f) => f.key === key)?.value;

@@ -11,7 +11,7 @@ import { expect, test, type Locator, type Page } from '@playwright/test';
 import { mkdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { LabApi } from '../../src-main/contract';
-import { startLabServer, waitForRuns, type LabServerHandle } from './lab-server';
+import { useLabServer, waitForRuns, type LabServerHandle } from './lab-server';
 
 /** Simulations run in worker processes on a shared machine: give them room. */
 const SIM_TIMEOUT = 120_000;
@@ -23,19 +23,8 @@ let lab: LabServerHandle;
 test.describe.configure({ timeout: 180_000 });
 test.use({ viewport: { width: 1400, height: 900 }, acceptDownloads: true });
 
-test.beforeAll(async () => {
-  lab = await startLabServer();
-});
-
-test.afterAll(async () => {
-  await lab?.stop();
-});
-
-test.afterEach(async ({ page }, testInfo) => {
-  if (testInfo.status !== testInfo.expectedStatus && lab) {
-    await testInfo.attach('lab-server output', { body: lab.output(), contentType: 'text/plain' });
-    await page.screenshot({ path: testInfo.outputPath('failure.png'), fullPage: true }).catch(() => undefined);
-  }
+useLabServer({}, (started) => {
+  lab = started;
 });
 
 // ---- helpers -------------------------------------------------------------------------------------

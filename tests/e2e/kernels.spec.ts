@@ -10,7 +10,7 @@
 import { expect, test, type Page } from '@playwright/test';
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { startLabServer, waitForRuns, type LabServerHandle } from './lab-server';
+import { useLabServer, waitForRuns, type LabServerHandle } from './lab-server';
 
 const SIM_TIMEOUT = 60_000;
 let lab: LabServerHandle;
@@ -18,17 +18,8 @@ let lab: LabServerHandle;
 test.describe.configure({ timeout: 180_000 });
 test.use({ viewport: { width: 1400, height: 1000 } });
 
-test.beforeAll(async () => {
-  lab = await startLabServer({ poolSize: 1 });
-});
-test.afterAll(async () => {
-  await lab?.stop();
-});
-test.afterEach(async ({ page }, testInfo) => {
-  if (testInfo.status !== testInfo.expectedStatus && lab) {
-    await testInfo.attach('lab-server output', { body: lab.output(), contentType: 'text/plain' });
-    await page.screenshot({ path: testInfo.outputPath('failure.png'), fullPage: true }).catch(() => undefined);
-  }
+useLabServer({ poolSize: 1 }, (started) => {
+  lab = started;
 });
 
 async function openLab(page: Page, route: string): Promise<void> {

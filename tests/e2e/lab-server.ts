@@ -11,6 +11,7 @@
  *
  * It serves the BUILT renderer (out/renderer): `npm run build` first.
  */
+import { test } from '@playwright/test';
 import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -133,4 +134,25 @@ export async function waitForRuns(api: LabApi, ids: string[], timeoutMs = 120_00
     if (Date.now() > until) throw new Error(`runs still unfinished after ${timeoutMs} ms: ${runs.map((r) => `${r.id} ${r.status}`).join(', ')}`);
     await new Promise((r) => setTimeout(r, 250));
   }
+}
+
+/**
+ * One lab server for a spec file: started before its tests, stopped after them; a failing test gets
+ * the server's output and a full-page screenshot attached. `onStart` receives the handle.
+ */
+export function useLabServer(options: LabServerOptions, onStart: (lab: LabServerHandle) => void): void {
+  let lab: LabServerHandle | undefined;
+  test.beforeAll(async () => {
+    lab = await startLabServer(options);
+    onStart(lab);
+  });
+  test.afterAll(async () => {
+    await lab?.stop();
+  });
+  test.afterEach(async ({ page }, testInfo) => {
+    if (testInfo.status !== testInfo.expectedStatus && lab) {
+      await testInfo.attach('lab-server output', { body: lab.output(), contentType: 'text/plain' });
+      await page.screenshot({ path: testInfo.outputPath('failure.png'), fullPage: true }).catch(() => undefined);
+    }
+  });
 }

@@ -14,7 +14,7 @@ import type { RunDetail } from '../../src-main/contract';
 import { encodeBundle } from '../../src-main/services/store';
 import { findPreset } from '../../src-sim/presets';
 import { mshr, timingResult, TYPES } from '../unit/renderer-timing-fixtures';
-import { startLabServer, waitForRuns, type LabServerHandle } from './lab-server';
+import { useLabServer, waitForRuns, type LabServerHandle } from './lab-server';
 
 const SIM_TIMEOUT = 120_000;
 let lab: LabServerHandle;
@@ -22,17 +22,8 @@ let lab: LabServerHandle;
 test.describe.configure({ timeout: 180_000 });
 test.use({ viewport: { width: 1400, height: 900 } });
 
-test.beforeAll(async () => {
-  lab = await startLabServer({ poolSize: 1 });
-});
-test.afterAll(async () => {
-  await lab?.stop();
-});
-test.afterEach(async ({ page }, testInfo) => {
-  if (testInfo.status !== testInfo.expectedStatus && lab) {
-    await testInfo.attach('lab-server output', { body: lab.output(), contentType: 'text/plain' });
-    await page.screenshot({ path: testInfo.outputPath('failure.png'), fullPage: true }).catch(() => undefined);
-  }
+useLabServer({ poolSize: 1 }, (started) => {
+  lab = started;
 });
 
 async function openLab(page: Page, route?: string): Promise<void> {
