@@ -11,27 +11,11 @@
  * series sharing a `stack` name are stacked; `group` names the chart a series belongs to.
  */
 import type { EChartsOption, SeriesOption } from 'echarts';
-import type { Trace } from '../../../src-sim/experiments/types';
+import type { Series, Trace } from '../../../src-sim/experiments/types';
 import { formatBytes, formatNumber } from './findings';
 
-/** A series as a chart needs it (a StoredSeries or a Series). */
-export interface ChartSeries {
-  name: string;
-  x: ArrayLike<number>;
-  y: ArrayLike<number>;
-  xLabel: string;
-  xUnit: string;
-  yLabel: string;
-  yUnit: string;
-  style?: 'line' | 'step' | 'scatter' | 'bar';
-  logX?: boolean;
-  /** Bars of series with the same stack name are stacked. */
-  stack?: string;
-  /** A categorical x axis: x holds indices into these labels. */
-  xCategories?: string[];
-  /** Series with the same group share one chart (else series with the same axes do). */
-  group?: string;
-}
+/** A series as a chart needs it: a Series (a StoredSeries is one). */
+export type ChartSeries = Series;
 
 export interface ChartGroup {
   key: string;
