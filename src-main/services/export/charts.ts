@@ -317,6 +317,19 @@ export function categories(spec: ChartSpec): { labels: string[]; values: (number
 }
 
 /** The option of a chart on a category axis: bars (stacked where they share a stack) and lines or points beside them. */
+/** What every PDF chart shares: no animation, the font, the title when shown, the grid and the legend. */
+function frame(spec: ChartSpec, size: ChartSize, fontSize: number, o: { top: number; bottom: number; legend: boolean; legendItemWidth: number }): EChartsOption {
+  return {
+    animation: false,
+    textStyle: { fontFamily: FONT, fontSize },
+    ...(size.showTitle ? { title: { text: spec.title, left: 'center', textStyle: { fontSize: fontSize + 2, fontWeight: 'bold' } } } : {}),
+    grid: { left: 64, right: 16, top: o.top, bottom: o.bottom },
+    legend: o.legend
+      ? { show: true, bottom: 2, left: 'center', itemWidth: o.legendItemWidth, itemHeight: 8, itemGap: 10, textStyle: { fontSize } }
+      : { show: false },
+  };
+}
+
 function categoryChartOption(spec: ChartSpec, size: ChartSize): EChartsOption {
   const fontSize = size.fontSize ?? 9;
   const legend = legendRows(spec, size.width, fontSize);
@@ -336,11 +349,7 @@ function categoryChartOption(spec: ChartSpec, size: ChartSize): EChartsOption {
   });
   const axisName = { nameLocation: 'middle' as const, nameTextStyle: { fontSize, color: '#333' } };
   return {
-    animation: false,
-    textStyle: { fontFamily: FONT, fontSize },
-    ...(size.showTitle ? { title: { text: spec.title, left: 'center', textStyle: { fontSize: fontSize + 2, fontWeight: 'bold' } } } : {}),
-    grid: { left: 64, right: 16, top, bottom },
-    legend: legend ? { show: true, bottom: 2, left: 'center', itemWidth: 14, itemHeight: 8, itemGap: 10, textStyle: { fontSize } } : { show: false },
+    ...frame(spec, size, fontSize, { top, bottom, legend: legend > 0, legendItemWidth: 14 }),
     xAxis: {
       type: 'category',
       data: labels,
@@ -406,11 +415,7 @@ export function chartOption(spec: ChartSpec, size: ChartSize): EChartsOption {
   const axisName = { nameLocation: 'middle' as const, nameTextStyle: { fontSize, color: '#333' } };
   const axisLabel = { fontSize: fontSize - 1, color: '#444', hideOverlap: true };
   return {
-    animation: false,
-    textStyle: { fontFamily: FONT, fontSize },
-    ...(size.showTitle ? { title: { text: spec.title, left: 'center', textStyle: { fontSize: fontSize + 2, fontWeight: 'bold' } } } : {}),
-    grid: { left: 64, right: 16, top, bottom },
-    legend: legend ? { show: true, bottom: 2, left: 'center', itemWidth: 20, itemHeight: 8, itemGap: 10, textStyle: { fontSize } } : { show: false },
+    ...frame(spec, size, fontSize, { top, bottom, legend: legend > 0, legendItemWidth: 20 }),
     xAxis: {
       type: spec.logX ? 'log' : 'value',
       ...(spec.logX ? { logBase: spec.xUnit === 'B' ? 2 : 10 } : {}),
