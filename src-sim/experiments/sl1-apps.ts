@@ -159,9 +159,8 @@ export const sl1Apps: Experiment = {
     if (p.overhead) {
       // Overhead at the same launch: S-L1 enabled with nothing cached at the no-L1 run's best shape.
       const ov = apps.map((a) => {
-        // By value: a cached measurement (measureApp) carries an equal shape, not the same object.
-        const bestShape = s.best[a.id].nol1.shape;
-        const i = s.shapes.findIndex((sh) => sh.threadsPerSM === bestShape.threadsPerSM && sh.block === bestShape.block && sh.blocksPerSM === bestShape.blocksPerSM);
+        // The launch whose no-L1 result runStudy kept as the best.
+        const i = s.results[a.id].findIndex((r) => r.nol1 === s.best[a.id].nol1);
         return s.results[a.id][i]['sl1-none'].cycles / s.results[a.id][i].nol1.cycles - 1;
       });
       series.push(bars('S-L1 enabled, nothing cached', apps, ov.map(pct), 'overhead over no L1', '%', 'Fig 12: S-L1 overhead with nothing cached'));
