@@ -36,7 +36,8 @@ export const SCHEDULER_PARAM: ParamSpec = {
   kind: 'enum',
   default: 'lrr',
   options: ['lrr', 'gto'],
-  description: "Loose round-robin (GPGPU-Sim 3.2's GTX 480 configuration, assumed) or greedy-then-oldest.",
+  description:
+    "Loose round-robin (the default here) or greedy-then-oldest (GPGPU-Sim 3.2.2's GTX 480 configuration, which LASH ran; the model's char result depends on it, see docs/TIMING.md).",
 };
 
 export const EPOCH_PARAM: ParamSpec = {

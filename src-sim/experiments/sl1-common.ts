@@ -51,6 +51,30 @@ export function gpuSlice(config: TimingConfig, sms: number): TimingConfig {
   };
 }
 
+/**
+ * Shared memory left when the SMX's on-chip memory is split in favour of the L1: SL1 2.1 ("16KB-48KB
+ * L1 cache and 16KB-48KB ... shared memory", 64 KB in all, SL1 4.1); GPGPU-Sim's Kepler Titan model
+ * (configs/tested-cfgs/SM3_KEPLER_TITAN/gpgpusim.config: -gpgpu_shmem_size_PrefL1 16384).
+ */
+export const PREFER_L1_SHARED_BYTES = 16 * 1024;
+
+/**
+ * The configuration of the hardware-L1 runs: the 48 KB L1 of cudaFuncCachePreferL1 (SL1 1: "can be
+ * configured to be at most 48KB"; SL1 6 reasons about it: "0.18 cache lines per thread" = 48 KB /
+ * 128 B / 2048 threads; GPGPU-Sim's Titan model: dl1PrefL1 S:4:128:96, the 16 KB dl1's 4 sets with
+ * three times the ways) and 16 KB of shared memory. The on-chip total (L1 + shared) is kept; the
+ * L1 grows by ways. No-L1 and S-L1 runs keep the preset's split (48 KB shared, SL1 4.1).
+ */
+export function preferL1(config: TimingConfig): TimingConfig {
+  const l1 = config.l1;
+  if (!l1) return config;
+  const setBytes = l1.sets * l1.lineBytes;
+  const onChip = setBytes * l1.ways + config.shared.bytesPerSM;
+  const ways = Math.floor((onChip - PREFER_L1_SHARED_BYTES) / setBytes);
+  if (ways <= l1.ways) return config;
+  return { ...config, l1: { ...l1, ways }, shared: { ...config.shared, bytesPerSM: onChip - ways * setBytes } };
+}
+
 /** A launch of `threadsPerSM` online threads per SMX in blocks of at most `maxBlock`, one wave. */
 export interface Shape {
   threadsPerSM: number;
@@ -96,6 +120,12 @@ export interface ModeResult {
   windowCycles: number;
   /** Warp instructions per warp and record in the window (SL1 Fig 11 compares them). */
   instructionsPerRecord: number;
+  /**
+   * Issued warp instructions per warp and record: the executed ones plus one replay for each further
+   * cache line a memory instruction touches (the LSU's coalescing cycles), as SL1 Fig 11 counts them
+   * ("issued instructions also count the times an instruction is replayed").
+   */
+  issuedPerRecord: number;
   monitorCycles: number;
   /** Hardware L1 hit rate (hw) or S-L1 hit rate over cached accesses (S-L1 modes); 0 otherwise. */
   hitRate: number;
@@ -114,9 +144,16 @@ export interface AppMeasureOptions {
   maxCycles: number;
   /** Multiplier on the applications' ALU work (AppBuild.work). */
   work?: number;
+  /** S-L1's instructions before each access to a cached structure (default SL1_COSTS'). */
+  cachedAccessInstructions?: number;
 }
 
 type LoopInstr = Extract<Kernel['body'][number], { op: 'loop' }>;
+
+/** Executed warp instructions plus replays: the LSU cycles spent on a further line of one instruction. */
+function issued(s: TimingStats): number {
+  return s.warpInstructions + s.stalls.coalescing;
+}
 
 /** Global accesses of one main-loop iteration (records are main-loop iterations). */
 function accessesPerRecord(k: Kernel): number {
@@ -167,18 +204,20 @@ function measureAppUncached(preset: Preset, app: Sl1App, shape: Shape, modes: re
   const probe = app.build({ shape: launch, records: 4, config: cfg, work: o.work });
   const a = accessesPerRecord(probe);
   const W = Math.max(2, Math.ceil(o.windowAccesses / a));
+  // Hardware-L1 runs take the on-chip split that favours the L1 (preferL1); the rest keep the preset's.
+  const hwCfg = preferL1(cfg);
   const run = (kernels: Kernel[], l1: 'hw' | 'bypass'): TimingStats =>
-    simulate(cfg, kernels, { l1, scheduler: o.scheduler, seed: o.seed, maxCycles: o.maxCycles, epochCycles: 100_000 });
+    simulate(l1 === 'hw' ? hwCfg : cfg, kernels, { l1, scheduler: o.scheduler, seed: o.seed, maxCycles: o.maxCycles, epochCycles: 100_000 });
   // Windows keep the nominal chunk per thread (same address mapping), run fewer records.
-  const build = (records: number) => app.build({ shape: launch, records, chunk: R, config: cfg, work: o.work });
+  const build = (records: number, c: TimingConfig = cfg) => app.build({ shape: launch, records, chunk: R, config: c, work: o.work });
   const out: Record<string, ModeResult> = {};
   const Wp = Math.min(W, R);
   const warps = launch.grid * Math.ceil(launch.block / 32);
   // Plain windows run the same records as S-L1's computation window (k .. k + W - 1, k = the
   // monitoring phase's length), so every mode is timed on the same part of the chunks.
   const k0 = Math.min(Math.ceil(SL1_MONITOR_ACCESSES / a), Math.max(0, R - Wp));
-  const plainWindow = (): Kernel => {
-    const kern = build(k0 + Wp);
+  const plainWindow = (c: TimingConfig): Kernel => {
+    const kern = build(k0 + Wp, c);
     const li = mainLoopIndex(kern);
     if (li < 0 || k0 === 0) return kern;
     const loop = kern.body[li] as LoopInstr;
@@ -188,7 +227,7 @@ function measureAppUncached(preset: Preset, app: Sl1App, shape: Shape, modes: re
   };
   for (const mode of modes) {
     if (mode === 'nol1' || mode === 'hw') {
-      const s = run([plainWindow()], mode === 'hw' ? 'hw' : 'bypass');
+      const s = run([plainWindow(mode === 'hw' ? hwCfg : cfg)], mode === 'hw' ? 'hw' : 'bypass');
       out[mode] = {
         mode,
         shape,
@@ -196,6 +235,7 @@ function measureAppUncached(preset: Preset, app: Sl1App, shape: Shape, modes: re
         stats: s,
         windowCycles: s.cycles,
         instructionsPerRecord: s.warpInstructions / warps / Wp,
+        issuedPerRecord: issued(s) / warps / Wp,
         monitorCycles: 0,
         hitRate: mode === 'hw' && s.requests.l1 > 0 ? s.hits.l1 / s.requests.l1 : 0,
       };
@@ -206,18 +246,19 @@ function measureAppUncached(preset: Preset, app: Sl1App, shape: Shape, modes: re
   // The monitoring phase is the same for every S-L1 variant: simulate it once.
   let monitorCycles = -1;
   const nominalKernel = build(R);
+  const costs = o.cachedAccessInstructions !== undefined ? { cachedAccessInstructions: o.cachedAccessInstructions } : undefined;
   for (const mode of sl1Modes) {
     const lineBytes = mode === 'sl1-8' ? 8 : mode === 'sl1-24' ? 24 : 16;
     const cacheNothing = mode === 'sl1-none';
     // Decide on the nominal kernel (its monitoring sees the first 300 accesses of each thread).
-    const decided = applySl1(cfg, nominalKernel, { lineBytes, cacheNothing });
+    const decided = applySl1(cfg, nominalKernel, { lineBytes, cacheNothing, costs });
     const k = decided.decision.monitor.iterations;
     if (monitorCycles < 0) monitorCycles = decided.phases.monitor ? run([decided.phases.monitor], 'bypass').cycles : 0;
     // The computation window: k + W records of the same chunk, the same choice; only its slice runs.
     const Wc = Math.min(W, R - k);
     let s: TimingStats | null = null;
     if (Wc > 0) {
-      const win = applySl1(cfg, build(k + Wc), { lineBytes, cacheNothing, cached: decided.decision.cached });
+      const win = applySl1(cfg, build(k + Wc), { lineBytes, cacheNothing, cached: decided.decision.cached, costs });
       if (win.phases.compute) s = run([win.phases.compute], 'bypass');
     }
     const h = s ? s.sl1.hits + s.sl1.misses : 0;
@@ -228,6 +269,7 @@ function measureAppUncached(preset: Preset, app: Sl1App, shape: Shape, modes: re
       stats: s ?? run([build(1)], 'bypass'),
       windowCycles: s ? s.cycles : 0,
       instructionsPerRecord: s && Wc > 0 ? s.warpInstructions / warps / Wc : 0,
+      issuedPerRecord: s && Wc > 0 ? issued(s) / warps / Wc : 0,
       monitorCycles,
       hitRate: s && h > 0 ? s.sl1.hits / h : 0,
       decision: decided.decision,

@@ -1,6 +1,7 @@
 import type { CInstr, CompiledIndex, CompiledKernel } from './compile';
 import * as C from './compile';
 import { compileKernel, layoutArrays } from './compile';
+import { DramModel } from './dram';
 import { EventQueue } from './events';
 import { RESERVED, TagArray, VALID } from './tcache';
 import type { Kernel, StallReason, TimingConfig, TimingOptions, TimingStats } from './types';
@@ -155,6 +156,9 @@ class Engine {
   declare readonly l2Uncached: number;
   /** 1: a store missing in L2 goes on to DRAM and the line is fetched (GPGPU-Sim 3.2's write-allocate). */
   declare readonly l2WriteFetch: number;
+  /** Cycles a request waits between arriving at a slice and its lookup (ropBeforeLookup), and between the lookup or a fill and the answer. */
+  declare readonly l2Before: number;
+  declare readonly l2After: number;
   declare readonly burst: number;
   /** L2 sector size and sectors per line (1 when lines are not sectored). */
   declare readonly l2Sector: number;
@@ -210,6 +214,37 @@ class Engine {
   declare readonly lsuFree: Float64Array;
   declare readonly issueCycles: number;
   declare readonly lsuCycles: number;
+  /** accessOrder 'descending': an instruction's accesses are served from the highest address down. */
+  declare readonly descending: boolean;
+  /**
+   * memQueue: ordinary memory instructions issued while the LSU is busy wait, their accesses already
+   * formed, in a first-in first-out queue of this many per SM (0: a memory instruction issues only
+   * into an idle LSU). Group buffers: region sm is the LSU's current instruction, regions
+   * sms + sm x memQ + i the queue's slots.
+   */
+  declare readonly memQ: number;
+  /**
+   * fetch (GPGPU-Sim's instruction buffer): ibufSize instructions per warp; an emptied buffer is
+   * refilled by the SM's fetch unit, one warp per issueCycles (round-robin over the warp slots), usable
+   * fetchLatency after.
+   * ibufSize 0: no instruction buffer (a warp may issue whenever ready).
+   */
+  declare readonly ibufSize: number;
+  declare readonly fetchLatency: number;
+  declare readonly wIb: Int32Array;
+  declare readonly wIbReady: Float64Array;
+  /** Warps waiting for the fetch unit (1), the slot fetched last per SM (fqHead) and how many wait (fqLen). */
+  declare readonly fq: Uint8Array;
+  declare readonly fqHead: Int32Array;
+  declare readonly fqLen: Int32Array;
+  declare readonly fetchFree: Float64Array;
+  /** writebackPort: returning accesses write their registers one per lsuCycles per SM; wbFree: the next free cycle. */
+  declare readonly wbPort: boolean;
+  declare readonly wbFree: Float64Array;
+  declare readonly mqHead: Int32Array;
+  declare readonly mqLen: Int32Array;
+  declare readonly mqWarp: Int32Array;
+  declare readonly mqReg: Int32Array;
   declare readonly lsuBusy: Uint8Array;
   declare readonly lsuWarp: Int32Array;
   declare readonly lsuReg: Int32Array;
@@ -274,6 +309,8 @@ class Engine {
   declare readonly qHead: Int32Array;
   declare readonly qLen: Int32Array;
   declare readonly chFree: Float64Array;
+  /** The command-level DRAM model (dram.timing), or null: each channel a first-come queue of bandwidth. */
+  declare readonly dramT: DramModel | null;
 
   // ---- packets ----
   declare pSm: Int32Array;
@@ -357,6 +394,9 @@ class Engine {
     this.l2M = c.l2.uncached ? 1 : c.l2.mshrMergers;
     this.l2Uncached = c.l2.uncached ? 1 : 0;
     this.l2WriteFetch = c.l2.writeMissFetch && !c.l2.uncached ? 1 : 0;
+    const rop = c.l2.ropBeforeLookup === true && !c.l2.uncached;
+    this.l2Before = rop ? c.l2.hitLatency : 0;
+    this.l2After = rop ? 0 : c.l2.hitLatency;
     this.burst = c.dram.burstBytes;
     this.l2Sector = c.l2.sectorBytes && c.l2.sectorBytes < c.l2.lineBytes ? c.l2.sectorBytes : c.l2.lineBytes;
     this.l2Sectors = this.l2Line / this.l2Sector;
@@ -403,17 +443,34 @@ class Engine {
     this.lsuFree = new Float64Array(S);
     this.issueCycles = Math.max(1, Math.round(c.issueCycles ?? 1));
     this.lsuCycles = Math.max(1, Math.round(c.lsuCycles ?? 1));
+    this.descending = c.accessOrder === 'descending';
+    this.memQ = Math.max(0, Math.round(c.memQueue ?? 0));
+    this.wbPort = c.writebackPort === true;
+    this.ibufSize = c.fetch ? c.fetch.ibuffer : 0;
+    this.fetchLatency = c.fetch ? c.fetch.latency : 0;
+    this.wIb = new Int32Array(S * this.maxW);
+    this.wIbReady = new Float64Array(S * this.maxW);
+    this.fq = new Uint8Array(S * this.maxW);
+    this.fqHead = new Int32Array(S);
+    this.fqLen = new Int32Array(S);
+    this.fetchFree = new Float64Array(S);
+    this.wbFree = new Float64Array(S);
+    const regions = S + S * this.memQ;
+    this.mqHead = new Int32Array(S);
+    this.mqLen = new Int32Array(S);
+    this.mqWarp = new Int32Array(S * this.memQ);
+    this.mqReg = new Int32Array(S * this.memQ);
     this.lsuBusy = new Uint8Array(S);
     this.lsuWarp = new Int32Array(S);
     this.lsuReg = new Int32Array(S);
-    this.lsuN = new Int32Array(S);
+    this.lsuN = new Int32Array(regions);
     this.lsuNext = new Int32Array(S);
     this.lsuStall = new Int8Array(S).fill(-1);
     this.lsuElem = new Int32Array(S);
-    this.gAddr = new Float64Array(S * GMAX);
-    this.gKind = new Uint8Array(S * GMAX);
-    this.gMask = new Int32Array(S * GMAX);
-    this.gBytes = new Int32Array(S * GMAX);
+    this.gAddr = new Float64Array(regions * GMAX);
+    this.gKind = new Uint8Array(regions * GMAX);
+    this.gMask = new Int32Array(regions * GMAX);
+    this.gBytes = new Int32Array(regions * GMAX);
     this.shFree = new Float64Array(S);
     this.upFree = new Float64Array(S);
     this.downFree = new Float64Array(S);
@@ -465,6 +522,7 @@ class Engine {
     this.qHead = new Int32Array(this.P);
     this.qLen = new Int32Array(this.P);
     this.chFree = new Float64Array(c.dram.channels);
+    this.dramT = c.dram.timing && !c.l2.uncached ? new DramModel(c.dram.timing, c.dram.channels, c.clocks.coreMHz, c.l2.lineBytes, c.dram.latency) : null;
 
     const PK = 4096;
     this.pSm = new Int32Array(PK);
@@ -579,7 +637,8 @@ class Engine {
     this.upTotalFree = t + bytes * this.totalCyclesPerByte;
     if (this.upFree[sm] > t) t = this.upFree[sm];
     this.upFree[sm] = t + bytes * this.smCyclesPerByte;
-    this.events.push(Math.ceil(t + bytes * this.smCyclesPerByte + this.c.interconnect.latency), EV_L2_ARRIVE, p);
+    // ropBeforeLookup: the slice's fixed delay comes before the lookup (GPGPU-Sim's ROP queue).
+    this.events.push(Math.ceil(t + bytes * this.smCyclesPerByte + this.c.interconnect.latency + this.l2Before), EV_L2_ARRIVE, p);
   }
 
   /**
@@ -617,6 +676,39 @@ class Engine {
     }
     buf[(this.qHead[slice] + this.qLen[slice]) % buf.length] = p;
     this.qLen[slice]++;
+  }
+
+  /** Reads `bytes` of L2 line `line` from DRAM for MSHR entry e of a slice: EV_DRAM_FILL when the data is back. */
+  private dramRead(slice: number, line: number, bytes: number, e: number): void {
+    if (this.dramT) {
+      this.dramT.request(Math.floor((slice * this.c.dram.channels) / this.P), line, bytes, false, e, this.now);
+      this.reqDram++;
+      return;
+    }
+    const done = this.dramAccess(slice, bytes);
+    this.events.push(Math.ceil(done + this.c.dram.latency), EV_DRAM_FILL, e);
+  }
+
+  /** Writes `bytes` of L2 line `line` to DRAM (a store sent on, or a dirty line written back). */
+  private dramWrite(slice: number, line: number, bytes: number): void {
+    if (this.dramT) {
+      this.dramT.request(Math.floor((slice * this.c.dram.channels) / this.P), line, bytes, true, -1, this.now);
+      this.reqDram++;
+      return;
+    }
+    this.dramAccess(slice, bytes);
+  }
+
+  /** Moves the command-level DRAM model to now and turns its finished reads into fill events. */
+  private dramStep(): boolean {
+    const d = this.dramT!;
+    const any = d.advance(this.now);
+    for (let i = 0; i < d.doneN; i++) {
+      const t = Math.ceil(d.doneTime[i]);
+      this.events.push(t > this.now ? t : this.now + 1, EV_DRAM_FILL, d.doneEntry[i]);
+    }
+    d.doneN = 0;
+    return any;
   }
 
   private dramAccess(slice: number, bytes: number): number {
@@ -682,7 +774,7 @@ class Engine {
       tags.touch(slot);
       this.reqL2++;
       this.hitL2++;
-      this.sendDown(p, this.now + this.c.l2.hitLatency);
+      this.sendDown(p, this.now + this.l2After);
       return true;
     }
     const si = slice * this.l2Lines;
@@ -721,8 +813,7 @@ class Engine {
     this.l2MPk[e * this.l2M] = p;
     this.l2MUsed[slice]++;
     this.reqL2++;
-    const done = this.dramAccess(slice, popcount(fetch) * this.l2Sector);
-    this.events.push(Math.ceil(done + this.c.dram.latency), EV_DRAM_FILL, e);
+    this.dramRead(slice, line, popcount(fetch) * this.l2Sector, e);
     return true;
   }
 
@@ -757,14 +848,13 @@ class Engine {
       this.l2MCount[e] = 1;
       this.l2MPk[e * this.l2M] = -1;
       this.l2MUsed[slice]++;
-      this.dramAccess(slice, this.pBytes[p]);
-      const done = this.dramAccess(slice, this.l2Line);
-      this.events.push(Math.ceil(done + this.c.dram.latency), EV_DRAM_FILL, e);
+      this.dramWrite(slice, line, this.pBytes[p]);
+      this.dramRead(slice, line, this.l2Line, e);
       this.reqL2++;
       this.freePacket(p);
       return true;
     }
-    this.dramAccess(slice, this.pBytes[p]);
+    this.dramWrite(slice, line, this.pBytes[p]);
     this.reqL2++;
     this.freePacket(p);
     return true;
@@ -782,7 +872,7 @@ class Engine {
   /** A valid dirty line leaving an L2 slice is written back (its valid sectors). */
   private evictL2(slice: number, v: number): void {
     const tags = this.l2[slice];
-    if (tags.state[v] === T_VALID && tags.dirty[v]) this.dramAccess(slice, popcount(tags.sectors[v]) * this.l2Sector);
+    if (tags.state[v] === T_VALID && tags.dirty[v]) this.dramWrite(slice, tags.tags[v], popcount(tags.sectors[v]) * this.l2Sector);
   }
 
   /** One cycle of a slice; true when it served something. */
@@ -821,7 +911,7 @@ class Engine {
       }
     }
     const n = this.l2MCount[e];
-    const ready = this.now + (this.l2Uncached ? 0 : this.c.l2.hitLatency);
+    const ready = this.now + (this.l2Uncached ? 0 : this.l2After);
     for (let i = 0; i < n; i++) {
       const q = this.l2MPk[e * this.l2M + i];
       if (q >= 0) this.sendDown(q, ready); // -1: a store's line fetch (writeMissFetch), nothing to return
@@ -854,6 +944,19 @@ class Engine {
     if (this.smWake[sm] > this.now) this.smWake[sm] = this.now;
   }
 
+  /**
+   * The cycle a returning access writes its register. With writebackPort one access per lsuCycles
+   * goes through the SM's single load writeback (GPGPU-Sim 3.x shader.cc ldst_unit::writeback: one
+   * m_next_wb per cycle; a filled line's merged requests leave the MSHR one at a time,
+   * gpu-cache.cc mshr_table::next_access); otherwise the cycle after arrival.
+   */
+  private writebackAt(sm: number): number {
+    if (!this.wbPort) return this.now + 1;
+    const t = this.wbFree[sm] > this.now + 1 ? this.wbFree[sm] : this.now + 1;
+    this.wbFree[sm] = t + this.lsuCycles;
+    return t;
+  }
+
   private smArrive(p: number): void {
     const sm = this.pSm[p];
     this.fetchLatSum += this.now - this.pIssue[p];
@@ -865,8 +968,7 @@ class Engine {
       this.l1SlotEntry[sm * this.l1Lines + slot] = -1;
       const n = this.mCount[e];
       const base = e * this.l1M;
-      const t = this.now + 1;
-      for (let i = 0; i < n; i++) this.complete(this.mWarp[base + i], this.mReg[base + i], t);
+      for (let i = 0; i < n; i++) this.complete(this.mWarp[base + i], this.mReg[base + i], this.writebackAt(sm));
       this.mLine[e] = -1;
       this.mFreeEntry[sm * this.l1E + this.mFreeTop[sm]++] = e;
       this.mCount[e] = 0;
@@ -876,7 +978,7 @@ class Engine {
       this.mMerged[sm] -= n;
       if (this.lsuStall[sm] >= 0) this.lsuStall[sm] = -1;
     } else {
-      this.complete(this.pA[p], this.pB[p], this.now + 1);
+      this.complete(this.pA[p], this.pB[p], this.writebackAt(sm));
     }
     this.freePacket(p);
   }
@@ -1016,9 +1118,10 @@ class Engine {
       }
     } else {
       this.lsuBusy[sm] = 0;
+      if (r >= 0) this.complete(w, r, this.now);
+      if (this.memQ > 0) this.lsuNextFromQueue(sm);
       this.lsuFreed(sm);
       if (this.smWake[sm] > this.now) this.smWake[sm] = this.now;
-      if (r >= 0) this.complete(w, r, this.now);
     }
     return true;
   }
@@ -1110,6 +1213,36 @@ class Engine {
     for (let j = first; j < this.lsuN[sm]; j++) this.gBytes[base + j] = popcount(this.gMask[base + j]) * seg;
   }
 
+  /**
+   * Puts the instruction's groups in descending address order (accessOrder 'descending'): GPGPU-Sim
+   * 3.x builds a warp's accesses in ascending segment order (abstract_hardware_model.cc
+   * memory_coalescing_arch_13, a std::map by block address) and the LSU serves accessq_back() first
+   * (shader.cc ldst_unit::memory_cycle, process_memory_access_queue). Lane order is ascending for the
+   * monotonic patterns here; a sort keeps it right for any pattern.
+   */
+  private reverseGroups(sm: number): void {
+    const base = sm * GMAX;
+    const n = this.lsuN[sm];
+    for (let i = 1; i < n; i++) {
+      const ad = this.gAddr[base + i];
+      const k = this.gKind[base + i];
+      const m = this.gMask[base + i];
+      const b = this.gBytes[base + i];
+      let j = i - 1;
+      while (j >= 0 && this.gAddr[base + j] < ad) {
+        this.gAddr[base + j + 1] = this.gAddr[base + j];
+        this.gKind[base + j + 1] = this.gKind[base + j];
+        this.gMask[base + j + 1] = this.gMask[base + j];
+        this.gBytes[base + j + 1] = this.gBytes[base + j];
+        j--;
+      }
+      this.gAddr[base + j + 1] = ad;
+      this.gKind[base + j + 1] = k;
+      this.gMask[base + j + 1] = m;
+      this.gBytes[base + j + 1] = b;
+    }
+  }
+
   private addShared(sm: number, bytes: number): void {
     const j = this.lsuN[sm]++;
     this.gKind[sm * GMAX + j] = G_SHARED;
@@ -1118,20 +1251,76 @@ class Engine {
     this.gMask[sm * GMAX + j] = 0;
   }
 
-  /** Puts an ordinary global or shared access of warp w in the LSU. */
+  /** Puts an ordinary global or shared access of warp w in the LSU, or in its queue when it is busy (memQueue). */
   private startAccess(sm: number, w: number, ins: CInstr): void {
+    const reg = ins.op === OP_LD ? ins.dst : -1;
+    if (!this.lsuBusy[sm]) {
+      this.buildGroups(sm, w, ins);
+      this.lsuGo(sm, w, reg);
+      return;
+    }
+    // GPGPU-Sim 3.x: the instruction's accesses are formed at issue (shader.cc issue_warp ->
+    // func_exec_inst -> generate_mem_accesses) and it waits in the memory pipeline (ID_OC_MEM, the
+    // memory operand collectors, OC_EX_MEM) for the LSU's dispatch register; its destination register
+    // is reserved at issue (scoreboard reserveRegisters).
+    const slot = (this.mqHead[sm] + this.mqLen[sm]++) % this.memQ;
+    const q = sm * this.memQ + slot;
+    this.buildGroups(this.sms + q, w, ins);
+    this.mqWarp[q] = w;
+    this.mqReg[q] = reg;
+    this.wPending[w]++;
+    if (reg >= 0) this.rPending[w * R + reg]++;
+  }
+
+  /** Forms the groups (coalesced accesses) of warp w's instruction in buffer region `region`. */
+  private buildGroups(region: number, w: number, ins: CInstr): void {
     const a = this.k.arrays[ins.array];
-    this.lsuN[sm] = 0;
+    this.lsuN[region] = 0;
     const n = this.laneAddresses(w, ins);
     const isLoad = ins.op === OP_LD;
-    if (a.shared) this.addShared(sm, n * a.elemBytes);
+    if (a.shared) this.addShared(region, n * a.elemBytes);
     else if (isLoad && this.useL1) {
       const seg = this.c.segmentBySize ? Math.min(this.l1Line, 32 * Math.min(4, a.elemBytes)) : this.l1Line;
-      this.coalesce(sm, this.laneAddr, n, a.elemBytes, seg, seg, G_L1LD);
+      this.coalesce(region, this.laneAddr, n, a.elemBytes, seg, seg, G_L1LD);
     }
-    else if (isLoad) this.coalesce(sm, this.laneAddr, n, a.elemBytes, this.c.coalesceBytes, this.c.bypassBytes, G_READ);
-    else this.coalesce(sm, this.laneAddr, n, a.elemBytes, this.useL1 ? this.l1Line : this.c.coalesceBytes, this.c.bypassBytes, G_ST);
-    this.lsuGo(sm, w, isLoad ? ins.dst : -1);
+    else if (isLoad) this.coalesce(region, this.laneAddr, n, a.elemBytes, this.c.coalesceBytes, this.c.bypassBytes, G_READ);
+    else this.coalesce(region, this.laneAddr, n, a.elemBytes, this.useL1 ? this.l1Line : this.c.coalesceBytes, this.c.bypassBytes, G_ST);
+    if (this.descending && !a.shared) this.reverseGroups(region);
+  }
+
+  /** The LSU of sm is free: it takes the queue's oldest instruction, if any. */
+  private lsuNextFromQueue(sm: number): void {
+    if (this.mqLen[sm] === 0) return;
+    const q = sm * this.memQ + this.mqHead[sm];
+    this.mqHead[sm] = (this.mqHead[sm] + 1) % this.memQ;
+    this.mqLen[sm]--;
+    const src = (this.sms + q) * GMAX;
+    const dst = sm * GMAX;
+    const n = this.lsuN[this.sms + q];
+    for (let j = 0; j < n; j++) {
+      this.gAddr[dst + j] = this.gAddr[src + j];
+      this.gKind[dst + j] = this.gKind[src + j];
+      this.gMask[dst + j] = this.gMask[src + j];
+      this.gBytes[dst + j] = this.gBytes[src + j];
+    }
+    this.lsuN[sm] = n;
+    const w = this.mqWarp[q];
+    const reg = this.mqReg[q];
+    // The reservation made at issue becomes the LSU's own count (lsuGo adds one back).
+    this.wPending[w]--;
+    if (reg >= 0) this.rPending[w * R + reg]--;
+    this.lsuGo(sm, w, reg);
+    if (reg < 0 && this.wPending[w] === 0) this.wNext[w] = 0;
+  }
+
+  /** The LSU of sm is idle with nothing queued (what S-L1's multi-part accesses need). */
+  private lsuIdle(sm: number): boolean {
+    return this.lsuBusy[sm] === 0 && this.mqLen[sm] === 0;
+  }
+
+  /** Whether an ordinary memory instruction may issue on sm now: the LSU is idle or its queue has room. */
+  private lsuRoom(sm: number): boolean {
+    return this.lsuBusy[sm] === 0 || this.mqLen[sm] < this.memQ;
   }
 
   private lsuGo(sm: number, w: number, reg: number): void {
@@ -1317,7 +1506,8 @@ class Engine {
     if (this.canIssue(sm, w)) return true;
     const t = this.wakeTime(sm, w);
     this.wNext[w] = t;
-    if (t === Infinity && this.lsuBusy[sm] && !this.wLsuListed[w] && this.wState[w] === W_ACTIVE) {
+    // (waits on the LSU: an ordinary access for room in its queue, an S-L1 access for it to be idle)
+    if (t === Infinity && !this.lsuIdle(sm) && !this.wLsuListed[w] && this.wState[w] === W_ACTIVE) {
       const ins = this.prog[this.wPc[w]];
       if (ins.op === OP_LD || ins.op === OP_ST || ins.op === OP_EXIT) {
         this.wLsuListed[w] = 1;
@@ -1340,6 +1530,7 @@ class Engine {
   /** Whether warp w (on SM sm) can issue its next instruction this cycle. */
   private canIssue(sm: number, w: number): boolean {
     if (this.wState[w] !== W_ACTIVE || this.wWait[w] > this.now) return false;
+    if (this.ibufSize > 0 && (this.wIb[w] === 0 || this.wIbReady[w] > this.now)) return false;
     if (this.rPending[w * R + this.k.hiddenReg] !== 0) return false;
     const ins = this.prog[this.wPc[w]];
     switch (ins.op) {
@@ -1348,16 +1539,16 @@ class Engine {
         return this.regsReady(w, ins.uses) && (ins.dst < 0 || this.rPending[w * R + ins.dst] === 0);
       case OP_LD:
         if (ins.sl1 && this.wPhase[w] < 2) return this.rPending[w * R + ins.dst] === 0;
-        return this.lsuBusy[sm] === 0 && this.rPending[w * R + ins.dst] === 0;
+        return (ins.sl1 ? this.lsuIdle(sm) : this.lsuRoom(sm)) && this.rPending[w * R + ins.dst] === 0;
       case OP_ST:
         if (!this.regsReady(w, ins.uses)) return false;
         if (ins.sl1 && this.wPhase[w] < 2) return true;
-        return this.lsuBusy[sm] === 0;
+        return ins.sl1 ? this.lsuIdle(sm) : this.lsuRoom(sm);
       case OP_SYNC:
         return true;
       case OP_EXIT:
         if (this.wPhase[w] === 1) return true;
-        if (this.wPhase[w] === 2) return this.lsuBusy[sm] === 0;
+        if (this.wPhase[w] === 2) return this.lsuIdle(sm);
         return this.wPending[w] === 0;
     }
     return false;
@@ -1368,6 +1559,10 @@ class Engine {
     if (this.wState[w] !== W_ACTIVE) return Infinity;
     if (this.rPending[w * R + this.k.hiddenReg] !== 0) return Infinity;
     let t = this.wWait[w] > this.now ? this.wWait[w] : this.now + 1;
+    if (this.ibufSize > 0) {
+      if (this.wIb[w] === 0) return Infinity; // the fetch unit wakes it
+      if (this.wIbReady[w] > t) t = this.wIbReady[w];
+    }
     const ins = this.prog[this.wPc[w]];
     const b = w * R;
     if (ins.op === OP_ALU && this.wAluRemain[w] > 0) return t;
@@ -1378,7 +1573,7 @@ class Engine {
       if (this.rPending[r] !== 0) return Infinity;
       if (this.rReady[r] > t) t = this.rReady[r];
     }
-    if ((ins.op === OP_LD || ins.op === OP_ST) && this.lsuBusy[sm] && !(ins.sl1 && this.wPhase[w] < 2)) return Infinity;
+    if ((ins.op === OP_LD || ins.op === OP_ST) && !(ins.sl1 ? this.lsuIdle(sm) : this.lsuRoom(sm)) && !(ins.sl1 && this.wPhase[w] < 2)) return Infinity;
     return t;
   }
 
@@ -1531,10 +1726,12 @@ class Engine {
       if (pick >= 0) {
         this.lastIssued[li] = pick;
         this.execute(sm, pick);
+        if (this.ibufSize > 0 && --this.wIb[pick] === 0 && this.wState[pick] !== W_DONE) this.requestFetch(sm, pick);
         this.schedFree[li] = this.now + this.issueCycles;
         any = true;
       }
     }
+    if (this.fqLen[sm] > 0 && this.fetchFree[sm] <= this.now) this.fetchServe(sm);
     if (any) this.smWake[sm] = this.now + 1;
     else {
       // Nothing could issue: sleep until the earliest warp could, or until an event wakes the SM.
@@ -1548,9 +1745,50 @@ class Engine {
         if (free > this.now && lo < free) lo = free;
         if (lo < t) t = lo;
       }
+      if (this.fqLen[sm] > 0) {
+        const f = this.fetchFree[sm] > this.now ? this.fetchFree[sm] : this.now + 1;
+        if (f < t) t = f;
+      }
       this.smWake[sm] = t;
     }
     return any;
+  }
+
+  /** Warp w's instruction buffer is empty: it waits for the SM's fetch unit (GPGPU-Sim shader.cc fetch()). */
+  private requestFetch(sm: number, w: number): void {
+    if (this.fq[w]) return;
+    this.fq[w] = 1;
+    this.fqLen[sm]++;
+    const t = this.fetchFree[sm] > this.now ? this.fetchFree[sm] : this.now;
+    if (this.smWake[sm] > t) this.smWake[sm] = t;
+  }
+
+  /**
+   * The fetch unit refills one warp's instruction buffer per issueCycles (GPGPU-Sim 3.x:
+   * shader_core_ctx::fetch takes one warp with an empty buffer per cycle, round-robin over the warp
+   * slots from the one fetched last, decode fills its
+   * IBUFFER_SIZE = 2 entries the next cycle, and they issue the cycle after: fetch.latency).
+   */
+  private fetchServe(sm: number): void {
+    // The next warp slot after the last one fetched that waits (shader_core_ctx::fetch scans from
+    // m_last_warp_fetched + 1).
+    const base = sm * this.maxW;
+    let w = -1;
+    for (let i = 1; i <= this.maxW; i++) {
+      const x = base + ((this.fqHead[sm] + i) % this.maxW);
+      if (this.fq[x]) {
+        w = x;
+        break;
+      }
+    }
+    this.fq[w] = 0;
+    this.fqHead[sm] = w - base;
+    this.fqLen[sm]--;
+    this.fetchFree[sm] = this.now + this.issueCycles;
+    if (this.wState[w] === W_FREE || this.wState[w] === W_DONE) return;
+    this.wIb[w] = this.ibufSize;
+    this.wIbReady[w] = this.now + this.fetchLatency;
+    this.wNext[w] = 0;
   }
 
   // =============================================================================================
@@ -1624,6 +1862,10 @@ class Engine {
       }
       this.wPc[w] = 0;
       this.settle(w);
+      if (this.ibufSize > 0) {
+        this.wIb[w] = 0;
+        this.requestFetch(sm, w);
+      }
     }
   }
 
@@ -1694,6 +1936,7 @@ class Engine {
       let act = false;
       for (let sm = 0; sm < sms; sm++) if (this.lsuStep(sm)) act = true;
       for (let p = 0; p < P; p++) if (this.l2Step(p)) act = true;
+      if (this.dramT && this.dramStep()) act = true;
       for (let sm = 0; sm < sms; sm++) if (this.smBlocks[sm] > 0 && this.issue(sm)) act = true;
       if (this.dispatchPending) {
         this.dispatch();
@@ -1709,6 +1952,10 @@ class Engine {
         next = this.events.peekTime();
         for (let sm = 0; sm < sms; sm++) if (this.smBlocks[sm] > 0 && this.smWake[sm] < next) next = this.smWake[sm];
         for (let p = 0; p < P; p++) if (this.qLen[p] > 0 && !this.l2Blocked[p] && this.l2Free[p] < next) next = Math.max(this.now + 1, Math.ceil(this.l2Free[p]));
+        if (this.dramT) {
+          const d = this.dramT.nextTime();
+          if (d < next) next = d;
+        }
         if (next === Infinity) throw new Error(`kernel ${k.kernel.name}: deadlock at cycle ${this.now} (no warp can proceed and nothing is in flight)`);
         next = Math.max(this.now + 1, Math.ceil(next));
         const skipped = next - this.now - 1;
@@ -1724,6 +1971,23 @@ class Engine {
       this.accrue(next - this.now);
       this.now = next;
       if (this.now > this.o.maxCycles) throw new Error(`simulation passed ${this.o.maxCycles} cycles (maxCycles)`);
+    }
+  }
+
+  /**
+   * After the last kernel: lets the command-level DRAM finish what it still holds (stores sent on,
+   * write-backs, a store's line fetch) so its counts are complete. The clock does not move: a kernel
+   * ends when its blocks do, not when DRAM has drained (GPGPU-Sim: stores are done at the L2).
+   */
+  drainDram(): void {
+    const d = this.dramT;
+    if (!d) return;
+    for (let guard = 0; guard < 1e7; guard++) {
+      const t = d.nextTime();
+      if (t === Infinity) break;
+      d.advance(Math.ceil(t));
+      for (let i = 0; i < d.doneN; i++) this.dramFill(d.doneEntry[i]);
+      d.doneN = 0;
     }
   }
 
@@ -1743,8 +2007,15 @@ class Engine {
         l1: this.reqL1 > 0 ? (this.reqL1 - this.hitL1) / this.reqL1 : 0,
         l2: this.reqL2 > 0 ? (this.reqL2 - this.hitL2) / this.reqL2 : 0,
       },
-      bytes: { interconnect: this.bytesIcnt, dram: this.bytesDram },
-      dramUtilisation: cycles > 0 ? this.bytesDram / (this.c.dram.bytesPerCycle * cycles) : 0,
+      bytes: { interconnect: this.bytesIcnt, dram: this.dramT ? this.dramT.bytes : this.bytesDram },
+      // With the command-level model: GPGPU-Sim's bw_util (dram.cc), data-bus cycles of the column
+      // commands over all DRAM cycles of all channels.
+      dramUtilisation:
+        cycles <= 0
+          ? 0
+          : this.dramT
+            ? (this.dramT.colCmds * this.dramT.busCycles) / ((this.c.dram.channels * cycles) / this.dramT.period)
+            : this.bytesDram / (this.c.dram.bytesPerCycle * cycles),
       avgMemLatency: this.latCount > 0 ? this.latSum / this.latCount : 0,
       avgFetchLatency: this.fetchLatCount > 0 ? this.fetchLatSum / this.fetchLatCount : 0,
       peak: { mshrEntries: this.peakMshr, mergerFields: this.peakMergers },
@@ -1777,6 +2048,7 @@ export function simulate(config: TimingConfig, kernels: Kernel[], options: Parti
   const e = new Engine(config, o);
   e.totalWarps = compiled.reduce((s, k) => s + k.kernel.grid * k.warpsPerBlock, 0);
   for (const k of compiled) e.runKernel(k);
+  e.drainDram();
   o.progress?.(e.totalWarps, e.totalWarps);
   return e.stats();
 }

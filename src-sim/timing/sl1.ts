@@ -40,7 +40,11 @@ export const SL1_COSTS = {
   writebackInstructions: 8,
   /**
    * Further instructions before every access to a cached structure (alreadyCached(): line address,
-   * tag compare, branch; the offset into the line), inserted by the transform as a dependent chain.
+   * tag compare, branch; the offset into the line; the generic-pointer load of SL1 3.2.3's returned
+   * address), inserted by the transform as a dependent chain. SL1 gives no count (4.4: "a minimum of
+   * 4 and potentially well over 100 extra instructions ... for each memory access"); 4 assumed.
+   * docs/SL1.md: 28 with a work scale of 6.5 would match both of SL1 Fig 11's means (executed
+   * +220 %, issued +25 %), at the cost of Fig 12's overhead.
    */
   cachedAccessInstructions: 4,
   /** simulateCache(): divide (shift), compare, branch, increment, conditional tag update. */
@@ -353,7 +357,7 @@ export interface Sl1Options {
   /** SL1 Fig 12: S-L1 enabled but every structure marked non-cacheable. */
   cacheNothing?: boolean;
   /** Instruction costs (defaults SL1_COSTS). */
-  costs?: Partial<typeof SL1_COSTS>;
+  costs?: Partial<Record<keyof typeof SL1_COSTS, number>>;
   /**
    * Cache these structures (in this slot order) instead of the monitoring phase's choice: for
    * experiments that decide on the nominal kernel and then run a shorter window of it.

@@ -52,6 +52,33 @@ export interface TimingConfig {
    * 128 B (a line) for 4 bytes and more; each segment is one L1 access. Absent: one access per line.
    */
   segmentBySize?: boolean;
+  /**
+   * The order in which the LSU serves one instruction's accesses: 'ascending' address (default) or
+   * 'descending', as GPGPU-Sim 3.x (abstract_hardware_model.cc memory_coalescing_arch_13 queues the
+   * accesses in ascending segment order; shader.cc ldst_unit::memory_cycle and
+   * process_memory_access_queue serve accessq_back(), the highest address, first).
+   */
+  accessOrder?: 'ascending' | 'descending';
+  /**
+   * Memory instructions that may wait, issued, for a busy LSU (first in, first out), their accesses
+   * formed and destination registers reserved at issue. GPGPU-Sim 3.x: the ID_OC_MEM pipeline
+   * register, the memory operand collector units and OC_EX_MEM sit between the schedulers and the
+   * LSU's dispatch register. Absent or 0: a memory instruction issues only into an idle LSU.
+   */
+  memQueue?: number;
+  /**
+   * Accesses returning from below L1 (an L1 fill's merged requests, uncached reads) write their
+   * registers through one writeback port, one per lsuCycles (GPGPU-Sim 3.x ldst_unit::writeback and
+   * mshr_table::next_access). Absent: all at once, the cycle after the data arrives.
+   */
+  writebackPort?: boolean;
+  /**
+   * Instruction buffer and fetch (GPGPU-Sim 3.x shd_warp_t: IBUFFER_SIZE = 2 decoded instructions
+   * per warp; shader_core_ctx::fetch refills one warp's empty buffer per cycle, round-robin over the
+   * warp slots, and decode fills it the next cycle). A warp issues only from its buffer; `latency`
+   * cycles from the fetch to the first issue from the refilled buffer. Absent: no instruction buffer.
+   */
+  fetch?: { ibuffer: number; latency: number };
   /** The SM's L1 data cache; absent: the GPU has none (Tesla), loads go to L2 / DRAM directly. */
   l1?: TimingCacheConfig;
   /** Granularity of a request sent below L1 when L1 is bypassed (no-L1 mode), bytes (32 on Fermi/Kepler). */
@@ -81,6 +108,14 @@ export interface TimingConfig {
      * an MSHR entry or a merger field). Absent: the store allocates the line dirty without a fetch.
      */
     writeMissFetch?: boolean;
+    /**
+     * `hitLatency` is a delay every request takes once, between its arrival at the slice and the tag
+     * lookup, as GPGPU-Sim's ROP delay queue (l2cache.cc: memory_sub_partition::push puts a request in
+     * m_rop with ready_cycle = cycle + rop_latency; cache_cycle moves it to the L2 only then); a hit is
+     * answered at the lookup and a miss when its DRAM fill arrives, with no second delay. Absent: the
+     * lookup is at arrival and hitLatency comes after it, for hits and again after a fill.
+     */
+    ropBeforeLookup?: boolean;
   };
   interconnect: {
     /** One-way latency SM <-> L2 slice, cycles. */
@@ -98,6 +133,11 @@ export interface TimingConfig {
     bytesPerCycle: number;
     /** DRAM transfer unit: every DRAM access moves a whole number of these (a 32 B write to 64 B bursts costs 64 B). */
     burstBytes: number;
+    /**
+     * Command-level timing (dram.ts, after GPGPU-Sim 3.x's dram.cc): banks, row buffers, FR-FCFS,
+     * bus turnarounds. Absent: each channel is a first-come queue of bytesPerCycle / channels.
+     */
+    timing?: DramTimingConfig;
   };
   shared: {
     bytesPerSM: number;
@@ -250,4 +290,41 @@ export interface TimingStats {
     /** LSU stall cycles in the epoch, all reasons. */
     stallCycles: Float64Array;
   };
+}
+
+/**
+ * A DRAM channel's command timing, in DRAM command-clock cycles (GPGPU-Sim's -gpgpu_dram_timing_opt
+ * names). Derived as GPGPU-Sim does: tRTW = CL + BL/ratio + 2 - WL, tWTR = WL + BL/ratio + tCDLR,
+ * tWTP = WL + BL/ratio + tWR, tRCDWR = tRCD - (WL + 1).
+ */
+export interface DramTimingConfig {
+  /** DRAM command clock, MHz. */
+  clockMHz: number;
+  banks: number;
+  bankGroups: number;
+  /** Requests the scheduler sees per channel (FR-FCFS window). */
+  queue: number;
+  /** Bytes one column command moves (burst length x bus width x chips). */
+  atomBytes: number;
+  burstLength: number;
+  /** Data transfers per command-clock cycle (4: GDDR5 is quad data rate). */
+  dataCommandRatio: number;
+  tCCD: number;
+  tCCDL: number;
+  tRRD: number;
+  tRCD: number;
+  tRAS: number;
+  tRP: number;
+  tRC: number;
+  CL: number;
+  WL: number;
+  tCDLR: number;
+  tWR: number;
+  tRTPL: number;
+  /** Channels are interleaved every this many bytes of address. */
+  interleaveBytes: number;
+  /** Bit positions of the channel-local address that form the bank number, lowest first. */
+  bankBits: number[];
+  /** The row is the channel-local address shifted right by this. */
+  rowShift: number;
 }

@@ -18,7 +18,7 @@ import {
 } from '../../src-sim/timing/sl1';
 import type { Instr, Kernel, TimingConfig } from '../../src-sim/timing/types';
 import { SL1_APPS } from '../../src-sim/timing/workloads/sl1-apps';
-import { measureApp, shapeFor, type AppMeasureOptions } from '../../src-sim/experiments/sl1-common';
+import { measureApp, preferL1, PREFER_L1_SHARED_BYTES, shapeFor, type AppMeasureOptions } from '../../src-sim/experiments/sl1-common';
 import { SL1_THREAD_GRID } from '../../src-sim/experiments/sl1-apps';
 
 /** A Titan-like configuration: only the fields S-L1 reads matter here. */
@@ -338,6 +338,34 @@ describe('SL1 Table 1 application models', () => {
     }
   });
 
+  /** Words of array `name` that the 32 lanes of warp 0 read with the main loop's first access to it (r = 0, inner vars 0). */
+  const laneWords = (k: Kernel, name: string): number[] => {
+    const li = mainLoopIndex(k);
+    const find = (body: Instr[]): Extract<Instr, { op: 'ld' }> | undefined => {
+      for (const i of body) {
+        if (i.op === 'ld' && i.array === name) return i;
+        if (i.op === 'loop') {
+          const f = find(i.body);
+          if (f) return f;
+        }
+      }
+      return undefined;
+    };
+    const ins = find((k.body[li] as Extract<Instr, { op: 'loop' }>).body)!;
+    const len = k.arrays.find((a) => a.name === name)!.length;
+    return Array.from({ length: 32 }, (_, l) => evalIndex(ins.index, { gtid: l, tid: l, bid: 0, bdim: k.block, gdim: k.grid, r: 0, c: 0, d: 0, k: 0 }, len));
+  };
+
+  it('Kmeans reads features coalesced (one particle per lane, feature-major); matrix multiply walks a row of A per lane', () => {
+    const b = { shape: { grid: 30, block: 256 }, records: 64, config: cfg };
+    const km = laneWords(SL1_APPS.find((a) => a.id === 'kmeans')!.build(b), 'points');
+    expect(km).toEqual(Array.from({ length: 32 }, (_, l) => l));
+    const mmK = SL1_APPS.find((a) => a.id === 'matmul')!.build(b);
+    const a = laneWords(mmK, 'A');
+    expect(a[1] - a[0]).toBe(64); // K = records: lanes on consecutive rows of A
+    expect(new Set(laneWords(mmK, 'B')).size).toBe(1); // B[k][col] is one word for the warp
+  });
+
   it('wc sees 15 of 16 hits with 16 B lines in the monitoring phase (SL1 4.2, Fig 8)', () => {
     const wc = SL1_APPS.find((a) => a.id === 'wc')!;
     const { decision } = applySl1(cfg, wc.build({ shape: { grid: 30, block: 1024 }, records: 4096, config: cfg }));
@@ -364,6 +392,9 @@ describe('SL1 experiments', () => {
       expect(keys).toContain(k);
     const hit = r.findings.find((f) => f.key === 'sl1.hitRate.wc')!.value as number;
     expect(hit).toBeGreaterThan(85);
+    // SL1 4.4: wc issues fewer instructions with S-L1 (its hardware-L1 loads replay once per lane's line).
+    expect(r.findings.find((f) => f.key === 'sl1.issuedDecreases')!.value).toBe('WC');
+    expect(r.findings.find((f) => f.key === 'sl1.extraIssued.mean')!.value as number).toBeLessThan(0);
   });
 
   it('refuses a study beyond the work limit before simulating', () => {
@@ -373,6 +404,25 @@ describe('SL1 experiments', () => {
   it('needs a preset with timing data and an L1 where the figure does', () => {
     const tesla = findPreset('tesla') as Preset;
     expect(() => findExperiment('sl1-wc-l1')!.run(tesla, {}, 1, () => {})).toThrow(/no L1/);
+  });
+});
+
+describe('the hardware-L1 configuration (preferL1)', () => {
+  it('takes the 48 KB L1 / 16 KB shared split of the 64 KB on-chip memory by adding ways', () => {
+    const titan = (findPreset('titan') as Preset & { timing: TimingConfig }).timing;
+    const l1 = titan.l1!;
+    const hw = preferL1(titan);
+    expect(hw.l1!.sets).toBe(l1.sets);
+    expect(hw.shared.bytesPerSM).toBe(PREFER_L1_SHARED_BYTES);
+    expect(hw.l1!.sets * hw.l1!.ways * hw.l1!.lineBytes).toBe(l1.sets * l1.ways * l1.lineBytes + titan.shared.bytesPerSM - PREFER_L1_SHARED_BYTES);
+    expect(hw.l1!.sets * hw.l1!.ways * hw.l1!.lineBytes).toBe(48 * 1024); // SL1 1: at most 48 KB
+    expect(titan.l1!.ways).toBe(l1.ways); // the preset is not changed
+  });
+
+  it('leaves a configuration without an L1, or with no shared memory to give, as it is', () => {
+    expect(preferL1(cfg)).toBe(cfg);
+    const small = { ...cfg, l1: { sets: 4, ways: 32, lineBytes: 128, mshrEntries: 8, mshrMergers: 8, hitLatency: 80, policy: 'lru' as const }, shared: { ...cfg.shared, bytesPerSM: PREFER_L1_SHARED_BYTES } };
+    expect(preferL1(small)).toBe(small);
   });
 });
 

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { findPreset } from '../../src-sim/presets';
+import { DramModel } from '../../src-sim/timing/dram';
 import { checkTimingConfig, simulate } from '../../src-sim/timing/engine';
 import type { Instr, Kernel, TimingConfig } from '../../src-sim/timing/types';
 import { STALL_REASONS } from '../../src-sim/timing/types';
@@ -76,10 +77,11 @@ describe('timing engine: single requests', () => {
   it("GPGPU-Sim's L2 write miss (writeMissFetch) sends the store on to DRAM and reads the line; DRAM moves whole bursts", () => {
     // one warp stores 32 chars (a 32 B segment) to a line no cache holds
     const store = k('st', 1, 32, [{ op: 'st', array: 'c', index: gtid() }], [{ name: 'c', elemBytes: 1, length: 1 << 16, space: 'global' }]);
+    // the bandwidth DRAM model (no command timing): bytes are whole bursts
     const cfg = (writeMissFetch: boolean, burstBytes: number): TimingConfig => ({
       ...oneSm(fermi480),
       l2: { ...fermi480.l2, writeMissFetch },
-      dram: { ...fermi480.dram, burstBytes },
+      dram: { ...fermi480.dram, burstBytes, timing: undefined },
     });
     // allocate without fetch: nothing reaches DRAM until the line is evicted
     expect(simulate(cfg(false, 64), [store], { l1: 'hw' }).bytes.dram).toBe(0);
@@ -92,6 +94,97 @@ describe('timing engine: single requests', () => {
     // a second store to the line while its fetch is under way goes to DRAM too, fetching nothing more
     const two = k('st2', 1, 64, [{ op: 'st', array: 'c', index: gtid() }], [{ name: 'c', elemBytes: 1, length: 1 << 16, space: 'global' }]);
     expect(simulate(cfg(true, 64), [two], { l1: 'hw' }).bytes.dram).toBe(2 * 64 + fermi480.l2.lineBytes);
+    // the command-level model (fermi480's dram.timing) moves 64 B atoms: the same bytes and requests
+    const timed = simulate(oneSm(fermi480), [store], { l1: 'hw' });
+    expect(timed.bytes.dram).toBe(64 + fermi480.l2.lineBytes);
+    expect(timed.requests.dram).toBe(2);
+  });
+});
+
+describe('timing engine: GPGPU-Sim issue details', () => {
+  it('a 2-entry instruction buffer (fetch) lets one warp issue two instructions per refill', () => {
+    // 12 independent instructions of one warp
+    const body: Instr[] = Array.from({ length: 12 }, (_, i) => ({ op: 'alu' as const, count: 1, dst: i }));
+    const one = k('alu', 1, 32, body);
+    const free = simulate(oneSm(fermi480, { fetch: undefined }), [one], {});
+    const buffered = simulate(oneSm(fermi480), [one], {});
+    const f = fermi480.fetch!;
+    const issue = fermi480.issueCycles!;
+    // without a buffer: one per issueCycles; with it: ibuffer instructions, then the refill's latency
+    const pairs = 12 / f.ibuffer;
+    expect(buffered.cycles - free.cycles).toBeGreaterThanOrEqual(pairs * (f.latency - issue) - f.latency);
+    expect(buffered.cycles - free.cycles).toBeLessThanOrEqual(pairs * f.latency + f.latency);
+  });
+
+  it('memory instructions wait in a queue for a stalled LSU (memQueue) and their warps go on issuing', () => {
+    // 16 warps, each one load of the same line, then 30 instructions that do not need it: the 9th load
+    // stalls the LSU until the line's fill; warps whose load waits in the queue issue the rest meanwhile
+    const body: Instr[] = [{ op: 'ld', array: 'x', index: { terms: [] }, dst: 0 }, ...Array.from({ length: 30 }, (_, i) => ({ op: 'alu' as const, count: 1, dst: i + 1 }))];
+    const kern = k('pile', 2, 256, body);
+    const none = simulate(oneSm(fermi480, { memQueue: 0 }), [kern], { l1: 'hw', scheduler: 'lrr', epochCycles: 20 });
+    const queued = simulate(oneSm(fermi480), [kern], { l1: 'hw', scheduler: 'lrr', epochCycles: 20 });
+    expect(queued.requests.l1).toBe(none.requests.l1);
+    // the stall is the fill's wait either way
+    expect(queued.stalls.nomerger).toBe(none.stalls.nomerger);
+    expect(none.stalls.nomerger).toBeGreaterThan(200);
+    // the queued warps' 30 instructions issue during it instead of after it
+    const issuedBy = (r: ReturnType<typeof simulate>, t: number) => r.epochs.instructions.reduce((n, x, i) => n + (r.epochs.cycle[i] < t ? x : 0), 0);
+    const stallEnd = none.stalls.nomerger;
+    expect(issuedBy(queued, stallEnd)).toBeGreaterThanOrEqual(issuedBy(none, stallEnd) + fermi480.memQueue! * 30 / 2);
+    expect(queued.cycles).toBeLessThan(none.cycles);
+  });
+});
+
+describe('timing engine: command-level DRAM (GPGPU-Sim dram.cc)', () => {
+  const t = fermi480.dram.timing!;
+  const LAT = 200;
+  /** Runs requests (line, write) on channel 0, all leaving the L2 at cycle 0; returns read-done times (DRAM cycles) and the model. */
+  const runDram = (reqs: [number, boolean][]) => {
+    const d = new DramModel(t, 6, 1400, 128, LAT);
+    reqs.forEach(([line, w], i) => d.request(0, line, 128, w, w ? -1 : i, 0));
+    const done: number[] = [];
+    let now = 0;
+    for (let n = 0; n < 1e6 && d.nextTime() !== Infinity; n++) {
+      now = Math.max(now + 1, Math.ceil(d.nextTime()));
+      d.advance(now);
+      for (let i = 0; i < d.doneN; i++) done[d.doneEntry[i]] = Math.round(d.doneTime[i] / d.period);
+      d.doneN = 0;
+    }
+    return { d, done };
+  };
+  // the k-th 128 B line of channel 0 (channels take turns every 256 B: two lines each)
+  const ch0 = (k: number) => Math.floor(k / 2) * 12 + (k % 2);
+  const arrive = Math.ceil(LAT / (1400 / t.clockMHz));
+
+  it('a read to a closed bank: activate, tRCD, two column commands, CL', () => {
+    const { done, d } = runDram([[ch0(0), false]]);
+    // arrival, one cycle into the window and onto the bank, activate, tRCD, 2 atoms tCCDL apart, then CL + BL/ratio
+    expect(done[0]).toBe(arrive + t.tRCD + t.tCCDL + t.CL + t.burstLength / t.dataCommandRatio);
+    expect(d.colCmds).toBe(2);
+  });
+
+  it('a second row of the same bank waits for tRAS and the precharge; the open row is served first', () => {
+    // lines 0 and 1024 of channel 0 share bank 0 (bank bits 8, 13-15) in rows 0 and 2 (row from bit 16)
+    const other = ch0(1024);
+    const { done } = runDram([[ch0(0), false], [other, false], [ch0(0), false]]);
+    // FR-FCFS: the third request (row 0, open) goes before the second (row 1)
+    expect(done[2]).toBeLessThan(done[1]);
+    expect(done[1] - done[0]).toBeGreaterThanOrEqual(t.tRP + t.tRCD);
+  });
+
+  it('a write after a read waits the read-to-write turnaround; reads stream at tCCDL within a bank group', () => {
+    const wr = runDram([[ch0(0), true], [ch0(0), false]]);
+    const rr = runDram([[ch0(0), false], [ch0(0), false]]);
+    expect(wr.d.colCmds).toBe(4);
+    const bus = t.burstLength / t.dataCommandRatio;
+    // write columns tRCDWR = tRCD - (WL + 1) after the activate, then tWTR = WL + BL/ratio + tCDLR before a read
+    expect(wr.done[1]).toBe(arrive + (t.tRCD - (t.WL + 1)) + t.tCCDL + (t.WL + bus + t.tCDLR) + t.tCCDL + t.CL + bus);
+    expect(rr.done[1]).toBeLessThan(wr.done[1]);
+    // many reads to banks 0 and 1 (one bank group): one column command per tCCDL at best
+    const stream = runDram(Array.from({ length: 64 }, (_, k) => [ch0(k), false] as [number, boolean]));
+    const last = Math.max(...stream.done);
+    expect(last - arrive).toBeGreaterThanOrEqual(128 * t.tCCDL - t.tCCDL);
+    expect(stream.d.colCmds).toBe(128);
   });
 });
 

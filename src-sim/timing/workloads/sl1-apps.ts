@@ -336,13 +336,21 @@ const mastercard: Sl1App = {
 
 /**
  * Naive matrix multiply C = A x B (SL1 Table 1: "does not use shared memory"), one output element
- * per thread (grid-stride over the outputs when there are more outputs than threads). A is M x K,
- * B is K x N with N = 128 columns; a warp covers 32 consecutive columns of one row. The main loop is
- * the k loop of one output (records = K).
+ * per thread: in a wave the threads take consecutive rows of C in one column (row = gtid), so every
+ * lane walks its own row of A (uncoalesced, like the streaming applications' chunks) and the warp
+ * shares B[k][col] (one word). SL1 4.2 and 4.4 ask for this: its matrix multiply slows down with the
+ * hardware L1 from thrashing and issues fewer instructions with S-L1 (Fig 11), both of which need
+ * loads whose lanes touch many lines. B has N = 128 columns (one wave per column of C's rows); the
+ * main loop is the k loop of one output (records = K).
  */
 export const MM_N = 128;
-/** Inner dimension of the nominal product (assumed). */
-export const MM_K = 2048;
+/**
+ * Inner dimension of the nominal product (assumed). Not a power of two: with K = 2048 every row of A
+ * starts 64 lines after the previous one, so a warp's 32 rows fall in one of the L1's 4 sets and in
+ * 3 of the 24 L2 slices (the engine interleaves slices by line number, without the address hashing
+ * GPUs use against such partition camping), which slowed no L1 4x and the hardware L1 more.
+ */
+export const MM_K = 2000;
 const matmul: Sl1App = {
   id: 'matmul',
   name: 'Matrix Multiply',
@@ -350,29 +358,29 @@ const matmul: Sl1App = {
   structures: 3,
   sharedStructures: 0,
   recordBytes: 8,
-  // K = 2048 (assumed); A (M x K floats) takes the input, C has M x 128 outputs, one per thread per wave.
+  // A (M x K floats) takes the input; C has M x 128 outputs, one per thread per wave.
   nominal: (threads, inputBytes) => {
     const rows = Math.max(1, Math.floor(inputBytes / (4 * MM_K)));
     return { records: MM_K, waves: Math.max(1, (rows * MM_N) / threads) };
   },
-  assumptions: `4 B floats; B has ${MM_N} columns, C has one row per ${MM_N} threads (M = threads / ${MM_N}), K = records; per k one load of A (row-wise: the same address for a whole warp), one of B (column-wise: consecutive columns for a warp) and one dependent FMA; C written once per thread after the loop. Sizes assumed.`,
+  assumptions: `4 B floats; K = ${MM_K} (records), B has ${MM_N} columns; in a wave thread t computes C[t][col] for one column: per k one load of A[t][k] (a row per lane: uncoalesced, 4 floats per S-L1 line), one of B[k][col] (the same word for the whole warp) and one dependent FMA; C written once per thread after the loop. Sizes assumed.`,
   build(b) {
     const K = b.chunk ?? b.records;
     const N = b.records;
     const T = threads(b);
-    const M = Math.max(1, Math.floor(T / MM_N));
-    // row = floor(gtid / N), col = gtid mod N (threads beyond M*N clamp onto the last row).
+    // One thread per row of C this wave (row = gtid), all threads on the same column: each lane walks
+    // its own row of A (uncoalesced, K floats per thread) and the warp shares B[k][col] (broadcast).
     return kernel(
       'Matrix Multiply',
       b,
-      [garr('A', 4, M * K), garr('B', 4, K * MM_N), garr('C', 4, M * MM_N, true)],
+      [garr('A', 4, T * K), garr('B', 4, K * MM_N), garr('C', 4, T * MM_N, true)],
       [
         loop('r', N, [
-          ld('A', { terms: [{ coef: K, var: 'gtid', div: MM_N }, { coef: 1, var: 'r' }] }, 1),
-          ld('B', { terms: [{ coef: MM_N, var: 'r' }, { coef: 1, var: 'gtid', mod: MM_N }] }, 2),
+          ld('A', { terms: [{ coef: K, var: 'gtid' }, { coef: 1, var: 'r' }] }, 1),
+          ld('B', { terms: [{ coef: MM_N, var: 'r' }] }, 2),
           alu(1, [1, 2], 3),
         ]),
-        st('C', { terms: [{ coef: 1, var: 'gtid' }] }, [3]),
+        st('C', { terms: [{ coef: MM_N, var: 'gtid' }] }, [3]),
       ],
     );
   },
@@ -408,7 +416,7 @@ const grep: Sl1App = {
   },
 };
 
-/** Kmeans: assign each particle to the nearest of k centres held in shared memory. */
+/** Kmeans: assign each particle (one per thread, coalesced features) to the nearest of k centres held in shared memory. */
 const KM_DIMS = 4;
 const KM_CLUSTERS = 8;
 const kmeans: Sl1App = {
@@ -419,7 +427,7 @@ const kmeans: Sl1App = {
   sharedStructures: 1,
   recordBytes: KM_DIMS * 4,
   nominal: chunked(KM_DIMS * 4),
-  assumptions: `particles of ${KM_DIMS} 4 B floats read coordinate by coordinate; ${KM_CLUSTERS} centres in shared memory, per centre one 16 B shared load and ${2 * KM_DIMS} dependent ALU (distance, compare). Kmeans sizes its shared buffers at run time to all the shared memory its resident blocks can share (SL1 4.2 and footnote 8: "allocates much of the shared memory for its own purposes", "dynamically at run time"), so S-L1 finds no room (CLN = 0). Sizes assumed.`,
+  assumptions: `one thread per particle (grid-stride over the particles), ${KM_DIMS} 4 B float features stored feature-major (all particles' feature 0, then feature 1, ...), so the lanes of a warp read consecutive words: Rodinia's CUDA kmeans (SL1 ref [4]; kmeans_cuda_kernel.cu reads the inverted array "dim0[points 0-m-1]dim1[points 0-m-1]" with point_id = thread id), not a per-thread chunk (SL1 4.2 counts Kmeans with MatrixMultiply as a scientific application, not a streaming one); ${KM_CLUSTERS} centres in shared memory, per centre one 16 B shared load and ${2 * KM_DIMS} dependent ALU (distance, compare). Kmeans sizes its shared buffers at run time to all the shared memory its resident blocks can share (SL1 4.2 and footnote 8: "allocates much of the shared memory for its own purposes", "dynamically at run time"), so S-L1 finds no room (CLN = 0). Sizes assumed.`,
   build(b) {
     const R = b.chunk ?? b.records;
     const N = b.records;
@@ -434,7 +442,8 @@ const kmeans: Sl1App = {
       [garr('points', 4, R * KM_DIMS * T), { name: 'centres', elemBytes: 16, length: centreSlots, space: 'shared' }],
       [
         loop('r', N, [
-          loop('d', KM_DIMS, [ld('points', chunk(R * KM_DIMS, KM_DIMS, 'd'), 1)]),
+          // Particle r*T + gtid, feature d at d * (R*T) + particle: coalesced over the warp.
+          loop('d', KM_DIMS, [ld('points', { terms: [{ coef: 1, var: 'gtid' }, { coef: T, var: 'r' }, { coef: R * T, var: 'd' }] }, 1)]),
           loop('k', KM_CLUSTERS, [ld('centres', { terms: [{ coef: 1, var: 'k' }] }, 2), alu(2 * KM_DIMS, [1, 2], 3)]),
         ]),
       ],

@@ -26,6 +26,7 @@ export interface ThroughputOptions {
 
 /** Bytes a thread reads per load (4 B integers: SL1 2.3.1 speaks of 4-byte integer accesses). */
 export const THROUGHPUT_ELEM_BYTES = 4;
+const PAD_WORDS = Number(process.env.PADW ?? 0);
 
 /**
  * SL1 2.3.1's L2/DRAM throughput benchmark. Threads form groups of `coalescing` consecutive lanes;
@@ -72,7 +73,7 @@ export function throughputKernel(o: ThroughputOptions): Kernel {
     // Fresh 32 B sector per load: 8 words apart; n <= 8 words fit the sector's first part.
     const sectorWords = 32 / THROUGHPUT_ELEM_BYTES;
     const step = Math.max(sectorWords, Math.ceil(n / sectorWords) * sectorWords);
-    const streamWords = o.iterations * u * step;
+    const streamWords = o.iterations * u * step + PAD_WORDS;
     length = groups * streamWords;
     for (let j = 0; j < u; j++)
       loads.push({
