@@ -31,10 +31,12 @@ export const FERMI480_TIMING: TimingConfig = {
   memQueue: 4,
   writebackPort: true,
   fetch: { ibuffer: 2, latency: 4 },
+  missQueue: { entries: 8, drainCycles: 2, injectFlits: 9, flitBytes: 32 },
+  storeAcks: true,
   l1: { sets: 32, ways: 4, lineBytes: 128, mshrEntries: 32, mshrMergers: 8, hitLatency: 20, policy: 'lru' },
   bypassBytes: 32,
-  l2: { sets: 64, ways: 8, lineBytes: 128, mshrEntries: 32, mshrMergers: 4, hitLatency: 240, policy: 'lru', partitions: 12, writeMissFetch: true, ropBeforeLookup: true },
-  interconnect: { latency: 10, bytesPerCyclePerSM: 16, bytesPerCycleTotal: 192 },
+  l2: { sets: 64, ways: 8, lineBytes: 128, mshrEntries: 32, mshrMergers: 4, hitLatency: 240, policy: 'lru', partitions: 12, writeMissFetch: true, ropBeforeLookup: true, port: { bytes: 32, cycles: 2 }, dramQueue: { missQueue: 4, queue: 8 }, responseQueue: 8 },
+  interconnect: { latency: 10, bytesPerCyclePerSM: 16, bytesPerCycleTotal: 192, l2Input: { queue: 8, bufferFlits: 24, flitBytes: 32, cycles: 2 }, responsePorts: true },
   dram: {
     channels: 6,
     latency: 200,
@@ -94,6 +96,15 @@ export const FERMI480_TIMING_PROVENANCE: Record<string, string> = {
   'fetch.ibuffer': 'LASH VI (GPGPU-Sim 3.2.2): shader.h shd_warp_t IBUFFER_SIZE = 2 decoded instructions per warp; gpgpusim.config -gpgpu_max_insn_issue_per_warp 1',
   'fetch.latency':
     "LASH VI (GPGPU-Sim 3.2.2): shader.cc shader_core_ctx::cycle runs issue, decode, fetch in that order: a buffer emptied by an issue is fetched the same 700 MHz cycle, decoded the next and issues the one after, 2 cycles = 4 shader cycles",
+  storeAcks:
+    "LASH VI (GPGPU-Sim 3.2.2): l2cache.cc memory_sub_partition::cache_cycle replies to every write the L2 accepts (set_reply, into the L2 -> icnt queue); shader.cc ldst_unit counts a warp's stores (inc_store_req) and store_ack counts them back; a warp is hardware_done only when stores_done(), and its block's slot is freed then",
+  'missQueue.entries':
+    "LASH VI (GPGPU-Sim 3.2.2, GTX 480 configuration): gpgpusim.config -gpgpu_cache:dl1 32:128:4,L:L:m:N:L,A:32:8,8, the last field the L1's miss queue (m_miss_queue); gpu-cache.cc rd_miss_base fails a read miss or merge while miss_queue_full(1), a store (wr_miss_no_wa, wr_hit_wt) while miss_queue_full(0)",
+  'missQueue.drainCycles':
+    'LASH VI (GPGPU-Sim 3.2.2): gpu-cache.cc baseline_cache::cycle moves at most one miss-queue entry into the interconnect per 700 MHz core cycle (2 shader cycles), and only when m_memport is not full',
+  'missQueue.injectFlits':
+    "LASH VI (GPGPU-Sim 3.x interconnect, intersim2 interconnect_interface.cpp): the SM's input buffer holds input_buffer_size flits, 9 when the .icnt file sets none (config_fermi_islip.icnt sets none); icnt_has_buffer refuses a packet that would exceed it, which is what makes m_memport full",
+  'missQueue.flitBytes': 'LASH VI (GPGPU-Sim 3.2.2, GTX 480 configuration): config_fermi_islip.icnt flit_size = 32',
   'l1.sets': 'LASH Table II (32 sets)',
   'l1.ways': 'LASH Table II (4 ways per set)',
   'l1.lineBytes': 'LASH Table II (128 B lines)',
@@ -114,12 +125,31 @@ export const FERMI480_TIMING_PROVENANCE: Record<string, string> = {
     "LASH VI (GPGPU-Sim 3.2.2, GTX 480 configuration): the L2 is write-back with write allocate (gpgpusim.config -gpgpu_cache:dl2 64:128:8,L:B:m:W:L), and GPGPU-Sim 3.x's write miss (gpu-cache.cc wr_miss_wa) sends the store on to DRAM and reads the line",
   'l2.ropBeforeLookup':
     "LASH VI (GPGPU-Sim 3.2.2): l2cache.cc memory_sub_partition::push puts each request in the ROP delay queue (ready after rop_latency) and cache_cycle passes it to the L2 only then; hits and fills are answered without a second delay",
+  'l2.port.bytes':
+    "LASH VI (GPGPU-Sim 3.2.2, GTX 480 configuration): gpgpusim.config -gpgpu_cache:dl2 64:128:8,L:B:m:W:L,A:32:4,4:0,32, the last field the data port width (cache_config m_data_port_width); gpu-cache.cc bandwidth_management: a hit holds the data port ceil(size / 32) cycles, a miss that writes back line / 32, a fill the fill port line / 32",
+  'l2.port.cycles':
+    'LASH VI (GPGPU-Sim 3.2.2, GTX 480 configuration): -gpgpu_clock_domains 700:700:700:924, the L2 clock 700 MHz = 2 shader cycles; memory_sub_partition::cache_cycle looks up at most one request per L2 cycle, only while the data port is free',
+  'l2.dramQueue.missQueue':
+    "LASH VI (GPGPU-Sim 3.2.2, GTX 480 configuration): -gpgpu_cache:dl2 ...,A:32:4,4:0,32, the L2's miss queue of 4 (rd_miss_base refuses at miss_queue_full(1))",
+  'l2.dramQueue.queue':
+    'LASH VI (GPGPU-Sim 3.2.2): gpu-sim.cc option -gpgpu_dram_partition_queues default 8:8:8:8 (not set by the GTX 480 config), the second the L2 -> DRAM queue (l2cache.cc m_L2_dram_queue); memory_partition_unit::dram_cycle moves one per DRAM cycle to DRAM while dram_t::full() is false (-gpgpu_frfcfs_dram_sched_queue_size 16)',
+  'l2.responseQueue':
+    'LASH VI (GPGPU-Sim 3.2.2): gpu-sim.cc option -gpgpu_dram_partition_queues default 8:8:8:8, the fourth the L2 -> icnt queue (l2cache.cc m_L2_icnt_queue); memory_sub_partition::cache_cycle accesses the L2 only while it is not full (output_full)',
   'interconnect.latency':
     "assumed: about 5 cycles of GPGPU-Sim's 700 MHz interconnect clock each way (10 shader cycles): config_fermi_islip.icnt is one crossbar stage (fly, k = 27, n = 1) with no routing, credit or VC-allocation delay",
   'interconnect.bytesPerCyclePerSM':
     "LASH VI (GPGPU-Sim 3.2.2, GTX 480 configuration): config_fermi_islip.icnt flit_size 32 at the 700 MHz interconnect clock of gpgpusim.config: one 32 B flit per 700 MHz cycle per port, 16 B per 1.4 GHz cycle",
   'interconnect.bytesPerCycleTotal':
     'LASH VI (GPGPU-Sim 3.2.2, GTX 480 configuration): one 32 B flit per 700 MHz cycle at each of the 12 L2 sub-partition ports, 192 B per 1.4 GHz cycle',
+  'interconnect.l2Input.queue':
+    'LASH VI (GPGPU-Sim 3.2.2): gpu-sim.cc option -gpgpu_dram_partition_queues default 8:8:8:8, the first the icnt -> L2 queue (l2cache.cc m_icnt_L2_queue); gpgpu_sim::cycle pops a request from the network into a sub-partition only while memory_sub_partition::full() (that queue full) is false',
+  'interconnect.l2Input.bufferFlits':
+    "LASH VI (GPGPU-Sim 3.x's intersim2, intersim_config.cpp and interconnect_interface.cpp): at each node an ejection buffer of vc_buf_size flits (config_fermi_islip.icnt: 8; ejection_buffer_size unset) and a boundary buffer of boundary_buffer_size = 16 flits (default): 24",
+  'interconnect.l2Input.flitBytes': 'LASH VI (GPGPU-Sim 3.2.2, GTX 480 configuration): config_fermi_islip.icnt flit_size = 32',
+  'interconnect.l2Input.cycles':
+    'LASH VI (GPGPU-Sim 3.2.2, GTX 480 configuration): gpgpu_sim::cycle moves at most one request per sub-partition per L2 cycle (-gpgpu_clock_domains 700:700:700:924: 2 shader cycles)',
+  'interconnect.responsePorts':
+    "LASH VI (GPGPU-Sim 3.2.2): gpgpu_sim::cycle pushes each sub-partition's L2 -> icnt head into the network at that node (icnt_push, response size mem_fetch::size = data + 8 B control), one 32 B flit per 700 MHz interconnect cycle per node (config_fermi_islip.icnt flit_size 32): 16 B per shader cycle per slice",
   'dram.channels': 'LASH Table II (6 memory controllers)',
   'dram.latency':
     "LASH VI (GPGPU-Sim 3.2.2, GTX 480 configuration): configs/GTX480/gpgpusim.config -dram_latency 100, in cycles of its 700 MHz core clock: 200 shader cycles, before the DRAM's own timing",

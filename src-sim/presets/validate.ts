@@ -85,6 +85,8 @@ const timingSchema = z.object({
   memQueue: z.number().int().min(0).max(64).optional(),
   writebackPort: z.boolean().optional(),
   fetch: z.object({ ibuffer: positiveInt.max(64), latency: z.number().finite().min(0).max(1e4) }).optional(),
+  storeAcks: z.boolean().optional(),
+  missQueue: z.object({ entries: positiveInt.max(1024), drainCycles: positiveInt.max(64), injectFlits: positiveInt.max(4096), flitBytes: positiveInt.max(4096) }).optional(),
   l1: timingCacheSchema.optional(),
   bypassBytes: positiveInt.max(4096),
   l2: timingCacheSchema.extend({
@@ -94,8 +96,17 @@ const timingSchema = z.object({
     sectorBytes: positiveInt.max(4096).optional(),
     writeMissFetch: z.boolean().optional(),
     ropBeforeLookup: z.boolean().optional(),
+    port: z.object({ bytes: positiveInt.max(4096), cycles: positiveInt.max(64) }).optional(),
+    dramQueue: z.object({ missQueue: positiveInt.max(1024), queue: positiveInt.max(1024) }).optional(),
+    responseQueue: positiveInt.max(1024).optional(),
   }),
-  interconnect: z.object({ latency: z.number().finite().min(0).max(1e5), bytesPerCyclePerSM: positive, bytesPerCycleTotal: positive }),
+  interconnect: z.object({
+    latency: z.number().finite().min(0).max(1e5),
+    bytesPerCyclePerSM: positive,
+    bytesPerCycleTotal: positive,
+    l2Input: z.object({ queue: positiveInt.max(1024), bufferFlits: positiveInt.max(4096), flitBytes: positiveInt.max(4096), cycles: positiveInt.max(64) }).optional(),
+    responsePorts: z.boolean().optional(),
+  }),
   dram: z.object({
     channels: positiveInt.max(256),
     latency: z.number().finite().min(0).max(1e5),

@@ -216,6 +216,11 @@ export class DramModel {
     }
   }
 
+  /** The channel's scheduler holds its queue size of requests (GPGPU-Sim dram_t::full). */
+  full(c: number): boolean {
+    return this.winCount[c] >= this.win;
+  }
+
   private idle(c: number): boolean {
     if (this.winCount[c] > 0) return false;
     const b0 = c * this.nbk;
@@ -392,7 +397,9 @@ export class DramModel {
     if (this.rqTx[r] < this.rqBytes[r]) return;
     // The request's last atom: the bank is free; a read's data is back CL cycles later.
     this.bMrq[b] = -1;
-    if (!this.rqWrite[r] && this.rqEntry[r] >= 0) {
+    // A read reports its L2 MSHR entry; a write reports its entry only when it is below -1 (a store
+    // the engine acknowledges after DRAM, storeAcks), when its data is written (WL + burst).
+    if (this.rqEntry[r] >= 0 ? !this.rqWrite[r] : this.rqWrite[r] && this.rqEntry[r] < -1) {
       if (this.doneN === this.doneEntry.length) {
         const e = new Int32Array(this.doneN * 2);
         e.set(this.doneEntry);
@@ -402,7 +409,7 @@ export class DramModel {
         this.doneTime = d;
       }
       this.doneEntry[this.doneN] = this.rqEntry[r];
-      this.doneTime[this.doneN++] = (n + this.t.CL + this.busCycles) * this.period;
+      this.doneTime[this.doneN++] = (n + (this.rqWrite[r] ? this.t.WL : this.t.CL) + this.busCycles) * this.period;
     }
     this.rqFree[this.rqFreeTop++] = r;
   }

@@ -41,6 +41,8 @@ const T_RESERVED: number = RESERVED;
 const EV_L2_ARRIVE = 0;
 const EV_DRAM_FILL = 2;
 const EV_SM_ARRIVE = 3;
+/** interconnect.l2Input: a request reaches the network's buffers at its slice. */
+const EV_NET_ARRIVE = 1;
 
 // Packet kinds.
 const PK_L1FILL = 0;
@@ -64,6 +66,8 @@ const S_NOMERGER = 0;
 const S_NOMSHRLINE = 1;
 const S_NOCACHELINE = 2;
 const S_COALESCING = 3;
+/** A full L1 miss queue (missQueue; not one of LASH's reasons, reported as stats.missQueueStalls). */
+const S_MISSQUEUE = 4;
 
 /** Registers per warp in the scoreboard (compile.ts allows 0..61 plus the hidden one). */
 const R = 64;
@@ -241,6 +245,58 @@ class Engine {
   /** writebackPort: returning accesses write their registers one per lsuCycles per SM; wbFree: the next free cycle. */
   declare readonly wbPort: boolean;
   declare readonly wbFree: Float64Array;
+  /**
+   * missQueue (GPGPU-Sim 3.2.2's L1 miss queue and injection buffer): packets waiting per SM in a ring
+   * of miqE (miqBuf, miqHead, miqLen); the next cycle one may leave (miqNext). miqE 0: off.
+   */
+  declare readonly miqE: number;
+  /** storeAcks: a store's packet returns to its SM as an 8 B reply; its warp ends only when all came back. */
+  declare readonly acks: boolean;
+  declare readonly miqDrain: number;
+  declare readonly miqFlits: number;
+  declare readonly miqFlitBytes: number;
+  declare readonly miqBuf: Int32Array;
+  declare readonly miqHead: Int32Array;
+  declare readonly miqLen: Int32Array;
+  declare readonly miqNext: Float64Array;
+  /** l2.port: port width (0: off), slice clock in core cycles, next lookup / fill cycle per slice. */
+  declare readonly l2PortBytes: number;
+  declare readonly l2PortCycles: number;
+  declare readonly l2PortFree: Float64Array;
+  declare readonly l2FillFree: Float64Array;
+  /** Slice cycles the data port is held by the request l2Serve just took (set by l2Serve). */
+  declare l2PortUse: number;
+  /** drainDram: fills at once, without the fill port (after the last kernel). */
+  declare draining: boolean;
+  /**
+   * l2.dramQueue: per slice a ring of requests for DRAM (line, bytes, write, MSHR entry), dqCap usable
+   * places (0: off); per channel the next DRAM cycle it may take one (dqNext) and the slice it took
+   * from last (dqLast); chSlices: the slices of each channel.
+   */
+  declare readonly dqCap: number;
+  declare readonly dqRing: number;
+  declare readonly dqLine: Float64Array;
+  declare readonly dqBytes: Int32Array;
+  declare readonly dqWrite: Uint8Array;
+  declare readonly dqEntry: Int32Array;
+  declare readonly dqHead: Int32Array;
+  declare readonly dqLen: Int32Array;
+  declare readonly dqNext: Float64Array;
+  declare readonly dqLast: Int32Array;
+  declare readonly chSlices: Int32Array[];
+  /**
+   * interconnect.l2Input: per slice the requests waiting in the network at it (ring ejBuf, ejHead,
+   * ejLen), their flits (ejWait), the next cycle the slice may take one (ejNext). ejQ 0: off.
+   */
+  declare readonly ejQ: number;
+  declare readonly ejFlits: number;
+  declare readonly ejFlitBytes: number;
+  declare readonly ejCycles: number;
+  declare ejBuf: Int32Array[];
+  declare readonly ejHead: Int32Array;
+  declare readonly ejLen: Int32Array;
+  declare readonly ejWait: Int32Array;
+  declare readonly ejNext: Float64Array;
   declare readonly mqHead: Int32Array;
   declare readonly mqLen: Int32Array;
   declare readonly mqWarp: Int32Array;
@@ -261,6 +317,12 @@ class Engine {
   declare readonly downFree: Float64Array;
   declare upTotalFree: number;
   declare downTotalFree: number;
+  /** interconnect.responsePorts: each slice's own output port (next free cycle), cycles per byte there. */
+  declare readonly respPorts: boolean;
+  declare readonly slDownFree: Float64Array;
+  declare readonly slCyclesPerByte: number;
+  /** Cycles of replies a slice's port may have booked ahead before its L2 -> icnt queue is full (Infinity: no limit). */
+  declare readonly respBacklog: number;
   declare readonly l1: TagArray[];
   declare readonly l1SlotEntry: Int32Array;
   declare readonly mLine: Float64Array;
@@ -455,6 +517,52 @@ class Engine {
     this.fqLen = new Int32Array(S);
     this.fetchFree = new Float64Array(S);
     this.wbFree = new Float64Array(S);
+    this.acks = c.storeAcks === true;
+    const miq = c.missQueue && this.useL1 ? c.missQueue : null;
+    this.miqE = miq ? Math.max(1, Math.round(miq.entries)) : 0;
+    this.miqDrain = miq ? Math.max(1, miq.drainCycles) : 1;
+    this.miqFlits = miq ? miq.injectFlits : 0;
+    this.miqFlitBytes = miq ? miq.flitBytes : 1;
+    this.miqBuf = new Int32Array(S * this.miqE);
+    this.miqHead = new Int32Array(S);
+    this.miqLen = new Int32Array(S);
+    this.miqNext = new Float64Array(S);
+    const port = c.l2.port && !c.l2.uncached ? c.l2.port : null;
+    this.l2PortBytes = port ? port.bytes : 0;
+    this.l2PortCycles = port ? Math.max(1, port.cycles) : 1;
+    this.l2PortFree = new Float64Array(c.l2.partitions);
+    this.l2FillFree = new Float64Array(c.l2.partitions);
+    this.l2PortUse = 0;
+    this.draining = false;
+    const dq = c.l2.dramQueue && c.dram.timing && !c.l2.uncached ? c.l2.dramQueue : null;
+    this.dqCap = dq ? Math.max(3, dq.missQueue - 1 + dq.queue) : 0;
+    this.dqRing = this.dqCap + 4;
+    const PQ = c.l2.partitions * this.dqRing;
+    this.dqLine = new Float64Array(PQ);
+    this.dqBytes = new Int32Array(PQ);
+    this.dqWrite = new Uint8Array(PQ);
+    this.dqEntry = new Int32Array(PQ);
+    this.dqHead = new Int32Array(c.l2.partitions);
+    this.dqLen = new Int32Array(c.l2.partitions);
+    this.dqNext = new Float64Array(c.dram.channels);
+    this.dqLast = new Int32Array(c.dram.channels).fill(-1);
+    const li = c.interconnect.l2Input;
+    this.ejQ = li ? li.queue : 0;
+    this.ejFlits = li ? li.bufferFlits : 0;
+    this.ejFlitBytes = li ? li.flitBytes : 1;
+    this.ejCycles = li ? Math.max(1, li.cycles) : 1;
+    this.ejBuf = [];
+    for (let sl = 0; sl < c.l2.partitions; sl++) this.ejBuf.push(new Int32Array(li ? 64 : 0));
+    this.ejHead = new Int32Array(c.l2.partitions);
+    this.ejLen = new Int32Array(c.l2.partitions);
+    this.ejWait = new Int32Array(c.l2.partitions);
+    this.ejNext = new Float64Array(c.l2.partitions);
+    this.chSlices = [];
+    for (let ch = 0; ch < c.dram.channels; ch++) {
+      const list: number[] = [];
+      for (let sl = 0; sl < c.l2.partitions; sl++) if (Math.floor((sl * c.dram.channels) / c.l2.partitions) === ch) list.push(sl);
+      this.chSlices.push(Int32Array.from(list));
+    }
     const regions = S + S * this.memQ;
     this.mqHead = new Int32Array(S);
     this.mqLen = new Int32Array(S);
@@ -476,6 +584,11 @@ class Engine {
     this.downFree = new Float64Array(S);
     this.upTotalFree = 0;
     this.downTotalFree = 0;
+    this.respPorts = c.interconnect.responsePorts === true;
+    this.slDownFree = new Float64Array(c.l2.partitions);
+    this.slCyclesPerByte = c.l2.partitions / c.interconnect.bytesPerCycleTotal;
+    // l2.responseQueue: that many line replies (data + header) waiting for the slice's port.
+    this.respBacklog = this.respPorts && c.l2.responseQueue ? c.l2.responseQueue * (c.l2.lineBytes + REQUEST_BYTES) * this.slCyclesPerByte : Infinity;
     this.l1 = [];
     for (let s = 0; s < S; s++) this.l1.push(new TagArray(l1.sets, l1.ways, l1.policy));
     this.l1SlotEntry = new Int32Array(S * this.l1Lines).fill(-1);
@@ -554,7 +667,8 @@ class Engine {
     this.latCount = 0;
     this.fetchLatSum = 0;
     this.fetchLatCount = 0;
-    this.stalls = new Float64Array(4);
+    // 4: a full L1 miss queue (missQueue), kept apart from LASH's reasons.
+    this.stalls = new Float64Array(5);
     this.sharedAccesses = 0;
     this.sl1Hits = 0;
     this.sl1Misses = 0;
@@ -637,8 +751,99 @@ class Engine {
     this.upTotalFree = t + bytes * this.totalCyclesPerByte;
     if (this.upFree[sm] > t) t = this.upFree[sm];
     this.upFree[sm] = t + bytes * this.smCyclesPerByte;
+    if (this.ejQ > 0) {
+      // l2Input: the request waits in the network at its slice until the slice takes it (ejStep).
+      this.events.push(Math.ceil(t + bytes * this.smCyclesPerByte + this.c.interconnect.latency), EV_NET_ARRIVE, p);
+      return;
+    }
     // ropBeforeLookup: the slice's fixed delay comes before the lookup (GPGPU-Sim's ROP queue).
     this.events.push(Math.ceil(t + bytes * this.smCyclesPerByte + this.c.interconnect.latency + this.l2Before), EV_L2_ARRIVE, p);
+  }
+
+  /** An access L1 sends below: into the miss queue (missQueue) or straight into the interconnect. */
+  private toIcnt(sm: number, p: number): void {
+    if (this.miqE === 0) {
+      this.sendUp(p);
+      return;
+    }
+    const n = sm * this.miqE;
+    this.miqBuf[n + ((this.miqHead[sm] + this.miqLen[sm]) % this.miqE)] = p;
+    this.miqLen[sm]++;
+  }
+
+  /**
+   * The earliest cycle the head of an SM's miss queue can enter the interconnect: one per drainCycles
+   * (baseline_cache::cycle) and only when the SM's input buffer has room for its flits
+   * (icnt_has_buffer; the flits still queued are those the port has not sent by then).
+   */
+  private miqReadyAt(sm: number): number {
+    const p = this.miqBuf[sm * this.miqE + this.miqHead[sm]];
+    const bytes = this.pKind[p] === PK_STORE ? REQUEST_BYTES + this.pBytes[p] : REQUEST_BYTES;
+    const flits = Math.ceil(bytes / this.miqFlitBytes);
+    // l2Input: the network's buffers at the request's slice are full; it moves when the slice takes one.
+    if (this.ejQ > 0) {
+      const sl = this.sliceOf(Math.floor(this.pAddr[p] / this.l2Line));
+      if (this.ejWait[sl] + this.upFlits(p) > this.ejFlits) return Infinity;
+    }
+    // Queued flits at time t: ceil((upFree - t) / cycles per flit); room when that + flits <= injectFlits.
+    const room = this.upFree[sm] - (this.miqFlits - flits) * this.miqFlitBytes * this.smCyclesPerByte;
+    const t = Math.ceil(room);
+    return t > this.miqNext[sm] ? t : this.miqNext[sm];
+  }
+
+  /** Flits of a request packet: its header, and a store's data (interconnect.l2Input). */
+  private upFlits(p: number): number {
+    const bytes = this.pKind[p] === PK_STORE ? REQUEST_BYTES + this.pBytes[p] : REQUEST_BYTES;
+    return Math.ceil(bytes / this.ejFlitBytes);
+  }
+
+  /** l2Input: a request reached the network's buffers at its slice. */
+  private ejPush(p: number): void {
+    const sl = this.sliceOf(Math.floor(this.pAddr[p] / this.l2Line));
+    let buf = this.ejBuf[sl];
+    if (this.ejLen[sl] === buf.length) {
+      const nb = new Int32Array(buf.length * 2);
+      for (let i = 0; i < this.ejLen[sl]; i++) nb[i] = buf[(this.ejHead[sl] + i) % buf.length];
+      this.ejBuf[sl] = nb;
+      this.ejHead[sl] = 0;
+      buf = nb;
+    }
+    buf[(this.ejHead[sl] + this.ejLen[sl]) % buf.length] = p;
+    this.ejLen[sl]++;
+    this.ejWait[sl] += this.upFlits(p);
+  }
+
+  /**
+   * l2Input: each slice takes one waiting request per `cycles` into its ROP delay while its
+   * icnt -> L2 queue is not full (gpgpu_sim::cycle: memory_sub_partition::full, icnt_pop, push).
+   */
+  private ejStep(): boolean {
+    let any = false;
+    for (let sl = 0; sl < this.P; sl++) {
+      if (this.ejLen[sl] === 0 || this.ejNext[sl] > this.now || this.qLen[sl] >= this.ejQ) continue;
+      const buf = this.ejBuf[sl];
+      const p = buf[this.ejHead[sl]];
+      this.ejHead[sl] = (this.ejHead[sl] + 1) % buf.length;
+      this.ejLen[sl]--;
+      this.ejWait[sl] -= this.upFlits(p);
+      this.ejNext[sl] = this.now + this.ejCycles;
+      this.events.push(this.now + this.l2Before, EV_L2_ARRIVE, p);
+      any = true;
+    }
+    return any;
+  }
+
+  /** One cycle of an SM's miss queue: the head enters the interconnect if it can; true when it did. */
+  private miqStep(sm: number): boolean {
+    if (this.miqLen[sm] === 0 || this.miqReadyAt(sm) > this.now) return false;
+    const p = this.miqBuf[sm * this.miqE + this.miqHead[sm]];
+    this.miqHead[sm] = (this.miqHead[sm] + 1) % this.miqE;
+    this.miqLen[sm]--;
+    this.miqNext[sm] = this.now + this.miqDrain;
+    this.sendUp(p);
+    // A load or store waiting for room may go now.
+    if (this.lsuStall[sm] === S_MISSQUEUE) this.lsuStall[sm] = -1;
+    return true;
   }
 
   /**
@@ -648,9 +853,15 @@ class Engine {
    */
   private sendDown(p: number, ready: number): void {
     const sm = this.pSm[p];
-    const bytes = this.pBytes[p];
+    const bytes = this.respPorts ? this.pBytes[p] + REQUEST_BYTES : this.pBytes[p];
     let t = ready > this.downTotalFree ? ready : this.downTotalFree;
     this.downTotalFree = t + bytes * this.totalCyclesPerByte;
+    if (this.respPorts) {
+      // responsePorts: the slice's own port first (one flit per interconnect cycle per node).
+      const sl = this.sliceOf(Math.floor(this.pAddr[p] / this.l2Line));
+      if (this.slDownFree[sl] > t) t = this.slDownFree[sl];
+      this.slDownFree[sl] = t + bytes * this.slCyclesPerByte;
+    }
     if (this.downFree[sm] > t) t = this.downFree[sm];
     this.downFree[sm] = t + bytes * this.smCyclesPerByte;
     this.bytesIcnt += bytes;
@@ -680,6 +891,10 @@ class Engine {
 
   /** Reads `bytes` of L2 line `line` from DRAM for MSHR entry e of a slice: EV_DRAM_FILL when the data is back. */
   private dramRead(slice: number, line: number, bytes: number, e: number): void {
+    if (this.dqCap > 0) {
+      this.dqPush(slice, line, bytes, 0, e);
+      return;
+    }
     if (this.dramT) {
       this.dramT.request(Math.floor((slice * this.c.dram.channels) / this.P), line, bytes, false, e, this.now);
       this.reqDram++;
@@ -689,14 +904,86 @@ class Engine {
     this.events.push(Math.ceil(done + this.c.dram.latency), EV_DRAM_FILL, e);
   }
 
-  /** Writes `bytes` of L2 line `line` to DRAM (a store sent on, or a dirty line written back). */
-  private dramWrite(slice: number, line: number, bytes: number): void {
+  /**
+   * Writes `bytes` of L2 line `line` to DRAM (a store sent on, or a dirty line written back). `ack`: the
+   * store packet to acknowledge once DRAM has written it (storeAcks: GPGPU-Sim's DRAM returns a
+   * write, not a write-back, as a reply through the dram -> L2 and L2 -> icnt queues), -1: none.
+   */
+  private dramWrite(slice: number, line: number, bytes: number, ack = -1): void {
+    const tag = ack >= 0 ? -2 - ack : -1;
+    if (this.dqCap > 0) {
+      this.dqPush(slice, line, bytes, 1, tag);
+      return;
+    }
     if (this.dramT) {
-      this.dramT.request(Math.floor((slice * this.c.dram.channels) / this.P), line, bytes, true, -1, this.now);
+      this.dramT.request(Math.floor((slice * this.c.dram.channels) / this.P), line, bytes, true, tag, this.now);
       this.reqDram++;
       return;
     }
     this.dramAccess(slice, bytes);
+    if (ack >= 0) this.storeTaken(ack);
+  }
+
+  /** l2.dramQueue: a request for DRAM waits in its slice's queue (room was checked by the lookup). */
+  private dqPush(slice: number, line: number, bytes: number, write: number, e: number): void {
+    if (this.dqLen[slice] >= this.dqRing) throw new Error('internal: L2 -> DRAM queue overflow');
+    const i = slice * this.dqRing + ((this.dqHead[slice] + this.dqLen[slice]) % this.dqRing);
+    this.dqLine[i] = line;
+    this.dqBytes[i] = bytes;
+    this.dqWrite[i] = write;
+    this.dqEntry[i] = e;
+    this.dqLen[slice]++;
+    this.reqDram++;
+  }
+
+  /** l2.dramQueue: room for k more DRAM requests in a slice's queues. */
+  private dqRoom(slice: number, k: number): boolean {
+    return this.dqCap === 0 || this.dqLen[slice] + k <= this.dqCap;
+  }
+
+  /** Requests a new line's allocation sends to DRAM: its own (k) and the victim's write-back if dirty. */
+  private dqNeed(slice: number, line: number, k: number): number {
+    if (this.dqCap === 0) return 0;
+    const tags = this.l2[slice];
+    const v = tags.victim(line);
+    return v >= 0 && tags.state[v] === T_VALID && tags.dirty[v] ? k + 1 : k;
+  }
+
+  /**
+   * l2.dramQueue: each channel takes one request per DRAM cycle from its slices' queues (round-robin
+   * from the slice after the one served last), while its scheduler is not full
+   * (memory_partition_unit::dram_cycle, dram_t::full). True when any moved.
+   */
+  private dqStep(): boolean {
+    const d = this.dramT!;
+    let any = false;
+    for (let ch = 0; ch < this.chSlices.length; ch++) {
+      if (this.dqNext[ch] > this.now || d.full(ch)) continue;
+      const list = this.chSlices[ch];
+      const n = list.length;
+      for (let j = 1; j <= n; j++) {
+        const k = (this.dqLast[ch] + j + n) % n;
+        const sl = list[k];
+        if (this.dqLen[sl] === 0) continue;
+        const i = sl * this.dqRing + this.dqHead[sl];
+        d.request(ch, this.dqLine[i], this.dqBytes[i], this.dqWrite[i] === 1, this.dqEntry[i], this.now);
+        this.dqHead[sl] = (this.dqHead[sl] + 1) % this.dqRing;
+        this.dqLen[sl]--;
+        this.dqLast[ch] = k;
+        this.dqNext[ch] = (Math.floor(this.now / d.period) + 1) * d.period;
+        // A slice blocked for want of room may look up again.
+        this.l2Blocked[sl] = 0;
+        any = true;
+        break;
+      }
+    }
+    return any;
+  }
+
+  /** Requests waiting in the L2 -> DRAM queues (l2.dramQueue). */
+  private dqWaiting(): boolean {
+    for (let sl = 0; sl < this.P; sl++) if (this.dqLen[sl] > 0) return true;
+    return false;
   }
 
   /** Moves the command-level DRAM model to now and turns its finished reads into fill events. */
@@ -705,7 +992,15 @@ class Engine {
     const any = d.advance(this.now);
     for (let i = 0; i < d.doneN; i++) {
       const t = Math.ceil(d.doneTime[i]);
-      this.events.push(t > this.now ? t : this.now + 1, EV_DRAM_FILL, d.doneEntry[i]);
+      const e = d.doneEntry[i];
+      if (e < -1) {
+        // storeAcks: a store DRAM has written goes back to its SM as the reply.
+        const p = -2 - e;
+        this.pBytes[p] = 0;
+        this.sendDown(p, t > this.now ? t : this.now + 1);
+        continue;
+      }
+      this.events.push(t > this.now ? t : this.now + 1, EV_DRAM_FILL, e);
     }
     d.doneN = 0;
     return any;
@@ -736,7 +1031,7 @@ class Engine {
       if (kind === PK_STORE) {
         this.dramAccess(slice, Math.max(this.pBytes[p], this.c.dram.burstBytes));
         this.reqL2++;
-        this.freePacket(p);
+        this.storeTaken(p);
         return true;
       }
       if (this.l2MUsed[slice] === this.l2E) return false;
@@ -759,21 +1054,24 @@ class Engine {
         tags.dirty[slot] = 1;
         tags.sectors[slot] |= need;
         tags.touch(slot);
+        this.l2PortUse = this.pBytes[p];
       } else {
         const v = tags.victim(line);
         if (v < 0) return false;
+        if (this.dqCap > 0 && !this.dqRoom(slice, this.dqNeed(slice, line, 0))) return false;
         this.evictL2(slice, v);
         tags.install(v, line, T_VALID, 1);
         tags.sectors[v] = need;
       }
       this.reqL2++;
-      this.freePacket(p);
+      this.storeTaken(p);
       return true;
     }
     if (slot >= 0 && tags.state[slot] === T_VALID && (tags.sectors[slot] & need) === need) {
       tags.touch(slot);
       this.reqL2++;
       this.hitL2++;
+      this.l2PortUse = this.pBytes[p];
       this.sendDown(p, this.now + this.l2After);
       return true;
     }
@@ -788,6 +1086,7 @@ class Engine {
       return true;
     }
     if (this.l2MUsed[slice] === this.l2E) return false;
+    if (this.dqCap > 0 && !this.dqRoom(slice, slot >= 0 ? 1 : this.dqNeed(slice, line, 1))) return false;
     let v = slot;
     let fetch = need;
     if (v >= 0) {
@@ -829,11 +1128,13 @@ class Engine {
     if (slot >= 0) {
       const e = this.l2SlotEntry[si + slot];
       if (this.l2MCount[e] >= this.l2M) return false;
+      if (!this.dqRoom(slice, 1)) return false;
       this.l2MPk[e * this.l2M + this.l2MCount[e]++] = -1;
     } else {
       if (this.l2MUsed[slice] === this.l2E) return false;
       const v = tags.victim(line);
       if (v < 0) return false;
+      if (this.dqCap > 0 && !this.dqRoom(slice, this.dqNeed(slice, line, 2))) return false;
       this.evictL2(slice, v);
       tags.install(v, line, T_RESERVED, 0);
       tags.sectors[v] = 0;
@@ -848,16 +1149,26 @@ class Engine {
       this.l2MCount[e] = 1;
       this.l2MPk[e * this.l2M] = -1;
       this.l2MUsed[slice]++;
-      this.dramWrite(slice, line, this.pBytes[p]);
+      this.dramWrite(slice, line, this.pBytes[p], this.acks ? p : -1);
       this.dramRead(slice, line, this.l2Line, e);
       this.reqL2++;
-      this.freePacket(p);
+      if (!this.acks) this.freePacket(p);
       return true;
     }
-    this.dramWrite(slice, line, this.pBytes[p]);
+    this.dramWrite(slice, line, this.pBytes[p], this.acks ? p : -1);
     this.reqL2++;
-    this.freePacket(p);
+    if (!this.acks) this.freePacket(p);
     return true;
+  }
+
+  /** A slice took store packet p: with storeAcks it goes back to its SM as a reply, else it is done. */
+  private storeTaken(p: number): void {
+    if (!this.acks) {
+      this.freePacket(p);
+      return;
+    }
+    this.pBytes[p] = 0;
+    this.sendDown(p, this.now + this.l2After);
   }
 
   /** Sectors of its L2 line a request touches (one bit when lines are not sectored). */
@@ -872,13 +1183,32 @@ class Engine {
   /** A valid dirty line leaving an L2 slice is written back (its valid sectors). */
   private evictL2(slice: number, v: number): void {
     const tags = this.l2[slice];
-    if (tags.state[v] === T_VALID && tags.dirty[v]) this.dramWrite(slice, tags.tags[v], popcount(tags.sectors[v]) * this.l2Sector);
+    if (tags.state[v] === T_VALID && tags.dirty[v]) {
+      this.dramWrite(slice, tags.tags[v], popcount(tags.sectors[v]) * this.l2Sector);
+      // The data array reads the whole line out for the write-back (use_data_port: MISS with WRITE_BACK_REQUEST_SENT).
+      this.l2PortUse = this.l2Line;
+    }
   }
 
   /** One cycle of a slice; true when it served something. */
   private l2Step(slice: number): boolean {
     if (this.qLen[slice] === 0) return false;
     if (this.l2Blocked[slice]) return false;
+    if (this.l2PortBytes > 0) {
+      // l2.port: one lookup per slice cycle, while the data port is free (memory_sub_partition::cache_cycle).
+      if (this.l2PortFree[slice] > this.now) return false;
+      // responsePorts: the L2 -> icnt queue (8 replies waiting for the slice's port) is full.
+      if (this.respPorts && this.slDownFree[slice] > this.now + this.respBacklog) return false;
+      this.l2PortUse = 0;
+      if (!this.l2Serve(slice)) {
+        this.l2Blocked[slice] = 1;
+        return false;
+      }
+      this.qHead[slice] = (this.qHead[slice] + 1) % this.qBuf[slice].length;
+      this.qLen[slice]--;
+      this.l2PortFree[slice] = this.now + this.l2PortCycles * Math.max(1, Math.ceil(this.l2PortUse / this.l2PortBytes));
+      return true;
+    }
     let served = false;
     for (let n = 0; n < 16 && this.qLen[slice] > 0; n++) {
       if (this.l2CyclesPerByte > 0 && this.l2Free[slice] >= this.now + 1) break;
@@ -900,6 +1230,14 @@ class Engine {
 
   private dramFill(e: number): void {
     const slice = Math.floor(e / this.l2E);
+    if (this.l2PortBytes > 0 && !this.draining) {
+      // l2.port: the fill waits for the slice's fill port and holds it line / port width slice cycles.
+      if (this.l2FillFree[slice] > this.now) {
+        this.events.push(this.l2FillFree[slice], EV_DRAM_FILL, e);
+        return;
+      }
+      this.l2FillFree[slice] = this.now + this.l2PortCycles * Math.ceil(this.l2Line / this.l2PortBytes);
+    }
     const v = this.l2MSlot[e];
     if (v >= 0) {
       const si = slice * this.l2Lines + v;
@@ -959,6 +1297,16 @@ class Engine {
 
   private smArrive(p: number): void {
     const sm = this.pSm[p];
+    if (this.pKind[p] === PK_STORE) {
+      // storeAcks: a store's reply; the warp may end once none is outstanding.
+      const w = this.pA[p];
+      if (--this.wPending[w] === 0) {
+        this.wNext[w] = 0;
+        if (this.smWake[sm] > this.now) this.smWake[sm] = this.now;
+      }
+      this.freePacket(p);
+      return;
+    }
     this.fetchLatSum += this.now - this.pIssue[p];
     this.fetchLatCount++;
     if (this.pKind[p] === PK_L1FILL) {
@@ -999,6 +1347,9 @@ class Engine {
         case EV_SM_ARRIVE:
           this.smArrive(a);
           break;
+        case EV_NET_ARRIVE:
+          this.ejPush(a);
+          break;
       }
     }
   }
@@ -1035,6 +1386,11 @@ class Engine {
           this.reqL1++;
           this.hitL1++;
         } else if (slot >= 0) {
+          // GPGPU-Sim 3.2.2 rd_miss_base: miss_queue_full(1) fails the access before the MSHR probe.
+          if (this.miqE > 0 && this.miqLen[sm] + 1 >= this.miqE) {
+            this.stall(sm, S_MISSQUEUE);
+            return false;
+          }
           const e = this.l1SlotEntry[sm * this.l1Lines + slot];
           const n = this.mCount[e];
           if (n >= this.l1M) {
@@ -1053,6 +1409,10 @@ class Engine {
           const v = tags.victim(line);
           if (v < 0) {
             this.stall(sm, S_NOCACHELINE);
+            return false;
+          }
+          if (this.miqE > 0 && this.miqLen[sm] + 1 >= this.miqE) {
+            this.stall(sm, S_MISSQUEUE);
             return false;
           }
           if (this.mUsed[sm] === this.l1E) {
@@ -1075,7 +1435,7 @@ class Engine {
           this.wPending[w]++;
           this.reqL1++;
           this.fetchL1++;
-          this.sendUp(this.newPacket(sm, PK_L1FILL, line * this.l1Line, this.l1Line, e, 0));
+          this.toIcnt(sm, this.newPacket(sm, PK_L1FILL, line * this.l1Line, this.l1Line, e, 0));
         }
         break;
       }
@@ -1091,7 +1451,14 @@ class Engine {
         break;
       }
       case G_ST:
-        this.sendUp(this.newPacket(sm, PK_STORE, addr, this.gBytes[g], 0, 0));
+        // wr_miss_no_wa / wr_hit_wt: miss_queue_full(0).
+        if (this.miqE > 0 && this.miqLen[sm] >= this.miqE) {
+          this.stall(sm, S_MISSQUEUE);
+          return false;
+        }
+        // storeAcks: the warp waits for the reply before it can end (pA names it).
+        if (this.acks) this.wPending[w]++;
+        this.toIcnt(sm, this.newPacket(sm, PK_STORE, addr, this.gBytes[g], w, 0));
         break;
       case G_SHARED: {
         let t = this.now;
@@ -1119,6 +1486,7 @@ class Engine {
     } else {
       this.lsuBusy[sm] = 0;
       if (r >= 0) this.complete(w, r, this.now);
+      else if (this.acks && --this.wPending[w] === 0) this.wNext[w] = 0;
       if (this.memQ > 0) this.lsuNextFromQueue(sm);
       this.lsuFreed(sm);
       if (this.smWake[sm] > this.now) this.smWake[sm] = this.now;
@@ -1335,7 +1703,7 @@ class Engine {
       this.wPending[w]++;
       this.rIssue[i] = this.now;
       this.rReady[i] = this.now;
-    }
+    } else if (this.acks) this.wPending[w]++; // storeAcks: the warp cannot end while the LSU still serves its store
   }
 
   // =============================================================================================
@@ -1934,8 +2302,11 @@ class Engine {
     for (;;) {
       this.processEvents();
       let act = false;
+      if (this.miqE > 0) for (let sm = 0; sm < sms; sm++) if (this.miqStep(sm)) act = true;
       for (let sm = 0; sm < sms; sm++) if (this.lsuStep(sm)) act = true;
+      if (this.ejQ > 0 && this.ejStep()) act = true;
       for (let p = 0; p < P; p++) if (this.l2Step(p)) act = true;
+      if (this.dqCap > 0 && this.dqStep()) act = true;
       if (this.dramT && this.dramStep()) act = true;
       for (let sm = 0; sm < sms; sm++) if (this.smBlocks[sm] > 0 && this.issue(sm)) act = true;
       if (this.dispatchPending) {
@@ -1952,10 +2323,34 @@ class Engine {
         next = this.events.peekTime();
         for (let sm = 0; sm < sms; sm++) if (this.smBlocks[sm] > 0 && this.smWake[sm] < next) next = this.smWake[sm];
         for (let p = 0; p < P; p++) if (this.qLen[p] > 0 && !this.l2Blocked[p] && this.l2Free[p] < next) next = Math.max(this.now + 1, Math.ceil(this.l2Free[p]));
+        if (this.l2PortBytes > 0)
+          for (let p = 0; p < P; p++)
+            if (this.qLen[p] > 0 && !this.l2Blocked[p]) {
+              let t = this.l2PortFree[p];
+              if (this.respPorts && this.slDownFree[p] - this.respBacklog > t) t = Math.ceil(this.slDownFree[p] - this.respBacklog);
+              if (t < next) next = t;
+            }
+        if (this.miqE > 0)
+          for (let sm = 0; sm < sms; sm++)
+            if (this.miqLen[sm] > 0) {
+              const t = this.miqReadyAt(sm);
+              if (t < next) next = t;
+            }
         if (this.dramT) {
           const d = this.dramT.nextTime();
           if (d < next) next = d;
         }
+        if (this.ejQ > 0) for (let p = 0; p < P; p++) if (this.ejLen[p] > 0 && this.qLen[p] < this.ejQ && this.ejNext[p] < next) next = this.ejNext[p];
+        if (this.dqCap > 0)
+          for (let ch = 0; ch < this.chSlices.length; ch++) {
+            if (this.dramT!.full(ch)) continue;
+            const list = this.chSlices[ch];
+            for (let j = 0; j < list.length; j++)
+              if (this.dqLen[list[j]] > 0) {
+                if (this.dqNext[ch] < next) next = this.dqNext[ch];
+                break;
+              }
+          }
         if (next === Infinity) throw new Error(`kernel ${k.kernel.name}: deadlock at cycle ${this.now} (no warp can proceed and nothing is in flight)`);
         next = Math.max(this.now + 1, Math.ceil(next));
         const skipped = next - this.now - 1;
@@ -1982,13 +2377,32 @@ class Engine {
   drainDram(): void {
     const d = this.dramT;
     if (!d) return;
+    this.draining = true;
+    // Requests still in the L2 -> DRAM queues go in first (on a scratch clock; the kernel's end stays).
+    const end = this.now;
+    for (let guard = 0; guard < 1e7 && this.dqCap > 0 && this.dqWaiting(); guard++) {
+      let t = d.nextTime();
+      for (let ch = 0; ch < this.dqNext.length; ch++) if (this.dqNext[ch] < t) t = this.dqNext[ch];
+      this.now = Math.max(this.now + 1, Math.ceil(t));
+      this.dqStep();
+      d.advance(this.now);
+      for (let i = 0; i < d.doneN; i++) this.drainDone(d.doneEntry[i]);
+      d.doneN = 0;
+    }
+    this.now = end;
     for (let guard = 0; guard < 1e7; guard++) {
       const t = d.nextTime();
       if (t === Infinity) break;
       d.advance(Math.ceil(t));
-      for (let i = 0; i < d.doneN; i++) this.dramFill(d.doneEntry[i]);
+      for (let i = 0; i < d.doneN; i++) this.drainDone(d.doneEntry[i]);
       d.doneN = 0;
     }
+  }
+
+  /** After the last kernel: a DRAM read fills its line; a store's reply has no warp left to wake. */
+  private drainDone(e: number): void {
+    if (e >= 0) this.dramFill(e);
+    else this.freePacket(-2 - e);
   }
 
   stats(): TimingStats {
@@ -2020,6 +2434,7 @@ class Engine {
       avgFetchLatency: this.fetchLatCount > 0 ? this.fetchLatSum / this.fetchLatCount : 0,
       peak: { mshrEntries: this.peakMshr, mergerFields: this.peakMergers },
       l1Fetches: this.fetchL1,
+      ...(this.miqE > 0 ? { missQueueStalls: this.stalls[S_MISSQUEUE] } : {}),
       stalls,
       sharedAccesses: this.sharedAccesses,
       sl1: { hits: this.sl1Hits, misses: this.sl1Misses, writebacks: this.sl1Writebacks },

@@ -79,6 +79,27 @@ export interface TimingConfig {
    * cycles from the fetch to the first issue from the refilled buffer. Absent: no instruction buffer.
    */
   fetch?: { ibuffer: number; latency: number };
+  /**
+   * The L1's miss queue and the SM's injection port (GPGPU-Sim 3.2.2 gpu-cache.cc/h, shader.cc,
+   * intersim2's interconnect_interface.cpp). Accesses L1 sends below (new read misses, stores) wait in
+   * a FIFO of `entries` (`-gpgpu_cache:dl1 ...,8`: m_miss_queue); `rd_miss_base` fails any read miss,
+   * merges included, while it holds entries - 1 (`miss_queue_full(1)`), a store while it is full
+   * (`wr_miss_no_wa` / `wr_hit_wt`: `miss_queue_full(0)`), and the LSU retries (a `missqueue` stall).
+   * `baseline_cache::cycle` moves the head into the interconnect, one per `drainCycles` (one core
+   * cycle), when the SM's input buffer has room for its flits (`icnt_has_buffer`: at most
+   * `injectFlits` flits of `flitBytes` queued, the buffer drained at the SM port's bandwidth; a read
+   * request is its 8 B header, a store header and data). Absent: accesses enter the interconnect at
+   * once.
+   */
+  missQueue?: { entries: number; drainCycles: number; injectFlits: number; flitBytes: number };
+  /**
+   * Every store is acknowledged: the L2 slice that takes it sends an 8 B reply back to the SM
+   * (GPGPU-Sim 3.x l2cache.cc memory_sub_partition::cache_cycle: a write accepted by the L2 is
+   * set_reply()'d into the L2 -> icnt queue; shader.cc store_ack -> shd_warp_t::dec_store_req), and a
+   * warp is done only when its stores are acknowledged (hardware_done: stores_done()), so a block
+   * frees its SM slot then. Absent: stores need no reply.
+   */
+  storeAcks?: boolean;
   /** The SM's L1 data cache; absent: the GPU has none (Tesla), loads go to L2 / DRAM directly. */
   l1?: TimingCacheConfig;
   /** Granularity of a request sent below L1 when L1 is bypassed (no-L1 mode), bytes (32 on Fermi/Kepler). */
@@ -116,6 +137,34 @@ export interface TimingConfig {
      * lookup is at arrival and hitLatency comes after it, for hits and again after a fill.
      */
     ropBeforeLookup?: boolean;
+    /**
+     * A slice's data and fill ports and its clock (GPGPU-Sim 3.2.2 gpu-cache.cc
+     * `baseline_cache::bandwidth_management`, `-gpgpu_cache:dl2 ...,4:0,32`: ports `bytes` wide;
+     * l2cache.cc `memory_sub_partition::cache_cycle`). The slice looks up at most one request per
+     * `cycles` (its clock, in core cycles) and only while its data port is free; a hit (load or store)
+     * holds the data port ceil(size / bytes) slice cycles, a miss that writes back a dirty line
+     * line / bytes; a DRAM fill waits for the fill port and holds it line / bytes slice cycles.
+     * Absent: one request per cycle, fills at once.
+     */
+    port?: { bytes: number; cycles: number };
+    /**
+     * The queues between a slice and its DRAM channel (GPGPU-Sim 3.2.2: the L2's miss queue,
+     * `-gpgpu_cache:dl2 ...,4:...`, and l2cache.cc's m_L2_dram_queue, `-gpgpu_dram_partition_queues`
+     * 8:8:8:8). A request the slice sends to DRAM (a read miss, a store sent on, a write-back) waits in
+     * them; memory_partition_unit::dram_cycle moves one per DRAM cycle per channel (round-robin over
+     * its slices) into the DRAM's latency queue, and only while the channel's scheduler holds fewer
+     * than its queue size (`dram_t::full`). A lookup that would need more room than is left fails
+     * (the miss queue refuses at missQueue - 1 entries: `miss_queue_full(1)`) and blocks its slice.
+     * Needs dram.timing. Absent: the slice hands requests to DRAM at once.
+     */
+    dramQueue?: { missQueue: number; queue: number };
+    /**
+     * With interconnect.responsePorts: the slice's L2 -> icnt queue (GPGPU-Sim 3.2.2 l2cache.cc
+     * m_L2_icnt_queue, `-gpgpu_dram_partition_queues` 8:8:8:8): replies wait there for the slice's
+     * network port, and memory_sub_partition::cache_cycle looks up no request while it is full. Here:
+     * no lookup while the port is booked more than this many line replies ahead. Absent: no limit.
+     */
+    responseQueue?: number;
   };
   interconnect: {
     /** One-way latency SM <-> L2 slice, cycles. */
@@ -124,6 +173,24 @@ export interface TimingConfig {
     bytesPerCyclePerSM: number;
     /** Bytes per core cycle over all SMs together. */
     bytesPerCycleTotal: number;
+    /**
+     * Where requests leave the network for an L2 slice (GPGPU-Sim 3.2.2 gpu-sim.cc gpgpu_sim::cycle and
+     * l2cache.cc memory_sub_partition::push / cache_cycle; intersim2's ejection and boundary
+     * buffers). A slice takes one request per `cycles` from the network into its ROP delay queue, and
+     * only while its icnt -> L2 queue (after the ROP delay) holds fewer than `queue`. Requests it does
+     * not take wait in the network's buffers at the slice, `bufferFlits` flits of `flitBytes`; while
+     * they are full an SM whose next request (the head of its L1 miss queue, missQueue) is for that
+     * slice cannot inject it. Absent: a request enters its slice's queue when it arrives.
+     */
+    l2Input?: { queue: number; bufferFlits: number; flitBytes: number; cycles: number };
+    /**
+     * Responses leave through their slice's own network port (GPGPU-Sim 3.2.2 gpgpu_sim::cycle: each
+     * sub-partition pushes its L2 -> icnt queue's head into the network when its input buffer has room,
+     * one 32 B flit per interconnect cycle per port): each slice sends bytesPerCycleTotal / partitions
+     * bytes per cycle, and a response is its data plus an 8 B header (mem_fetch::size, data + control).
+     * Absent: responses share only the total and the SM's port, data bytes only.
+     */
+    responsePorts?: boolean;
   };
   dram: {
     channels: number;
@@ -271,6 +338,8 @@ export interface TimingStats {
    * being fetched are not counted (GPGPU-Sim calls them hits on a reserved line).
    */
   l1Fetches?: number;
+  /** LSU cycles lost to a full L1 miss queue (missQueue only; not one of LASH's three stall reasons). */
+  missQueueStalls?: number;
   /** The most L1 MSHR entries and merger fields (requests waiting for data) one SM had in use at once. */
   peak?: { mshrEntries: number; mergerFields: number };
   /** LSU stall cycles by reason, summed over SMs. */

@@ -323,6 +323,109 @@ describe('timing engine: loops, layout and S-L1 line widths', () => {
   });
 });
 
+describe('timing engine: GPGPU-Sim 3.2.2 queues and ports (fermi480)', () => {
+  // 48 warps on one SM, each one 128 B store (a line of 4-byte words): 5 flits of 32 B with the header
+  const stores = k('stores', 6, 256, [{ op: 'st', array: 'x', index: gtid() }]);
+
+  it('stores wait in the L1 miss queue for room in the SM injection buffer (missQueue)', () => {
+    const off = simulate(oneSm(fermi480, { missQueue: undefined }), [stores], { l1: 'hw' });
+    const on = simulate(oneSm(fermi480), [stores], { l1: 'hw' });
+    expect(off.missQueueStalls).toBeUndefined();
+    expect(on.requests).toEqual(off.requests);
+    // the LSU could hand a store over every lsuCycles, the port takes one per 136 / 16 cycles
+    expect(on.missQueueStalls!).toBeGreaterThan(0);
+    const port = (48 * (8 + 128)) / fermi480.interconnect.bytesPerCyclePerSM;
+    expect(on.cycles).toBeGreaterThanOrEqual(port);
+    // a queue and buffer longer than the work never refuse a store
+    const long = simulate(oneSm(fermi480, { missQueue: { ...fermi480.missQueue!, entries: 64, injectFlits: 4096 } }), [stores], { l1: 'hw' });
+    expect(long.missQueueStalls).toBe(0);
+    expect(long.requests).toEqual(on.requests);
+  });
+
+  it('a warp ends only when its stores are acknowledged (storeAcks)', () => {
+    const st = (grid: number) => k('st1', grid, 32, [{ op: 'st', array: 'x', index: gtid() }]);
+    const acked = oneSm(fermi480, { maxBlocksPerSM: 1 });
+    const fire = oneSm(fermi480, { maxBlocksPerSM: 1, storeAcks: undefined });
+    const extra = (ks: Kernel[]) => {
+      const a = simulate(acked, ks, { l1: 'hw' });
+      const b = simulate(fire, ks, { l1: 'hw' });
+      expect(a.requests).toEqual(b.requests);
+      return a.cycles - b.cycles;
+    };
+    const icnt = fermi480.interconnect.latency;
+    const dram = fermi480.dram.latency;
+    // a store that misses in L2 (wr_miss_wa) is answered when DRAM has written it, then crosses back
+    const cold = extra([st(1)]);
+    expect(cold).toBeGreaterThanOrEqual(dram + icnt);
+    expect(cold).toBeLessThan(dram + icnt + 100);
+    // the same store again hits in L2: the slice answers at once, only the way back is added
+    const warm = extra([st(1), st(1)]) - cold;
+    expect(warm).toBeGreaterThanOrEqual(icnt);
+    expect(warm).toBeLessThan(icnt + 20);
+    // one block at a time: the second block starts only when the first one's store came back
+    const hl = fermi480.l2.hitLatency;
+    expect(extra([st(2)])).toBeGreaterThanOrEqual(cold + 2 * icnt + hl + dram);
+  });
+
+  it('store replies balance under either scheduler: every store is answered once', () => {
+    const copy = k('copy2', 240, 256, [
+      { op: 'ld', array: 'x', index: gtid(), dst: 0 },
+      { op: 'st', array: 'x', index: gtid(1, 1 << 19), src: [0] },
+    ]);
+    for (const scheduler of ['lrr', 'gto'] as const) {
+      const a = simulate(fermi480, [copy], { l1: 'hw', scheduler });
+      const b = simulate({ ...fermi480, storeAcks: undefined }, [copy], { l1: 'hw', scheduler });
+      expect(a.requests.l2).toBe(b.requests.l2);
+      // 1920 warps, one 128 B store each: one 8 B reply per store on the way back
+      expect(a.bytes.interconnect - b.bytes.interconnect).toBe(1920 * 8);
+    }
+  });
+
+  it('a slice that takes requests slowly backs up into the SMs (interconnect.l2Input)', () => {
+    // every warp stores a line of slice 0 (lines 0, 12, 24, ...)
+    const P = fermi480.l2.partitions;
+    const oneSlice = k('slice0', 6, 256, [{ op: 'st', array: 'x', index: { terms: [{ coef: 1, var: 'tid', mod: 32 }, { coef: 32 * P, var: 'gtid', div: 32 }] } }]);
+    const li = fermi480.interconnect.l2Input!;
+    const tight = { ...fermi480.interconnect, l2Input: { ...li, queue: 1, cycles: 32 } };
+    const base = simulate(oneSm(fermi480), [oneSlice], { l1: 'hw' });
+    const slow = simulate(oneSm(fermi480, { interconnect: tight }), [oneSlice], { l1: 'hw' });
+    // one request per 32 cycles at the slice: the SM cannot go faster than that
+    expect(slow.cycles).toBeGreaterThanOrEqual(48 * 32);
+    expect(slow.requests).toEqual(base.requests);
+    expect(slow.missQueueStalls!).toBeGreaterThan(base.missQueueStalls!);
+    expect(slow.cycles).toBeGreaterThan(base.cycles);
+  });
+
+  it('L2 hits hold a slice data port for size / port width slice cycles (l2.port)', () => {
+    // 480 KB read twice: the second launch misses the 16 KB L1s and hits the 768 KB L2 (128 B fills)
+    const rd = k('rd', 480, 256, [{ op: 'ld', array: 'x', index: gtid(), dst: 0 }, { op: 'alu', count: 1, uses: [0], dst: 1 }]);
+    const narrow = simulate(fermi480, [rd, rd], { l1: 'hw' });
+    const wide = simulate({ ...fermi480, l2: { ...fermi480.l2, port: { ...fermi480.l2.port!, bytes: 128 } } }, [rd, rd], { l1: 'hw' });
+    const none = simulate({ ...fermi480, l2: { ...fermi480.l2, port: undefined } }, [rd, rd], { l1: 'hw' });
+    expect(narrow.requests.l1).toBe(wide.requests.l1);
+    expect(narrow.hits.l2).toBeGreaterThan(3000);
+    expect(narrow.cycles).toBeGreaterThan(wide.cycles);
+    expect(wide.cycles).toBeGreaterThanOrEqual(none.cycles);
+  });
+
+  it('requests for DRAM wait in bounded L2 -> DRAM queues and all reach DRAM (l2.dramQueue)', () => {
+    const body: Instr[] = [
+      { op: 'ld', array: 'x', index: gtid(), dst: 0 },
+      { op: 'st', array: 'x', index: gtid(1, 1 << 19), src: [0] },
+    ];
+    const kern = k('copy', 120, 256, body);
+    const def = simulate(fermi480, [kern], { l1: 'hw' });
+    const tiny = simulate({ ...fermi480, l2: { ...fermi480.l2, dramQueue: { missQueue: 2, queue: 1 } } }, [kern], { l1: 'hw' });
+    const none = simulate({ ...fermi480, l2: { ...fermi480.l2, dramQueue: undefined } }, [kern], { l1: 'hw' });
+    expect(tiny.requests).toEqual(def.requests);
+    expect(none.requests).toEqual(def.requests);
+    expect(tiny.bytes.dram).toBe(def.bytes.dram);
+    expect(none.bytes.dram).toBe(def.bytes.dram);
+    // the bound changes the order DRAM sees the requests in, not what it moves
+    expect(tiny.cycles).not.toBe(none.cycles);
+  });
+});
+
 describe('timing engine: contract', () => {
   it('is deterministic', () => {
     const kern = k('d', 40, 256, [
