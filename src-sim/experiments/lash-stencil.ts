@@ -41,6 +41,11 @@ function kernelsFor(p: ParamValues, bytes: number) {
   return stencilKernels({ n: p.n as number, iterations: p.iterations as number, block: p.block as number, type: 'int' as ElemType, elemBytes: bytes });
 }
 
+/** L1 accesses (GPGPU-Sim's L1D_total_cache_accesses): load accesses, plus stores when they look up L1. */
+function l1Accesses(s: TimingStats): number {
+  return s.requests.l1 + (s.l1Stores?.accesses ?? 0);
+}
+
 /** Findings over int, short and char when the run has all three (LASH's comparisons). */
 export function stencilFindings(names: string[], stats: TimingStats[]): Finding[] {
   const at = (n: string): TimingStats | undefined => stats[names.indexOf(n)];
@@ -56,13 +61,22 @@ export function stencilFindings(names: string[], stats: TimingStats[]): Finding[
   if (i1 && i2)
     out.push({ key: 'stencil.shortVsChar', label: 'short faster than char by', value: pctOver(i1.cycles, i2.cycles), unit: '%', evidence: `char ${i1.cycles} / short ${i2.cycles} cycles - 1` });
   if (i4 && i1) {
+    // LASH Fig 5a, "total number of memory requests": GPGPU-Sim 3.2.2 counts the memory requests
+    // (mem_fetch) the SMs inject into the interconnect in shader.cc
+    // simt_core_cluster::icnt_inject_request_packet (gpgpu_n_mem_read_global for L1 read misses that
+    // fetch, gpgpu_n_mem_write_global for stores); each reaches an L2 slice once, so it is the L2's
+    // request count. L1 accesses (L1D_total_cache_accesses) cannot be it: coalescing gives every type
+    // the same count (evidence below).
     out.push({
       key: 'stencil.requestsCharVsInt',
       label: 'char: fewer memory requests than int by',
       value: pctUnder(memoryRequests(i1), memoryRequests(i4)),
       unit: '%',
-      evidence: `requests that reached L2: char ${memoryRequests(i1)}, int ${memoryRequests(i4)}`,
+      evidence: `requests the SMs sent to L2 (gpgpu_n_mem_read_global + gpgpu_n_mem_write_global): char ${memoryRequests(i1)}, int ${memoryRequests(i4)}; for comparison L1 accesses char ${l1Accesses(i1)}, int ${l1Accesses(i4)}; DRAM requests char ${i1.requests.dram}, int ${i4.requests.dram}`,
     });
+    // Fig 5b: dram.cc dram_t::print's bw_util (bwutil / n_cmd: data-bus cycles of column commands over
+    // all DRAM cycles), the quantity GPGPU-Sim names bandwidth utilisation (dram_eff divides by the
+    // cycles with requests pending instead).
     out.push({
       key: 'stencil.dramCharVsInt',
       label: 'char: lower DRAM bandwidth utilisation than int by',
@@ -73,11 +87,13 @@ export function stencilFindings(names: string[], stats: TimingStats[]): Finding[
     out.push({
       key: 'stencil.latencyCharVsInt',
       label: 'char: lower average memory access latency than int by',
-      // LASH's numbers are GPGPU-Sim's memory statistics: the mean latency of a memory fetch, from the
-      // L1 miss leaving the SM to its data returning (averagemflatency); L1 hits are not in it.
+      // LASH's numbers are GPGPU-Sim's memory statistics: averagemflatency, mem_latency_stat.cc
+      // mf_total_lat / num_mfs, the mean cycles from a mem_fetch's creation (L1 accepting the miss or
+      // store) to its reply leaving the cluster's response FIFO (shader.cc simt_core_cluster::icnt_cycle
+      // -> memlatstat_read_done: read replies and write acks alike); L1 hits and merges are not in it.
       value: pctUnder(i1.avgFetchLatency ?? i1.avgMemLatency, i4.avgFetchLatency ?? i4.avgMemLatency),
       unit: '%',
-      evidence: `mean cycles from an L1 miss leaving to its data: char ${(i1.avgFetchLatency ?? 0).toFixed(0)}, int ${(i4.avgFetchLatency ?? 0).toFixed(0)}; issue-to-data over all global loads: char ${i1.avgMemLatency.toFixed(0)}, int ${i4.avgMemLatency.toFixed(0)}`,
+      evidence: `mean cycles from L1 accepting a miss or store to its reply (averagemflatency): char ${(i1.avgFetchLatency ?? 0).toFixed(0)}, int ${(i4.avgFetchLatency ?? 0).toFixed(0)}; issue-to-data over all global loads: char ${i1.avgMemLatency.toFixed(0)}, int ${i4.avgMemLatency.toFixed(0)}`,
     });
     out.push({
       key: 'stencil.l1MissCharVsInt',
@@ -88,13 +104,18 @@ export function stencilFindings(names: string[], stats: TimingStats[]): Finding[
     });
   }
   if (i4 && i1 && i4.requests.l1 > 0 && i1.requests.l1 > 0) {
-    const fr = (x: TimingStats) => (100 * (x.l1Fetches ?? 0)) / x.requests.l1;
+    // Fig 5d: gpu-sim.cc's L1D_total_cache_miss_rate = misses / accesses of cache_sub_stats
+    // (gpu-cache.cc cache_stats::get_sub_stats: accesses = HIT + MISS + HIT_RESERVED over every access
+    // type, global stores included; misses = MISS; a merge into a line being fetched is HIT_RESERVED,
+    // select_stats_status; refused attempts are RESERVATION_FAIL, in neither).
+    const fr = (x: TimingStats) => (100 * ((x.l1Fetches ?? 0) + (x.l1Stores?.misses ?? 0))) / (x.requests.l1 + (x.l1Stores?.accesses ?? 0));
+    const withStores = i4.l1Stores !== undefined && i1.l1Stores !== undefined;
     out.push({
       key: 'stencil.l1FetchRateCharVsInt',
       label: 'char: lower L1 miss rate than int by (merges as hits)',
       value: +(fr(i4) - fr(i1)).toFixed(1),
       unit: 'points',
-      evidence: `L1 misses that fetched a line per L1 request (a merge into a line being fetched counts as a hit, as GPGPU-Sim's HIT_RESERVED): char ${fr(i1).toFixed(1)} %, int ${fr(i4).toFixed(1)} %`,
+      evidence: `L1 misses per L1 access (GPGPU-Sim's L1D_total_cache_miss_rate: a merge into a line being fetched is a HIT_RESERVED${withStores ? ', stores are accesses and count as misses unless they find their line' : ', loads only'}): char ${fr(i1).toFixed(1)} %, int ${fr(i4).toFixed(1)} %`,
     });
   }
   if (i4 && i2 && i1) {
@@ -167,7 +188,7 @@ export const lashStencil: Experiment = {
     });
     const notes = [
       `${preset.name}: ${cfg.sms} SMs, L1 ${cfg.l1 ? `${cfg.l1.sets} sets x ${cfg.l1.ways} ways x ${cfg.l1.lineBytes} B, ${cfg.l1.mshrEntries} MSHRs x ${cfg.l1.mshrMergers} mergers` : 'none'}; L1 mode ${p.l1}, scheduler ${p.scheduler}.`,
-      'Miss rates count merged requests (hits on a line still being fetched) as misses; the load latency series is from issue to data over all global loads; the char-vs-int latency finding uses the memory-fetch latency (an L1 miss leaving the SM to its data, the averagemflatency of GPGPU-Sim).',
+      'The L1 miss rate series counts merged requests (hits on a line still being fetched) as misses; the load latency series is from issue to data over all global loads. The char-vs-int findings measure what GPGPU-Sim 3.2.2 prints: requests the SMs send below L1 (gpgpu_n_mem_read_global + gpgpu_n_mem_write_global), bw_util, averagemflatency (L1 accepting a miss or store to its reply) and L1D_total_cache_miss_rate (merges as hits, stores as accesses when the preset looks stores up in L1).',
     ];
     return { series, tables: [statsTable('Stencil per element type', names, stats)], findings: stencilFindings(names, stats), notes };
   },

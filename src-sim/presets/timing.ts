@@ -33,9 +33,10 @@ export const FERMI480_TIMING: TimingConfig = {
   fetch: { ibuffer: 2, latency: 4 },
   missQueue: { entries: 8, drainCycles: 2, injectFlits: 9, flitBytes: 32 },
   storeAcks: true,
+  storeTags: true,
   l1: { sets: 32, ways: 4, lineBytes: 128, mshrEntries: 32, mshrMergers: 8, hitLatency: 20, policy: 'lru' },
   bypassBytes: 32,
-  l2: { sets: 64, ways: 8, lineBytes: 128, mshrEntries: 32, mshrMergers: 4, hitLatency: 240, policy: 'lru', partitions: 12, writeMissFetch: true, ropBeforeLookup: true, port: { bytes: 32, cycles: 2 }, dramQueue: { missQueue: 4, queue: 8 }, responseQueue: 8 },
+  l2: { sets: 64, ways: 8, lineBytes: 128, mshrEntries: 32, mshrMergers: 4, hitLatency: 240, policy: 'lru', partitions: 12, writeMissFetch: true, ropBeforeLookup: true, port: { bytes: 32, cycles: 2 }, dramQueue: { missQueue: 4, queue: 8 }, responseQueue: 8, dramReturn: { queue: 8, returnQueue: 116 } },
   interconnect: { latency: 10, bytesPerCyclePerSM: 16, bytesPerCycleTotal: 192, l2Input: { queue: 8, bufferFlits: 24, flitBytes: 32, cycles: 2 }, responsePorts: true },
   dram: {
     channels: 6,
@@ -98,6 +99,8 @@ export const FERMI480_TIMING_PROVENANCE: Record<string, string> = {
     "LASH VI (GPGPU-Sim 3.2.2): shader.cc shader_core_ctx::cycle runs issue, decode, fetch in that order: a buffer emptied by an issue is fetched the same 700 MHz cycle, decoded the next and issues the one after, 2 cycles = 4 shader cycles",
   storeAcks:
     "LASH VI (GPGPU-Sim 3.2.2): l2cache.cc memory_sub_partition::cache_cycle replies to every write the L2 accepts (set_reply, into the L2 -> icnt queue); shader.cc ldst_unit counts a warp's stores (inc_store_req) and store_ack counts them back; a warp is hardware_done only when stores_done(), and its block's slot is freed then",
+  storeTags:
+    "LASH VI (GPGPU-Sim 3.2.2): gpu-cache.cc data_cache::access probes the tags for stores too; tag_array::probe returns RESERVATION_FAIL when every way of the set is reserved and process_tag_probe then calls no write handler (the LSU retries); the GTX 480 L1 (-gpgpu_cache:dl1 32:128:4,L:L:m:N:L) is global write-evict, no write-allocate: a hit evicts the line (wr_hit_global_we_local_wb -> wr_hit_we), a miss or a store to a reserved line is sent below (wr_miss_no_wa); cache_stats counts each as an access",
   'missQueue.entries':
     "LASH VI (GPGPU-Sim 3.2.2, GTX 480 configuration): gpgpusim.config -gpgpu_cache:dl1 32:128:4,L:L:m:N:L,A:32:8,8, the last field the L1's miss queue (m_miss_queue); gpu-cache.cc rd_miss_base fails a read miss or merge while miss_queue_full(1), a store (wr_miss_no_wa, wr_hit_wt) while miss_queue_full(0)",
   'missQueue.drainCycles':
@@ -133,6 +136,10 @@ export const FERMI480_TIMING_PROVENANCE: Record<string, string> = {
     "LASH VI (GPGPU-Sim 3.2.2, GTX 480 configuration): -gpgpu_cache:dl2 ...,A:32:4,4:0,32, the L2's miss queue of 4 (rd_miss_base refuses at miss_queue_full(1))",
   'l2.dramQueue.queue':
     'LASH VI (GPGPU-Sim 3.2.2): gpu-sim.cc option -gpgpu_dram_partition_queues default 8:8:8:8 (not set by the GTX 480 config), the second the L2 -> DRAM queue (l2cache.cc m_L2_dram_queue); memory_partition_unit::dram_cycle moves one per DRAM cycle to DRAM while dram_t::full() is false (-gpgpu_frfcfs_dram_sched_queue_size 16)',
+  'l2.dramReturn.queue':
+    'LASH VI (GPGPU-Sim 3.x): gpu-sim.cc option -gpgpu_dram_partition_queues default 8:8:8:8, the third the DRAM -> L2 queue (l2cache.cc m_dram_L2_queue); memory_partition_unit::dram_cycle moves the return queue head there when not full, can_issue_to_dram sends nothing while it is full, cache_cycle takes its head to the fill port (fill_port_free) or the L2 -> icnt queue',
+  'l2.dramReturn.returnQueue':
+    'LASH VI (GPGPU-Sim 3.2.2, GTX 480 configuration): gpgpusim.config -gpgpu_dram_return_queue_size 116 (dram.cc dram_t::returnq); l2cache.cc arbitration_metadata: shared credits 16 + 116 - 1 per channel plus one per sub-partition',
   'l2.responseQueue':
     'LASH VI (GPGPU-Sim 3.2.2): gpu-sim.cc option -gpgpu_dram_partition_queues default 8:8:8:8, the fourth the L2 -> icnt queue (l2cache.cc m_L2_icnt_queue); memory_sub_partition::cache_cycle accesses the L2 only while it is not full (output_full)',
   'interconnect.latency':

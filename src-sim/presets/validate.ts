@@ -86,6 +86,7 @@ const timingSchema = z.object({
   writebackPort: z.boolean().optional(),
   fetch: z.object({ ibuffer: positiveInt.max(64), latency: z.number().finite().min(0).max(1e4) }).optional(),
   storeAcks: z.boolean().optional(),
+  storeTags: z.boolean().optional(),
   missQueue: z.object({ entries: positiveInt.max(1024), drainCycles: positiveInt.max(64), injectFlits: positiveInt.max(4096), flitBytes: positiveInt.max(4096) }).optional(),
   l1: timingCacheSchema.optional(),
   bypassBytes: positiveInt.max(4096),
@@ -99,6 +100,7 @@ const timingSchema = z.object({
     port: z.object({ bytes: positiveInt.max(4096), cycles: positiveInt.max(64) }).optional(),
     dramQueue: z.object({ missQueue: positiveInt.max(1024), queue: positiveInt.max(1024) }).optional(),
     responseQueue: positiveInt.max(1024).optional(),
+    dramReturn: z.object({ queue: positiveInt.max(1024), returnQueue: positiveInt.max(4096) }).optional(),
   }),
   interconnect: z.object({
     latency: z.number().finite().min(0).max(1e5),

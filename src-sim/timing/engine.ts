@@ -3,7 +3,7 @@ import * as C from './compile';
 import { compileKernel, layoutArrays } from './compile';
 import { DramModel } from './dram';
 import { EventQueue } from './events';
-import { RESERVED, TagArray, VALID } from './tcache';
+import { INVALID, RESERVED, TagArray, VALID } from './tcache';
 import type { Kernel, StallReason, TimingConfig, TimingOptions, TimingStats } from './types';
 import { STALL_REASONS } from './types';
 
@@ -36,6 +36,9 @@ const VAR_GDIM: number = C.VAR_GDIM;
 const VAR_LOOP: number = C.VAR_LOOP;
 const T_VALID: number = VALID;
 const T_RESERVED: number = RESERVED;
+const T_INVALID: number = INVALID;
+/** dramReturn: DRAM reports a write-back of slice s (nothing waits for it) as WB_TAG - s. */
+const WB_TAG = -(2 ** 30);
 
 // Event kinds.
 const EV_L2_ARRIVE = 0;
@@ -252,6 +255,11 @@ class Engine {
   declare readonly miqE: number;
   /** storeAcks: a store's packet returns to its SM as an 8 B reply; its warp ends only when all came back. */
   declare readonly acks: boolean;
+  /** storeTags: stores look up the L1 tags (refused on an all-reserved set, evict on a hit). */
+  declare readonly stTags: boolean;
+  declare stAccesses: number;
+  declare stMisses: number;
+  declare stPending: number;
   declare readonly miqDrain: number;
   declare readonly miqFlits: number;
   declare readonly miqFlitBytes: number;
@@ -274,6 +282,8 @@ class Engine {
    * from last (dqLast); chSlices: the slices of each channel.
    */
   declare readonly dqCap: number;
+  /** l2.dramQueue: the L2 -> DRAM queue's own size (the ring's places beyond the L2 miss queue). */
+  declare readonly dqQueue: number;
   declare readonly dqRing: number;
   declare readonly dqLine: Float64Array;
   declare readonly dqBytes: Int32Array;
@@ -284,6 +294,26 @@ class Engine {
   declare readonly dqNext: Float64Array;
   declare readonly dqLast: Int32Array;
   declare readonly chSlices: Int32Array[];
+  /**
+   * l2.dramReturn (0: off): per channel the return queue (ring rtVal / rtTime of what DRAM finished, in
+   * that order; rtNext: the channel's next DRAM cycle), per slice the DRAM -> L2 queue (drVal, drCap
+   * places; drNext: its next L2 cycle) holding fill entries (>= 0) and store replies (-2 - packet);
+   * the credits: per slice a private one (crPriv) and per channel the shared pool in use (crShared)
+   * up to crLimit.
+   */
+  declare readonly drCap: number;
+  declare rtVal: Int32Array[];
+  declare rtTime: Float64Array[];
+  declare readonly rtHead: Int32Array;
+  declare readonly rtLen: Int32Array;
+  declare readonly rtNext: Float64Array;
+  declare readonly drVal: Int32Array;
+  declare readonly drHead: Int32Array;
+  declare readonly drLen: Int32Array;
+  declare readonly drNext: Float64Array;
+  declare readonly crPriv: Int32Array;
+  declare readonly crShared: Int32Array;
+  declare readonly crLimit: number;
   /**
    * interconnect.l2Input: per slice the requests waiting in the network at it (ring ejBuf, ejHead,
    * ejLen), their flits (ejWait), the next cycle the slice may take one (ejNext). ejQ 0: off.
@@ -518,6 +548,10 @@ class Engine {
     this.fetchFree = new Float64Array(S);
     this.wbFree = new Float64Array(S);
     this.acks = c.storeAcks === true;
+    this.stTags = c.storeTags === true && this.useL1 !== 0;
+    this.stAccesses = 0;
+    this.stMisses = 0;
+    this.stPending = 0;
     const miq = c.missQueue && this.useL1 ? c.missQueue : null;
     this.miqE = miq ? Math.max(1, Math.round(miq.entries)) : 0;
     this.miqDrain = miq ? Math.max(1, miq.drainCycles) : 1;
@@ -536,6 +570,7 @@ class Engine {
     this.draining = false;
     const dq = c.l2.dramQueue && c.dram.timing && !c.l2.uncached ? c.l2.dramQueue : null;
     this.dqCap = dq ? Math.max(3, dq.missQueue - 1 + dq.queue) : 0;
+    this.dqQueue = dq ? dq.queue : 0;
     this.dqRing = this.dqCap + 4;
     const PQ = c.l2.partitions * this.dqRing;
     this.dqLine = new Float64Array(PQ);
@@ -563,6 +598,25 @@ class Engine {
       for (let sl = 0; sl < c.l2.partitions; sl++) if (Math.floor((sl * c.dram.channels) / c.l2.partitions) === ch) list.push(sl);
       this.chSlices.push(Int32Array.from(list));
     }
+    const dr = c.l2.dramReturn && this.dqCap > 0 ? c.l2.dramReturn : null;
+    this.drCap = dr ? Math.max(1, dr.queue) : 0;
+    this.rtVal = [];
+    this.rtTime = [];
+    for (let ch = 0; ch < c.dram.channels; ch++) {
+      this.rtVal.push(new Int32Array(dr ? 64 : 0));
+      this.rtTime.push(new Float64Array(dr ? 64 : 0));
+    }
+    this.rtHead = new Int32Array(c.dram.channels);
+    this.rtLen = new Int32Array(c.dram.channels);
+    this.rtNext = new Float64Array(c.dram.channels);
+    this.drVal = new Int32Array(c.l2.partitions * this.drCap);
+    this.drHead = new Int32Array(c.l2.partitions);
+    this.drLen = new Int32Array(c.l2.partitions);
+    this.drNext = new Float64Array(c.l2.partitions);
+    this.crPriv = new Int32Array(c.l2.partitions);
+    this.crShared = new Int32Array(c.dram.channels);
+    // arbitration_metadata: m_shared_credit_limit = sched queue + return queue - (slices per channel - 1).
+    this.crLimit = dr && c.dram.timing ? c.dram.timing.queue + dr.returnQueue - (this.chSlices[0].length - 1) : 0;
     const regions = S + S * this.memQ;
     this.mqHead = new Int32Array(S);
     this.mqLen = new Int32Array(S);
@@ -910,7 +964,8 @@ class Engine {
    * write, not a write-back, as a reply through the dram -> L2 and L2 -> icnt queues), -1: none.
    */
   private dramWrite(slice: number, line: number, bytes: number, ack = -1): void {
-    const tag = ack >= 0 ? -2 - ack : -1;
+    // dramReturn: a write nobody waits for still reports when DRAM wrote it (its credit comes back then).
+    const tag = ack >= 0 ? -2 - ack : this.drCap > 0 ? WB_TAG - slice : -1;
     if (this.dqCap > 0) {
       this.dqPush(slice, line, bytes, 1, tag);
       return;
@@ -965,6 +1020,12 @@ class Engine {
         const k = (this.dqLast[ch] + j + n) % n;
         const sl = list[k];
         if (this.dqLen[sl] === 0) continue;
+        // dramReturn: can_issue_to_dram: the slice's DRAM -> L2 queue not full and a credit to borrow.
+        if (this.drCap > 0 && (this.drLen[sl] >= this.drCap || !(this.crPriv[sl] < 1 || this.crShared[ch] < this.crLimit))) continue;
+        if (this.drCap > 0) {
+          if (this.crPriv[sl] < 1) this.crPriv[sl]++;
+          else this.crShared[ch]++;
+        }
         const i = sl * this.dqRing + this.dqHead[sl];
         d.request(ch, this.dqLine[i], this.dqBytes[i], this.dqWrite[i] === 1, this.dqEntry[i], this.now);
         this.dqHead[sl] = (this.dqHead[sl] + 1) % this.dqRing;
@@ -993,6 +1054,10 @@ class Engine {
     for (let i = 0; i < d.doneN; i++) {
       const t = Math.ceil(d.doneTime[i]);
       const e = d.doneEntry[i];
+      if (this.drCap > 0) {
+        this.rtPush(e, t);
+        continue;
+      }
       if (e < -1) {
         // storeAcks: a store DRAM has written goes back to its SM as the reply.
         const p = -2 - e;
@@ -1004,6 +1069,118 @@ class Engine {
     }
     d.doneN = 0;
     return any;
+  }
+
+  /** The slice a DRAM completion belongs to (a fill entry, a store reply, a write-back tag). */
+  private doneSlice(e: number): number {
+    if (e >= 0) return Math.floor(e / this.l2E);
+    if (e <= WB_TAG) return WB_TAG - e;
+    return this.sliceOf(Math.floor(this.pAddr[-2 - e] / this.l2Line));
+  }
+
+  /** dramReturn: a credit comes back to slice sl (arbitration_metadata::return_credit). */
+  private returnCredit(sl: number): void {
+    if (this.crPriv[sl] > 0) this.crPriv[sl]--;
+    else this.crShared[Math.floor((sl * this.c.dram.channels) / this.P)]--;
+  }
+
+  /**
+   * dramReturn: DRAM finished e at cycle t. A write-back is done (set_done returns its credit); a read
+   * or a store reply joins its channel's return queue (dram_t::returnq), in the order DRAM finished.
+   */
+  private rtPush(e: number, t: number): void {
+    const sl = this.doneSlice(e);
+    if (e <= WB_TAG) {
+      this.returnCredit(sl);
+      return;
+    }
+    const ch = Math.floor((sl * this.c.dram.channels) / this.P);
+    let v = this.rtVal[ch];
+    if (this.rtLen[ch] === v.length) {
+      const nv = new Int32Array(v.length * 2);
+      const nt = new Float64Array(v.length * 2);
+      const ot = this.rtTime[ch];
+      for (let i = 0; i < this.rtLen[ch]; i++) {
+        const j = (this.rtHead[ch] + i) % v.length;
+        nv[i] = v[j];
+        nt[i] = ot[j];
+      }
+      this.rtVal[ch] = nv;
+      this.rtTime[ch] = nt;
+      this.rtHead[ch] = 0;
+      v = nv;
+    }
+    const j = (this.rtHead[ch] + this.rtLen[ch]) % v.length;
+    v[j] = e;
+    this.rtTime[ch][j] = t;
+    this.rtLen[ch]++;
+  }
+
+  /**
+   * dramReturn, each cycle: every channel moves its return queue's head into its slice's DRAM -> L2
+   * queue, one per DRAM cycle, when it has arrived and the queue has room (dram_cycle); every slice
+   * takes its DRAM -> L2 queue's head, one per L2 cycle: a fill when the fill port is free, a store's
+   * reply when the L2 -> icnt queue has room (memory_sub_partition::cache_cycle). True when any moved.
+   */
+  private drStep(): boolean {
+    let any = false;
+    const period = this.dramT!.period;
+    for (let ch = 0; ch < this.rtLen.length; ch++) {
+      if (this.rtLen[ch] === 0 || this.rtNext[ch] > this.now) continue;
+      const h = this.rtHead[ch];
+      if (this.rtTime[ch][h] > this.now) continue;
+      const e = this.rtVal[ch][h];
+      const sl = this.doneSlice(e);
+      if (this.drLen[sl] >= this.drCap) continue;
+      this.drVal[sl * this.drCap + ((this.drHead[sl] + this.drLen[sl]) % this.drCap)] = e;
+      this.drLen[sl]++;
+      this.returnCredit(sl);
+      this.rtHead[ch] = (h + 1) % this.rtVal[ch].length;
+      this.rtLen[ch]--;
+      this.rtNext[ch] = (Math.floor(this.now / period) + 1) * period;
+      any = true;
+    }
+    for (let sl = 0; sl < this.P; sl++) {
+      if (this.drLen[sl] === 0 || this.drNext[sl] > this.now) continue;
+      const e = this.drVal[sl * this.drCap + this.drHead[sl]];
+      if (e >= 0) {
+        if (this.l2PortBytes > 0 && this.l2FillFree[sl] > this.now) continue;
+        this.dramFill(e);
+      } else {
+        if (this.respPorts && this.slDownFree[sl] > this.now + this.respBacklog) continue;
+        const p = -2 - e;
+        this.pBytes[p] = 0;
+        this.sendDown(p, this.now + 1);
+      }
+      this.drHead[sl] = (this.drHead[sl] + 1) % this.drCap;
+      this.drLen[sl]--;
+      this.drNext[sl] = this.now + this.l2PortCycles;
+      any = true;
+    }
+    return any;
+  }
+
+  /** dramReturn: the earliest cycle drStep could move something (Infinity: nothing waits). */
+  private drWake(): number {
+    let t = Infinity;
+    for (let ch = 0; ch < this.rtLen.length; ch++) {
+      if (this.rtLen[ch] === 0) continue;
+      const h = this.rtHead[ch];
+      const sl = this.doneSlice(this.rtVal[ch][h]);
+      if (this.drLen[sl] >= this.drCap) continue; // waits for the slice, which drStep wakes below
+      const x = Math.max(this.rtNext[ch], this.rtTime[ch][h]);
+      if (x < t) t = x;
+    }
+    for (let sl = 0; sl < this.P; sl++) {
+      if (this.drLen[sl] === 0) continue;
+      const e = this.drVal[sl * this.drCap + this.drHead[sl]];
+      let x = this.drNext[sl];
+      if (e >= 0) {
+        if (this.l2PortBytes > 0 && this.l2FillFree[sl] > x) x = this.l2FillFree[sl];
+      } else if (this.respPorts && this.slDownFree[sl] - this.respBacklog > x) x = this.slDownFree[sl] - this.respBacklog;
+      if (x < t) t = x;
+    }
+    return t;
   }
 
   private dramAccess(slice: number, bytes: number): number {
@@ -1199,6 +1376,13 @@ class Engine {
       if (this.l2PortFree[slice] > this.now) return false;
       // responsePorts: the L2 -> icnt queue (8 replies waiting for the slice's port) is full.
       if (this.respPorts && this.slDownFree[slice] > this.now + this.respBacklog) return false;
+      // l2.dramQueue: cache_cycle looks nothing up, hits included, while m_L2_dram_queue is full (the L2
+      // miss queue drains into it each L2 cycle, so it is full when the ring holds its size). dqStep
+      // unblocks the slice when DRAM takes one.
+      if (this.dqQueue > 0 && this.dqLen[slice] >= this.dqQueue) {
+        this.l2Blocked[slice] = 1;
+        return false;
+      }
       this.l2PortUse = 0;
       if (!this.l2Serve(slice)) {
         this.l2Blocked[slice] = 1;
@@ -1298,7 +1482,11 @@ class Engine {
   private smArrive(p: number): void {
     const sm = this.pSm[p];
     if (this.pKind[p] === PK_STORE) {
-      // storeAcks: a store's reply; the warp may end once none is outstanding.
+      // storeAcks: a store's reply; the warp may end once none is outstanding. GPGPU-Sim's
+      // averagemflatency counts it too (simt_core_cluster::icnt_cycle calls memlatstat_read_done for
+      // every data response, WRITE_ACKs included).
+      this.fetchLatSum += this.now - this.pIssue[p];
+      this.fetchLatCount++;
       const w = this.pA[p];
       if (--this.wPending[w] === 0) {
         this.wNext[w] = 0;
@@ -1450,16 +1638,42 @@ class Engine {
         }
         break;
       }
-      case G_ST:
-        // wr_miss_no_wa / wr_hit_wt: miss_queue_full(0).
+      case G_ST: {
+        let hitSlot = -1;
+        let pending = false;
+        if (this.stTags) {
+          // storeTags: data_cache::access probes the tags first; an all-reserved set without the line
+          // is a RESERVATION_FAIL whatever the write policy (process_tag_probe calls neither handler).
+          const tags = this.l1[sm];
+          const slot = tags.find(Math.floor(addr / this.l1Line));
+          if (slot < 0 && tags.victim(Math.floor(addr / this.l1Line)) < 0) {
+            this.stall(sm, S_NOCACHELINE);
+            return false;
+          }
+          if (slot >= 0) {
+            if (tags.state[slot] === T_VALID) hitSlot = slot;
+            else pending = true;
+          }
+        }
+        // wr_miss_no_wa / wr_hit_we: miss_queue_full(0).
         if (this.miqE > 0 && this.miqLen[sm] >= this.miqE) {
           this.stall(sm, S_MISSQUEUE);
           return false;
+        }
+        if (this.stTags) {
+          this.stAccesses++;
+          if (hitSlot >= 0) {
+            // wr_hit_we: global write-evict, the line is invalidated.
+            this.l1[sm].tags[hitSlot] = -1;
+            this.l1[sm].state[hitSlot] = T_INVALID;
+          } else if (pending) this.stPending++;
+          else this.stMisses++;
         }
         // storeAcks: the warp waits for the reply before it can end (pA names it).
         if (this.acks) this.wPending[w]++;
         this.toIcnt(sm, this.newPacket(sm, PK_STORE, addr, this.gBytes[g], w, 0));
         break;
+      }
       case G_SHARED: {
         let t = this.now;
         if (this.shFree[sm] > t) t = this.shFree[sm];
@@ -2308,6 +2522,7 @@ class Engine {
       for (let p = 0; p < P; p++) if (this.l2Step(p)) act = true;
       if (this.dqCap > 0 && this.dqStep()) act = true;
       if (this.dramT && this.dramStep()) act = true;
+      if (this.drCap > 0 && this.drStep()) act = true;
       for (let sm = 0; sm < sms; sm++) if (this.smBlocks[sm] > 0 && this.issue(sm)) act = true;
       if (this.dispatchPending) {
         this.dispatch();
@@ -2338,6 +2553,10 @@ class Engine {
             }
         if (this.dramT) {
           const d = this.dramT.nextTime();
+          if (d < next) next = d;
+        }
+        if (this.drCap > 0) {
+          const d = this.drWake();
           if (d < next) next = d;
         }
         if (this.ejQ > 0) for (let p = 0; p < P; p++) if (this.ejLen[p] > 0 && this.qLen[p] < this.ejQ && this.ejNext[p] < next) next = this.ejNext[p];
@@ -2397,12 +2616,23 @@ class Engine {
       for (let i = 0; i < d.doneN; i++) this.drainDone(d.doneEntry[i]);
       d.doneN = 0;
     }
+    // dramReturn: what still waits on the way back is done too.
+    for (let sl = 0; sl < this.drLen.length; sl++)
+      for (; this.drLen[sl] > 0; this.drLen[sl]--) {
+        this.drainDone(this.drVal[sl * this.drCap + this.drHead[sl]]);
+        this.drHead[sl] = (this.drHead[sl] + 1) % this.drCap;
+      }
+    for (let ch = 0; ch < this.rtLen.length; ch++)
+      for (; this.rtLen[ch] > 0; this.rtLen[ch]--) {
+        this.drainDone(this.rtVal[ch][this.rtHead[ch]]);
+        this.rtHead[ch] = (this.rtHead[ch] + 1) % this.rtVal[ch].length;
+      }
   }
 
   /** After the last kernel: a DRAM read fills its line; a store's reply has no warp left to wake. */
   private drainDone(e: number): void {
     if (e >= 0) this.dramFill(e);
-    else this.freePacket(-2 - e);
+    else if (e > WB_TAG) this.freePacket(-2 - e);
   }
 
   stats(): TimingStats {
@@ -2435,6 +2665,7 @@ class Engine {
       peak: { mshrEntries: this.peakMshr, mergerFields: this.peakMergers },
       l1Fetches: this.fetchL1,
       ...(this.miqE > 0 ? { missQueueStalls: this.stalls[S_MISSQUEUE] } : {}),
+      ...(this.stTags ? { l1Stores: { accesses: this.stAccesses, misses: this.stMisses, pendingHits: this.stPending } } : {}),
       stalls,
       sharedAccesses: this.sharedAccesses,
       sl1: { hits: this.sl1Hits, misses: this.sl1Misses, writebacks: this.sl1Writebacks },

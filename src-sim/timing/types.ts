@@ -100,6 +100,16 @@ export interface TimingConfig {
    * frees its SM slot then. Absent: stores need no reply.
    */
   storeAcks?: boolean;
+  /**
+   * Stores look up the L1 tags as loads do (GPGPU-Sim 3.2.2 gpu-cache.cc data_cache::access, L1
+   * `-gpgpu_cache:dl1 32:128:4,L:L:m:N:L`: global write-evict, no write-allocate): a store whose set
+   * has every way reserved and no line of its own is refused (tag_array::probe RESERVATION_FAIL, which
+   * process_tag_probe passes back; the LSU retries, counted as a `nocacheline` stall), a store that
+   * hits a valid line evicts it (wr_hit_global_we_local_wb -> wr_hit_we), a store to a line being
+   * fetched is sent without merging (wr_miss_no_wa), and the outcome is counted in the L1 statistics
+   * (`TimingStats.l1Stores`). Absent: stores pass L1 without looking.
+   */
+  storeTags?: boolean;
   /** The SM's L1 data cache; absent: the GPU has none (Tesla), loads go to L2 / DRAM directly. */
   l1?: TimingCacheConfig;
   /** Granularity of a request sent below L1 when L1 is bypassed (no-L1 mode), bytes (32 on Fermi/Kepler). */
@@ -165,6 +175,21 @@ export interface TimingConfig {
      * no lookup while the port is booked more than this many line replies ahead. Absent: no limit.
      */
     responseQueue?: number;
+    /**
+     * With dramQueue: the way back from DRAM (GPGPU-Sim 3.x l2cache.cc memory_partition_unit::dram_cycle,
+     * dram.cc dram_t::cycle). A finished read, or a store DRAM wrote (a reply), enters its channel's
+     * return queue (dram_t::returnq, `-gpgpu_dram_return_queue_size` `returnQueue`) in the order DRAM
+     * finished them; each DRAM cycle the channel moves its head into its slice's DRAM -> L2 queue
+     * (m_dram_L2_queue, `queue`) if that has room (the head waits otherwise, holding up the channel's
+     * other slice). Each L2 cycle a slice takes the head of that queue: a fill when the fill port is
+     * free (the line's merged requests then leave), a store's reply when the L2 -> icnt queue has room
+     * (cache_cycle). A slice sends DRAM nothing while its DRAM -> L2 queue is full, nor without a credit
+     * (can_issue_to_dram, arbitration_metadata: one private credit per slice and a shared pool of the
+     * scheduler queue + returnQueue - (slices per channel - 1), borrowed when a request leaves for
+     * DRAM, returned when it enters the DRAM -> L2 queue or, a write-back, when DRAM wrote it,
+     * set_done). Absent: a fill waits only for the fill port and a reply leaves at once.
+     */
+    dramReturn?: { queue: number; returnQueue: number };
   };
   interconnect: {
     /** One-way latency SM <-> L2 slice, cycles. */
@@ -329,8 +354,10 @@ export interface TimingStats {
   /** Mean cycles from a load's issue to its data, over all global loads. */
   avgMemLatency: number;
   /**
-   * Mean cycles a request below L1 takes, from leaving the SM to its data arriving (GPGPU-Sim's
-   * memory-fetch latency: interconnect, L2 and DRAM queueing included, L1 hits and LSU stalls not).
+   * Mean cycles a request below L1 takes, from L1 accepting it (the mem_fetch's timestamp) to its reply
+   * reaching the SM: GPGPU-Sim's averagemflatency (mem_latency_stat.cc memlatstat_done, called from
+   * shader.cc simt_core_cluster::icnt_cycle for every data response: read replies and, with storeAcks,
+   * write acknowledgements). Interconnect, L2 and DRAM queueing included, L1 hits and merges not.
    */
   avgFetchLatency?: number;
   /**
@@ -338,6 +365,12 @@ export interface TimingStats {
    * being fetched are not counted (GPGPU-Sim calls them hits on a reserved line).
    */
   l1Fetches?: number;
+  /**
+   * Stores' L1 lookups (storeTags only), as GPGPU-Sim's cache_stats counts them (GLOBAL_ACC_W):
+   * accesses (HIT + MISS + HIT_RESERVED; refused attempts not counted), misses (MISS) and stores to a
+   * line being fetched (HIT_RESERVED, a pending hit).
+   */
+  l1Stores?: { accesses: number; misses: number; pendingHits: number };
   /** LSU cycles lost to a full L1 miss queue (missQueue only; not one of LASH's three stall reasons). */
   missQueueStalls?: number;
   /** The most L1 MSHR entries and merger fields (requests waiting for data) one SM had in use at once. */

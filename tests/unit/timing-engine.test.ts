@@ -426,6 +426,57 @@ describe('timing engine: GPGPU-Sim 3.2.2 queues and ports (fermi480)', () => {
   });
 });
 
+describe('timing engine: GPGPU-Sim 3.2.2 stores, statistics and the DRAM return path (fermi480)', () => {
+  // 4-byte elements, 32 per 128 B line; line 32 j is in L1 set 0 (32 sets)
+  const inSet0 = (j: number) => ({ terms: [{ coef: 1, var: 'tid' }], offset: 32 * 32 * j });
+
+  it('a store to a set whose ways are all reserved waits for a fill; a store hit evicts the line (storeTags)', () => {
+    const fill = k('fill', 1, 32, [0, 1, 2, 3].map((j) => ({ op: 'ld', array: 'x', index: inSet0(j), dst: j }) as Instr).concat([{ op: 'st', array: 'x', index: inSet0(4), src: [] }]));
+    const on = simulate(oneSm(fermi480), [fill], { l1: 'hw' });
+    const off = simulate(oneSm(fermi480, { storeTags: undefined }), [fill], { l1: 'hw' });
+    expect(on.stalls.nocacheline).toBeGreaterThan(0);
+    expect(off.stalls.nocacheline).toBe(0);
+    expect(on.l1Stores).toEqual({ accesses: 1, misses: 1, pendingHits: 0 });
+    expect(off.l1Stores).toBeUndefined();
+    // load, wait for it, store to the same line (a hit: write-evict), load again
+    const evict = k('evict', 1, 32, [
+      { op: 'ld', array: 'x', index: inSet0(0), dst: 0 },
+      { op: 'alu', count: 1, uses: [0], dst: 1 },
+      { op: 'st', array: 'x', index: inSet0(0), src: [1] },
+      { op: 'ld', array: 'x', index: inSet0(0), dst: 2 },
+      { op: 'alu', count: 1, uses: [2], dst: 3 },
+    ]);
+    const ev = simulate(oneSm(fermi480), [evict], { l1: 'hw' });
+    const keep = simulate(oneSm(fermi480, { storeTags: undefined }), [evict], { l1: 'hw' });
+    expect(ev.l1Stores).toEqual({ accesses: 1, misses: 0, pendingHits: 0 });
+    expect(ev.l1Fetches).toBe(2);
+    expect(keep.l1Fetches).toBe(1);
+  });
+
+  it("store acknowledgements count in the memory-fetch latency, as GPGPU-Sim's averagemflatency", () => {
+    const st = k('st', 30, 256, [{ op: 'st', array: 'x', index: gtid(), src: [] }]);
+    const acked = simulate(fermi480, [st], { l1: 'hw' });
+    const unacked = simulate({ ...fermi480, storeAcks: undefined }, [st], { l1: 'hw' });
+    expect(acked.avgFetchLatency!).toBeGreaterThan(2 * fermi480.interconnect.latency);
+    expect(unacked.avgFetchLatency).toBe(0);
+  });
+
+  it('fills and store replies come back through bounded DRAM -> L2 and return queues (l2.dramReturn)', () => {
+    const copy = k('copy3', 240, 256, [
+      { op: 'ld', array: 'x', index: gtid(), dst: 0 },
+      { op: 'st', array: 'x', index: gtid(1, 1 << 19), src: [0] },
+    ]);
+    const base = simulate(fermi480, [copy], { l1: 'hw' });
+    const tight = simulate({ ...fermi480, l2: { ...fermi480.l2, dramReturn: { queue: 1, returnQueue: 1 } } }, [copy], { l1: 'hw' });
+    const none = simulate({ ...fermi480, l2: { ...fermi480.l2, dramReturn: undefined } }, [copy], { l1: 'hw' });
+    expect(tight.requests).toEqual(base.requests);
+    expect(none.requests.dram).toBe(base.requests.dram);
+    // every store is still answered once
+    expect(tight.bytes.interconnect).toBe(base.bytes.interconnect);
+    expect(tight.cycles).toBeGreaterThan(base.cycles);
+  });
+});
+
 describe('timing engine: contract', () => {
   it('is deterministic', () => {
     const kern = k('d', 40, 256, [
