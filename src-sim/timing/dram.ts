@@ -1,3 +1,4 @@
+import { grown, grownFreeStack } from './pool';
 import type { DramTimingConfig } from './types';
 
 /**
@@ -159,22 +160,15 @@ export class DramModel {
   private grow(): void {
     const n = this.rqBank.length;
     const m = n * 2;
-    const g = <T extends Int32Array | Uint8Array | Float64Array>(a: T, ctor: new (n: number) => T): T => {
-      const b = new ctor(m);
-      b.set(a);
-      return b;
-    };
-    this.rqBank = g(this.rqBank, Int32Array);
-    this.rqRow = g(this.rqRow, Float64Array);
-    this.rqWrite = g(this.rqWrite, Uint8Array);
-    this.rqBytes = g(this.rqBytes, Int32Array);
-    this.rqTx = g(this.rqTx, Int32Array);
-    this.rqEntry = g(this.rqEntry, Int32Array);
-    this.rqReady = g(this.rqReady, Float64Array);
-    const f = new Int32Array(m);
-    f.set(this.rqFree);
-    for (let i = n; i < m; i++) f[this.rqFreeTop++] = m - 1 - (i - n);
-    this.rqFree = f;
+    this.rqBank = grown(this.rqBank, m);
+    this.rqRow = grown(this.rqRow, m);
+    this.rqWrite = grown(this.rqWrite, m);
+    this.rqBytes = grown(this.rqBytes, m);
+    this.rqTx = grown(this.rqTx, m);
+    this.rqEntry = grown(this.rqEntry, m);
+    this.rqReady = grown(this.rqReady, m);
+    this.rqFree = grownFreeStack(this.rqFree, this.rqFreeTop, n, m);
+    this.rqFreeTop += m - n;
   }
 
   /**

@@ -3,6 +3,7 @@ import * as C from './compile';
 import { compileKernel, layoutArrays } from './compile';
 import { DramModel } from './dram';
 import { EventQueue } from './events';
+import { grown, grownFreeStack, grownRing } from './pool';
 import { INVALID, RESERVED, TagArray, VALID } from './tcache';
 import type { Kernel, StallReason, TimingConfig, TimingOptions, TimingStats } from './types';
 import { STALL_REASONS } from './types';
@@ -756,22 +757,15 @@ class Engine {
   private growPackets(): void {
     const n = this.pSm.length;
     const m = n * 2;
-    const g = <T extends Int32Array | Uint8Array | Float64Array>(a: T, ctor: new (n: number) => T): T => {
-      const b = new ctor(m);
-      b.set(a);
-      return b;
-    };
-    this.pSm = g(this.pSm, Int32Array);
-    this.pKind = g(this.pKind, Uint8Array);
-    this.pAddr = g(this.pAddr, Float64Array);
-    this.pBytes = g(this.pBytes, Int32Array);
-    this.pA = g(this.pA, Int32Array);
-    this.pB = g(this.pB, Int32Array);
-    this.pIssue = g(this.pIssue, Float64Array);
-    const f = new Int32Array(m);
-    f.set(this.pFree);
-    for (let i = n; i < m; i++) f[this.pFreeTop++] = m - 1 - (i - n);
-    this.pFree = f;
+    this.pSm = grown(this.pSm, m);
+    this.pKind = grown(this.pKind, m);
+    this.pAddr = grown(this.pAddr, m);
+    this.pBytes = grown(this.pBytes, m);
+    this.pA = grown(this.pA, m);
+    this.pB = grown(this.pB, m);
+    this.pIssue = grown(this.pIssue, m);
+    this.pFree = grownFreeStack(this.pFree, this.pFreeTop, n, m);
+    this.pFreeTop += m - n;
   }
 
   private newPacket(sm: number, kind: number, addr: number, bytes: number, a: number, b: number): number {
@@ -856,11 +850,9 @@ class Engine {
     const sl = this.sliceOf(Math.floor(this.pAddr[p] / this.l2Line));
     let buf = this.ejBuf[sl];
     if (this.ejLen[sl] === buf.length) {
-      const nb = new Int32Array(buf.length * 2);
-      for (let i = 0; i < this.ejLen[sl]; i++) nb[i] = buf[(this.ejHead[sl] + i) % buf.length];
-      this.ejBuf[sl] = nb;
+      buf = grownRing(buf, this.ejHead[sl], this.ejLen[sl]);
+      this.ejBuf[sl] = buf;
       this.ejHead[sl] = 0;
-      buf = nb;
     }
     buf[(this.ejHead[sl] + this.ejLen[sl]) % buf.length] = p;
     this.ejLen[sl]++;
@@ -933,11 +925,9 @@ class Engine {
   private enqueue(slice: number, p: number): void {
     let buf = this.qBuf[slice];
     if (this.qLen[slice] === buf.length) {
-      const nb = new Int32Array(buf.length * 2);
-      for (let i = 0; i < this.qLen[slice]; i++) nb[i] = buf[(this.qHead[slice] + i) % buf.length];
-      this.qBuf[slice] = nb;
+      buf = grownRing(buf, this.qHead[slice], this.qLen[slice]);
+      this.qBuf[slice] = buf;
       this.qHead[slice] = 0;
-      buf = nb;
     }
     buf[(this.qHead[slice] + this.qLen[slice]) % buf.length] = p;
     this.qLen[slice]++;
