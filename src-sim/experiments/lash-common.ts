@@ -123,8 +123,17 @@ export function memoryRequests(s: TimingStats): number {
   return s.requests.l2;
 }
 
+/**
+ * True when a configuration with an L1 miss queue (`TimingConfig.missQueue`, GPGPU-Sim's) lost LSU
+ * cycles to it: a fifth stall reason beside LASH Fig 6's four, shown only then.
+ */
+export function hasMissQueueStalls(stats: TimingStats[]): boolean {
+  return stats.some((s) => (s.missQueueStalls ?? 0) > 0);
+}
+
 /** The per-run table every LASH experiment shows. */
 export function statsTable(name: string, labels: string[], stats: TimingStats[]): Table {
+  const withMissQueue = hasMissQueueStalls(stats);
   return {
     name,
     columns: [
@@ -140,6 +149,7 @@ export function statsTable(name: string, labels: string[], stats: TimingStats[])
       { key: 'latency', label: 'Load latency', unit: 'cycles' },
       { key: 'fetch', label: 'Fetch latency', unit: 'cycles' },
       ...STALL_REASONS.map((r) => ({ key: r, label: `${r} stalls`, unit: 'cycles' })),
+      ...(withMissQueue ? [{ key: 'missqueue', label: 'missqueue stalls', unit: 'cycles' }] : []),
     ],
     rows: stats.map((s, i) => ({
       run: labels[i],
@@ -154,6 +164,7 @@ export function statsTable(name: string, labels: string[], stats: TimingStats[])
       latency: +s.avgMemLatency.toFixed(1),
       fetch: +(s.avgFetchLatency ?? 0).toFixed(1),
       ...Object.fromEntries(STALL_REASONS.map((r) => [r, s.stalls[r]])),
+      ...(withMissQueue ? { missqueue: s.missQueueStalls ?? 0 } : {}),
     })),
   };
 }

@@ -7,6 +7,7 @@ import {
   bars,
   checkTimingWork,
   EPOCH_PARAM,
+  hasMissQueueStalls,
   memoryRequests,
   L1_PARAM,
   pctOver,
@@ -170,6 +171,9 @@ export const lashStencil: Experiment = {
       bars('Average load latency', names, stats.map((s) => s.avgMemLatency), 'Load latency', 'cycles', 'latency'),
       bars('L1 miss rate', names, stats.map((s) => 100 * s.missRate.l1), 'L1 miss rate', '%', 'l1miss'),
       ...STALL_REASONS.map((r) => bars(r, names, stats.map((s) => s.stalls[r]), 'LSU stall cycles', 'cycles', 'stalls', 'stalls')),
+      ...(hasMissQueueStalls(stats)
+        ? [bars('missqueue (not in LASH Fig 6)', names, stats.map((s) => s.missQueueStalls ?? 0), 'LSU stall cycles', 'cycles', 'stalls', 'stalls')]
+        : []),
     ];
     stats.forEach((s, i) => {
       const line = (name: string, y: Float64Array, yLabel: string, group: string): Series => ({

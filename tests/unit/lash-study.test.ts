@@ -86,11 +86,25 @@ describe('the stencil on the timing tier', () => {
     expect(value(r, 'stencil.nomergerRises')).toBe('yes');
     expect(value(r, 'stencil.coalescingFalls')).toBe('yes');
     const stalls = r.series.filter((s) => s.stack === 'stalls');
-    expect(stalls.map((s) => s.name)).toEqual(['nomerger', 'nomshrline', 'nocacheline', 'coalescing']);
+    expect(stalls.slice(0, 4).map((s) => s.name)).toEqual(['nomerger', 'nomshrline', 'nocacheline', 'coalescing']);
     for (const s of stalls) {
       expect(s.style).toBe('bar');
       expect(s.xCategories).toEqual(['int', 'short', 'char']);
     }
+  });
+
+  it("shows GPGPU-Sim's miss-queue stalls beside LASH's four, in the chart and the table, only where they occur", () => {
+    // fermi480 models the L1 miss queue (missQueue); int's many misses fill it, char's merges do not.
+    const table = r.tables[0];
+    const mq = r.series.find((s) => s.stack === 'stalls' && s.name.startsWith('missqueue'));
+    expect(mq).toBeDefined();
+    expect(table.columns.map((c) => c.key)).toContain('missqueue');
+    expect(Array.from(mq!.y)).toEqual(table.rows.map((row) => row.missqueue));
+    expect(mq!.y[0]).toBeGreaterThan(mq!.y[2]);
+    // Without a miss queue (tesla has none) neither appears.
+    const t = run('lash-stencil', tesla, { n: 65536, iterations: 1, l1: 'bypass' });
+    expect(t.series.some((s) => s.name.startsWith('missqueue'))).toBe(false);
+    expect(t.tables[0].columns.map((c) => c.key)).not.toContain('missqueue');
   });
 
   it('has MSHR-occupancy series over cycles that never exceed the MSHRs', () => {
