@@ -29,6 +29,8 @@ export const FERMI480_TIMING: TimingConfig = {
   segmentBySize: true,
   accessOrder: 'descending',
   memQueue: 4,
+  memCollectors: 2,
+  launchCycles: 2,
   writebackPort: true,
   fetch: { ibuffer: 2, latency: 4 },
   missQueue: { entries: 8, drainCycles: 2, injectFlits: 9, flitBytes: 32 },
@@ -92,6 +94,10 @@ export const FERMI480_TIMING_PROVENANCE: Record<string, string> = {
     "LASH VI (GPGPU-Sim 3.2.2): abstract_hardware_model.cc memory_coalescing_arch_13 queues a warp's accesses in ascending segment order (a std::map by block address) and shader.cc ldst_unit::memory_cycle / process_memory_access_queue serve accessq_back() first: highest address first",
   memQueue:
     'LASH VI (GPGPU-Sim 3.2.2, GTX 480 configuration): between the schedulers and the LSU\'s dispatch register sit ID_OC_MEM (gpgpusim.config -gpgpu_pipeline_widths, width 1), the memory operand collector units (shader.cc option -gpgpu_operand_collector_num_units_mem, default 2, not set by the GTX 480 config) and OC_EX_MEM (width 1): 4 issued memory instructions can wait for a busy LSU',
+  memCollectors:
+    'LASH VI (GPGPU-Sim 3.2.2): shader.cc option -gpgpu_operand_collector_num_units_mem default 2 (not set by the GTX 480 config); opndcoll_rfu_t::allocate_cu takes the first free unit, dispatch_unit_t::find_ready the next ready unit after the last that dispatched; scheduler_unit::cycle issues a load or store only if m_mem_out (ID_OC_MEM, -gpgpu_pipeline_widths width 1, shared by the schedulers) has_free(), else tries its next warp',
+  launchCycles:
+    'LASH VI (GPGPU-Sim 3.2.2): gpu-sim.cc gpgpu_sim::cycle calls issue_block2core once per core cycle; shader.cc simt_core_cluster::issue_block2core starts at most one block per cluster; gpgpusim_gtx480.config -gpgpu_n_cores_per_cluster 1, core clock 700 MHz = 2 shader cycles',
   writebackPort:
     "LASH VI (GPGPU-Sim 3.2.2): shader.cc ldst_unit::writeback writes one returning access (m_next_wb) per cycle; a filled L1 line's merged requests leave the MSHR one at a time (gpu-cache.cc mshr_table::next_access)",
   'fetch.ibuffer': 'LASH VI (GPGPU-Sim 3.2.2): shader.h shd_warp_t IBUFFER_SIZE = 2 decoded instructions per warp; gpgpusim.config -gpgpu_max_insn_issue_per_warp 1',

@@ -83,6 +83,8 @@ const timingSchema = z.object({
   segmentBySize: z.boolean().optional(),
   accessOrder: z.enum(['ascending', 'descending']).optional(),
   memQueue: z.number().int().min(0).max(64).optional(),
+  memCollectors: z.number().int().min(1).max(16).optional(),
+  launchCycles: z.number().int().min(0).max(64).optional(),
   writebackPort: z.boolean().optional(),
   fetch: z.object({ ibuffer: positiveInt.max(64), latency: z.number().finite().min(0).max(1e4) }).optional(),
   storeAcks: z.boolean().optional(),

@@ -103,6 +103,10 @@ export function checkTimingConfig(c: TimingConfig): string[] {
   int(c.schedulers, 'schedulers');
   pos(c.aluLatency, 'aluLatency');
   if (c.issueCycles !== undefined) int(c.issueCycles, 'issueCycles');
+  if (c.memCollectors !== undefined) {
+    int(c.memCollectors, 'memCollectors');
+    if (c.memQueue !== undefined && c.memQueue > 0 && c.memQueue < c.memCollectors + 2) out.push(`memCollectors needs memQueue >= memCollectors + 2 (ID_OC_MEM, the units, OC_EX_MEM; got ${c.memQueue})`);
+  }
   if (c.lsuCycles !== undefined) int(c.lsuCycles, 'lsuCycles');
   pow2(c.coalesceBytes, 'coalesceBytes');
   pow2(c.bypassBytes, 'bypassBytes');
@@ -231,6 +235,22 @@ class Engine {
    * sms + sm x memQ + i the queue's slots.
    */
   declare readonly memQ: number;
+  /**
+   * memCollectors (ocN > 0): the memory pipeline's stages per SM, each holding a queue slot (-1:
+   * empty) and the cycle it entered: ID_OC_MEM (ocIdoc), the collector units (ocCu, sm x ocN + k),
+   * OC_EX_MEM (ocEx); ocLast the unit that dispatched last; ocNext the next stage step; slotUsed
+   * which of the SM's memQ slots hold an instruction.
+   */
+  declare readonly ocN: number;
+  declare readonly ocIdoc: Int32Array;
+  declare readonly ocIdocT: Float64Array;
+  declare readonly ocCu: Int32Array;
+  declare readonly ocCuT: Float64Array;
+  declare readonly ocEx: Int32Array;
+  declare readonly ocExT: Float64Array;
+  declare readonly ocLast: Int32Array;
+  declare readonly ocNext: Float64Array;
+  declare readonly slotUsed: Uint8Array;
   /**
    * fetch (GPGPU-Sim's instruction buffer): ibufSize instructions per warp; an emptied buffer is
    * refilled by the SM's fetch unit, one warp per issueCycles (round-robin over the warp slots), usable
@@ -424,6 +444,9 @@ class Engine {
   declare blocksDone: number;
   declare rrSm: number;
   declare dispatchPending: number;
+  /** launchCycles: per SM, the cycle from which it may take its next block (0: any time). */
+  declare readonly launchCycles: number;
+  declare readonly launchFree: Float64Array;
   declare doneWarps: number;
   declare totalWarps: number;
 
@@ -538,6 +561,18 @@ class Engine {
     this.lsuCycles = Math.max(1, Math.round(c.lsuCycles ?? 1));
     this.descending = c.accessOrder === 'descending';
     this.memQ = Math.max(0, Math.round(c.memQueue ?? 0));
+    this.launchCycles = Math.max(0, Math.round(c.launchCycles ?? 0));
+    this.launchFree = new Float64Array(S);
+    this.ocN = this.memQ > 0 && c.memCollectors !== undefined ? Math.max(1, Math.round(c.memCollectors)) : 0;
+    this.ocIdoc = new Int32Array(S).fill(-1);
+    this.ocIdocT = new Float64Array(S);
+    this.ocCu = new Int32Array(S * Math.max(1, this.ocN)).fill(-1);
+    this.ocCuT = new Float64Array(S * Math.max(1, this.ocN));
+    this.ocEx = new Int32Array(S).fill(-1);
+    this.ocExT = new Float64Array(S);
+    this.ocLast = new Int32Array(S);
+    this.ocNext = new Float64Array(S);
+    this.slotUsed = new Uint8Array(S * Math.max(1, this.memQ));
     this.wbPort = c.writebackPort === true;
     this.ibufSize = c.fetch ? c.fetch.ibuffer : 0;
     this.fetchLatency = c.fetch ? c.fetch.latency : 0;
@@ -1691,7 +1726,8 @@ class Engine {
       this.lsuBusy[sm] = 0;
       if (r >= 0) this.complete(w, r, this.now);
       else if (this.acks && --this.wPending[w] === 0) this.wNext[w] = 0;
-      if (this.memQ > 0) this.lsuNextFromQueue(sm);
+      if (this.ocN > 0) this.ocToLsu(sm);
+      else if (this.memQ > 0) this.lsuNextFromQueue(sm);
       this.lsuFreed(sm);
       if (this.smWake[sm] > this.now) this.smWake[sm] = this.now;
     }
@@ -1826,6 +1862,22 @@ class Engine {
   /** Puts an ordinary global or shared access of warp w in the LSU, or in its queue when it is busy (memQueue). */
   private startAccess(sm: number, w: number, ins: CInstr): void {
     const reg = ins.op === OP_LD ? ins.dst : -1;
+    if (this.ocN > 0) {
+      // Into ID_OC_MEM (lsuRoom checked it is free), through the collector stages (ocStep).
+      let slot = 0;
+      while (this.slotUsed[sm * this.memQ + slot]) slot++;
+      const q = sm * this.memQ + slot;
+      this.slotUsed[q] = 1;
+      this.mqLen[sm]++;
+      this.buildGroups(this.sms + q, w, ins);
+      this.mqWarp[q] = w;
+      this.mqReg[q] = reg;
+      this.wPending[w]++;
+      if (reg >= 0) this.rPending[w * R + reg]++;
+      this.ocIdoc[sm] = slot;
+      this.ocIdocT[sm] = this.now;
+      return;
+    }
     if (!this.lsuBusy[sm]) {
       this.buildGroups(sm, w, ins);
       this.lsuGo(sm, w, reg);
@@ -1865,6 +1917,83 @@ class Engine {
     if (this.mqLen[sm] === 0) return;
     const q = sm * this.memQ + this.mqHead[sm];
     this.mqHead[sm] = (this.mqHead[sm] + 1) % this.memQ;
+    this.lsuTake(sm, q);
+  }
+
+  /**
+   * memCollectors: one step of sm's memory pipeline stages, once per issue slot, in GPGPU-Sim 3.x
+   * shader_core_ctx::cycle's order (execute, then read_operands: dispatch_ready_cu, allocate_reads,
+   * allocate_cu), before the schedulers issue.
+   */
+  private ocStep(sm: number): boolean {
+    if (this.mqLen[sm] === 0) return false;
+    const now = this.now;
+    const ic = this.issueCycles;
+    // execute: the LSU's dispatch register takes OC_EX_MEM (ldst_unit::can_issue: dispatch register empty).
+    const took = this.lsuBusy[sm] === 0 && this.ocToLsu(sm);
+    // dispatch_ready_cu: round-robin from the unit after the last that dispatched; ready once its
+    // operand was read (allocated two steps ago) and OC_EX_MEM is free.
+    const N = this.ocN;
+    const cb = sm * N;
+    if (this.ocEx[sm] < 0) {
+      for (let n = 0; n < N; n++) {
+        const c = (this.ocLast[sm] + n + 1) % N;
+        if (this.ocCu[cb + c] >= 0 && now >= this.ocCuT[cb + c] + 2 * ic) {
+          this.ocEx[sm] = this.ocCu[cb + c];
+          this.ocExT[sm] = now;
+          this.ocCu[cb + c] = -1;
+          this.ocLast[sm] = c;
+          break;
+        }
+      }
+    }
+    // allocate_cu: ID_OC_MEM's instruction (issued in an earlier cycle) to the first free unit.
+    if (this.ocIdoc[sm] >= 0 && now >= this.ocIdocT[sm] + ic) {
+      for (let k = 0; k < N; k++) {
+        if (this.ocCu[cb + k] < 0) {
+          this.ocCu[cb + k] = this.ocIdoc[sm];
+          this.ocCuT[cb + k] = now;
+          this.ocIdoc[sm] = -1;
+          this.lsuFreed(sm);
+          break;
+        }
+      }
+    }
+    return took;
+  }
+
+  /** memCollectors: the next cycle at which a stage of sm's memory pipeline can move (ocNext; the LSU's freeing wakes the SM itself). */
+  private ocStepTime(sm: number): void {
+    const now = this.now;
+    const ic = this.issueCycles;
+    const N = this.ocN;
+    const cb = sm * N;
+    let t = Infinity;
+    if (this.ocIdoc[sm] >= 0 && this.ocIdocT[sm] + ic > now) t = this.ocIdocT[sm] + ic;
+    if (this.ocEx[sm] >= 0 && this.ocExT[sm] + ic > now && this.ocExT[sm] + ic < t) t = this.ocExT[sm] + ic;
+    for (let k = 0; k < N; k++) if (this.ocCu[cb + k] >= 0 && this.ocCuT[cb + k] + 2 * ic > now && this.ocCuT[cb + k] + 2 * ic < t) t = this.ocCuT[cb + k] + 2 * ic;
+    this.ocNext[sm] = t;
+  }
+
+  /** memCollectors: no SM's memory pipeline or LSU holds an instruction (a store without storeAcks may outlive its warp). */
+  private memPipesEmpty(): boolean {
+    for (let sm = 0; sm < this.sms; sm++) if (this.mqLen[sm] > 0 || this.lsuBusy[sm]) return false;
+    return true;
+  }
+
+  /** memCollectors: the free LSU takes OC_EX_MEM's instruction if it entered in an earlier cycle. */
+  private ocToLsu(sm: number): boolean {
+    const slot = this.ocEx[sm];
+    if (slot < 0 || this.now < this.ocExT[sm] + this.issueCycles) return false;
+    this.ocEx[sm] = -1;
+    const q = sm * this.memQ + slot;
+    this.slotUsed[q] = 0;
+    this.lsuTake(sm, q);
+    return true;
+  }
+
+  /** The LSU takes the instruction waiting in queue slot q (sm x memQ + i). */
+  private lsuTake(sm: number, q: number): void {
     this.mqLen[sm]--;
     const src = (this.sms + q) * GMAX;
     const dst = sm * GMAX;
@@ -1892,6 +2021,7 @@ class Engine {
 
   /** Whether an ordinary memory instruction may issue on sm now: the LSU is idle or its queue has room. */
   private lsuRoom(sm: number): boolean {
+    if (this.ocN > 0) return this.ocIdoc[sm] < 0;
     return this.lsuBusy[sm] === 0 || this.mqLen[sm] < this.memQ;
   }
 
@@ -2263,7 +2393,8 @@ class Engine {
   /** One cycle of an SM's schedulers; true when any issued. */
   private issue(sm: number): boolean {
     if (this.smWake[sm] > this.now) return false;
-    let any = false;
+    // (the LSU taking an instruction keeps the clock running: the main loop's lsuStep serves it)
+    let any = this.ocN > 0 && this.ocStep(sm);
     const S = this.nsched;
     const base = sm * this.maxW;
     // Schedulers go in a fixed order each cycle, as GPGPU-Sim's issue stage (the LSU takes one instruction per cycle).
@@ -2322,6 +2453,11 @@ class Engine {
         if (f < t) t = f;
       }
       this.smWake[sm] = t;
+    }
+    if (this.ocN > 0) {
+      // Stages that moved or entries issued this cycle: when the pipeline can move next.
+      if (this.mqLen[sm] > 0) this.ocStepTime(sm);
+      if (this.mqLen[sm] > 0 && this.smWake[sm] > this.ocNext[sm]) this.smWake[sm] = this.ocNext[sm];
     }
     return any;
   }
@@ -2382,16 +2518,25 @@ class Engine {
     const grid = this.k.kernel.grid;
     while (this.nextBlock < grid) {
       let placed = false;
+      let later = false;
       for (let i = 0; i < this.sms; i++) {
         const sm = (this.rrSm + i) % this.sms;
         if (this.fits(sm)) {
+          if (this.launchFree[sm] > this.now) {
+            later = true; // launchCycles: this SM took a block too recently
+            continue;
+          }
           this.place(sm, this.nextBlock++);
+          if (this.launchCycles > 0) this.launchFree[sm] = this.now + this.launchCycles;
           this.rrSm = (sm + 1) % this.sms;
           placed = true;
           break;
         }
       }
-      if (!placed) return;
+      if (!placed) {
+        if (later) this.dispatchPending = 1;
+        return;
+      }
     }
   }
 
@@ -2518,7 +2663,7 @@ class Engine {
         this.dispatch();
         act = true;
       }
-      if (this.blocksDone === grid && this.outstanding === 0) {
+      if (this.blocksDone === grid && this.outstanding === 0 && (this.ocN === 0 || this.memPipesEmpty())) {
         this.accrue(1);
         this.now++;
         return;

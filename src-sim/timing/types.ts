@@ -67,6 +67,31 @@ export interface TimingConfig {
    */
   memQueue?: number;
   /**
+   * With memQueue: the memory pipeline as GPGPU-Sim 3.x's stages instead of one first-in first-out
+   * queue, this many memory collector units between ID_OC_MEM and OC_EX_MEM (needs memQueue >=
+   * memCollectors + 2; -gpgpu_operand_collector_num_units_mem, default 2). Per issue slot
+   * (issueCycles, one 700 MHz cycle) and SM, in shader_core_ctx::cycle's order: the LSU takes OC_EX_MEM
+   * when its dispatch register is free (execute); a collector unit whose operand was read dispatches
+   * to a free OC_EX_MEM, the units searched round-robin from the one after the last that dispatched
+   * (opndcoll_rfu_t::dispatch_ready_cu, dispatch_unit_t::find_ready); ID_OC_MEM's instruction goes
+   * to the first free unit by index (allocate_cu), its source read granted the next cycle
+   * (allocate_reads), so it can dispatch two cycles after; then the schedulers issue into a free
+   * ID_OC_MEM. So one memory instruction per issue slot and SM, whichever scheduler issues it: the
+   * schedulers share ID_OC_MEM (gpgpusim.config -gpgpu_pipeline_widths, width 1), and a scheduler whose
+   * memory instruction finds it taken tries its next warp (scheduler_unit::cycle
+   * `m_mem_out->has_free()`). Register bank conflicts are not modelled (one source operand read per
+   * cycle and unit).
+   */
+  memCollectors?: number;
+  /**
+   * An SM takes at most one new block per this many cycles (absent: any number at once). GPGPU-Sim
+   * 3.x: gpgpu_sim::cycle calls issue_block2core once per core cycle, which lets every cluster
+   * (simt_core_cluster::issue_block2core) start at most one block, the clusters taken round-robin
+   * from the one after the last that started one (gpgpusim.config -gpgpu_n_cores_per_cluster 1 for the
+   * GTX 480: one block per SM per 700 MHz cycle).
+   */
+  launchCycles?: number;
+  /**
    * Accesses returning from below L1 (an L1 fill's merged requests, uncached reads) write their
    * registers through one writeback port, one per lsuCycles (GPGPU-Sim 3.x ldst_unit::writeback and
    * mshr_table::next_access). Absent: all at once, the cycle after the data arrives.

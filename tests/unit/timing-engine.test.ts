@@ -135,6 +135,46 @@ describe('timing engine: GPGPU-Sim issue details', () => {
   });
 });
 
+describe('timing engine: GPGPU-Sim 3.2.2 issue path: memory pipeline stages (memCollectors), block launch', () => {
+  const ic = fermi480.issueCycles!;
+  it('a load reaches the LSU four issue slots after issue: ID_OC_MEM, a collector unit (read, then dispatch), OC_EX_MEM', () => {
+    const one = k('one', 1, 32, [{ op: 'ld', array: 'x', index: gtid(), dst: 0 }]);
+    const fifo = simulate(oneSm(fermi480, { memCollectors: undefined }), [one], { l1: 'hw' });
+    const staged = simulate(oneSm(fermi480), [one], { l1: 'hw' });
+    expect(staged.requests).toEqual(fifo.requests);
+    expect(staged.cycles - fifo.cycles).toBe(4 * ic);
+  });
+
+  it('the two schedulers share ID_OC_MEM: one memory instruction per issue slot and SM', () => {
+    // 2 warps (one per scheduler), each 4 independent loads: a FIFO queue takes a load from both
+    // schedulers in one slot, the shared ID_OC_MEM one per slot
+    const body: Instr[] = Array.from({ length: 4 }, (_, i) => ({ op: 'ld' as const, array: 'x', index: gtid(1, 64 * i), dst: i }));
+    const two = k('two', 1, 64, body);
+    const opts = { l1: 'hw' as const, scheduler: 'lrr' as const, epochCycles: ic };
+    const fifo = simulate(oneSm(fermi480, { memCollectors: undefined }), [two], opts);
+    const staged = simulate(oneSm(fermi480), [two], opts);
+    expect(Math.max(...fifo.epochs.instructions)).toBe(2);
+    expect(Math.max(...staged.epochs.instructions)).toBe(1);
+    expect(staged.warpInstructions).toBe(fifo.warpInstructions);
+  });
+
+  it('an SM takes one new block per launchCycles (issue_block2core)', () => {
+    // 8 one-warp blocks of a 20-instruction dependent chain (no fetch unit, so only the launch staggers
+    // them): the last block starts 7 launch slots after the first and ends that much after a lone block
+    const lc = fermi480.launchCycles!;
+    const chain = (grid: number) => k('chain', grid, 32, [{ op: 'alu', count: 20, dst: 0 }]);
+    const cfg = oneSm(fermi480, { fetch: undefined });
+    const one = simulate(cfg, [chain(1)], {}).cycles;
+    expect(simulate(cfg, [chain(8)], {}).cycles - one).toBeGreaterThanOrEqual(7 * lc);
+    expect(simulate({ ...cfg, launchCycles: undefined }, [chain(8)], {}).cycles - one).toBeLessThan(7 * lc);
+  });
+
+  it('needs room for its stages in memQueue', () => {
+    expect(checkTimingConfig({ ...fermi480, memQueue: 3 }).join()).toMatch(/memCollectors needs memQueue >= memCollectors \+ 2/);
+    expect(checkTimingConfig(fermi480)).toEqual([]);
+  });
+});
+
 describe('timing engine: command-level DRAM (GPGPU-Sim dram.cc)', () => {
   const t = fermi480.dram.timing!;
   const LAT = 200;
