@@ -280,6 +280,20 @@ function byteTicks(lo: number, hi: number): { interval: number; min: number; max
   return { interval, min: Math.floor(lo / interval) * interval, max: Math.ceil(hi / interval) * interval };
 }
 
+/** The value (y) axis of every PDF chart: the label with its unit, rotated; ticks in the unit. */
+function valueAxis(spec: { yLabel: string; yUnit: string }, fontSize: number) {
+  return {
+    type: 'value' as const,
+    name: withUnit(spec.yLabel, spec.yUnit),
+    nameGap: 44,
+    nameRotate: 90,
+    nameLocation: 'middle' as const,
+    nameTextStyle: { fontSize, color: '#333' },
+    axisLabel: { fontSize: fontSize - 1, color: '#444', hideOverlap: true, formatter: tickLabel(spec.yUnit) },
+    splitLine: { show: true, lineStyle: { color: '#e4e6ea' } },
+  };
+}
+
 function tickLabel(unit: string): ((v: number) => string) | undefined {
   if (unit === 'B') return (v: number) => (v >= 0 && Number.isInteger(v) ? formatBytes(v) : String(v));
   return undefined;
@@ -359,16 +373,7 @@ function categoryChartOption(spec: ChartSpec, size: ChartSize): EChartsOption {
       axisTick: { alignWithLabel: true },
       axisLabel: { fontSize: fontSize - 1, color: '#444', interval: 0, rotate, hideOverlap: labels.length > 40 },
     },
-    yAxis: {
-      type: 'value',
-      name: withUnit(spec.yLabel, spec.yUnit),
-      nameGap: 44,
-      nameRotate: 90,
-      ...axisName,
-      scale: !bars,
-      axisLabel: { fontSize: fontSize - 1, color: '#444', hideOverlap: true, formatter: tickLabel(spec.yUnit) },
-      splitLine: { show: true, lineStyle: { color: '#e4e6ea' } },
-    },
+    yAxis: { ...valueAxis(spec, fontSize), scale: !bars },
     series,
   };
 }
@@ -426,15 +431,7 @@ export function chartOption(spec: ChartSpec, size: ChartSize): EChartsOption {
       axisLabel: { ...axisLabel, formatter: tickLabel(spec.xUnit) },
       splitLine: { show: true, lineStyle: { color: '#e4e6ea' } },
     },
-    yAxis: {
-      type: 'value',
-      name: withUnit(spec.yLabel, spec.yUnit),
-      nameGap: 44,
-      nameRotate: 90,
-      ...axisName,
-      axisLabel: { ...axisLabel, formatter: tickLabel(spec.yUnit) },
-      splitLine: { show: true, lineStyle: { color: '#e4e6ea' } },
-    },
+    yAxis: valueAxis(spec, fontSize),
     series,
   };
 }

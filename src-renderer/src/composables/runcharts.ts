@@ -267,6 +267,19 @@ function axisStyle(c: ChartColors) {
   };
 }
 
+/** The value (y) axis every run chart draws: its label with the unit, ticks in the unit. */
+function valueAxis(label: string, unit: string, scale: boolean, c: ChartColors) {
+  return {
+    type: 'value' as const,
+    name: axisName(label, unit),
+    nameLocation: 'middle' as const,
+    nameGap: 48,
+    scale,
+    ...axisStyle(c),
+    axisLabel: { color: c.muted, formatter: (v: number) => tickLabel(v, unit) },
+  };
+}
+
 function zoom(start?: number, end?: number, extra: Record<string, unknown> = {}): EChartsOption['dataZoom'] {
   const range = start !== undefined && end !== undefined ? { startValue: start, endValue: end } : {};
   return [
@@ -369,15 +382,7 @@ export function categoryOption(series: readonly ChartSeries[], opts: { dark?: bo
       splitLine: { show: false },
       nameTextStyle: { color: c.muted },
     },
-    yAxis: {
-      type: 'value',
-      name: axisName(first?.yLabel ?? '', yUnit),
-      nameLocation: 'middle',
-      nameGap: 48,
-      scale: !bars,
-      ...axisStyle(c),
-      axisLabel: { color: c.muted, formatter: (v: number) => tickLabel(v, yUnit) },
-    },
+    yAxis: valueAxis(first?.yLabel ?? '', yUnit, !bars, c),
     dataZoom: many ? zoom() : undefined,
     series: out,
   };
@@ -449,15 +454,7 @@ export function seriesOption(series: readonly ChartSeries[], opts: { dark?: bool
       splitLine: { show: false },
       nameTextStyle: { color: c.muted },
     },
-    yAxis: {
-      type: 'value',
-      name: axisName(first?.yLabel ?? '', yUnit),
-      nameLocation: 'middle',
-      nameGap: 48,
-      scale: true,
-      ...axisStyle(c),
-      axisLabel: { color: c.muted, formatter: (v: number) => tickLabel(v, yUnit) },
-    },
+    yAxis: valueAxis(first?.yLabel ?? '', yUnit, true, c),
     dataZoom: zoom(),
     series: out,
   };
