@@ -16,6 +16,20 @@ import { KB } from './build';
 // GTX 480 as GPGPU-Sim 3.2.2 models it (LASH Tables I, II).
 // ---------------------------------------------------------------------------------------------
 
+/** Resident-thread limits and schedulers of an SM, the same for every preset of one architecture. */
+const FERMI_SM_PROVENANCE: Record<string, string> = {
+  maxWarpsPerSM: 'NVIDIA CUDA C Programming Guide, compute capability 2.x (48 resident warps per SM)',
+  maxThreadsPerSM: 'NVIDIA CUDA C Programming Guide, compute capability 2.x (1536 resident threads per SM)',
+  maxBlocksPerSM: 'NVIDIA CUDA C Programming Guide, compute capability 2.x (8 resident blocks per SM)',
+  schedulers: 'NVIDIA Fermi whitepaper (two warp schedulers per SM)',
+};
+const KEPLER_SM_PROVENANCE: Record<string, string> = {
+  maxWarpsPerSM: 'NVIDIA CUDA C Programming Guide, compute capability 3.5 (64 resident warps per SM)',
+  maxThreadsPerSM: 'NVIDIA CUDA C Programming Guide, compute capability 3.5 (2048 resident threads per SM)',
+  maxBlocksPerSM: 'NVIDIA CUDA C Programming Guide, compute capability 3.5 (16 resident blocks per SM)',
+  schedulers: 'NVIDIA Kepler GK110 whitepaper (four warp schedulers per SMX)',
+};
+
 export const FERMI480_TIMING: TimingConfig = {
   sms: 15,
   maxWarpsPerSM: 48,
@@ -79,10 +93,7 @@ const GTX480_DRAM_TIMING =
 
 export const FERMI480_TIMING_PROVENANCE: Record<string, string> = {
   sms: 'LASH Tables I, II (15 SMs)',
-  maxWarpsPerSM: 'NVIDIA CUDA C Programming Guide, compute capability 2.x (48 resident warps per SM)',
-  maxThreadsPerSM: 'NVIDIA CUDA C Programming Guide, compute capability 2.x (1536 resident threads per SM)',
-  maxBlocksPerSM: 'NVIDIA CUDA C Programming Guide, compute capability 2.x (8 resident blocks per SM)',
-  schedulers: 'NVIDIA Fermi whitepaper (two warp schedulers per SM)',
+  ...FERMI_SM_PROVENANCE,
   aluLatency: 'assumed: about 18 cycles of dependent-issue latency on Fermi (WONG Table II measures 24 on GT200; LASH gives none)',
   issueCycles:
     'NVIDIA Fermi whitepaper (two schedulers per SM, each sending a warp instruction to a group of 16 cores: two shader cycles; GPGPU-Sim runs the SM at half the 1.4 GHz shader clock)',
@@ -340,10 +351,7 @@ export const FERMI_TIMING: TimingConfig = {
 
 export const FERMI_TIMING_PROVENANCE: Record<string, string> = {
   sms: 'assumed: NVIDIA specification of the GTX 560 Ti (8 SMs), as the latency tier',
-  maxWarpsPerSM: 'NVIDIA CUDA C Programming Guide, compute capability 2.x (48 warps per SM)',
-  maxThreadsPerSM: 'NVIDIA CUDA C Programming Guide, compute capability 2.x (1536 threads per SM)',
-  maxBlocksPerSM: 'NVIDIA CUDA C Programming Guide, compute capability 2.x (8 blocks per SM)',
-  schedulers: 'NVIDIA Fermi whitepaper (two warp schedulers per SM)',
+  ...FERMI_SM_PROVENANCE,
   aluLatency: 'assumed: about 18 cycles on Fermi (WONG Table II measures 24 on GT200)',
   coalesceBytes: 'MEI Table 1 (128 B L1 lines; a warp is served per line)',
   'l1.sets': 'MEI 4.1, Table 4 (16 KB L1: 32 sets of 4 ways)',
@@ -395,10 +403,7 @@ export const KEPLER_TIMING: TimingConfig = {
 
 export const KEPLER_TIMING_PROVENANCE: Record<string, string> = {
   sms: 'assumed: NVIDIA specification of the GTX 780 (12 SMX), as the latency tier',
-  maxWarpsPerSM: 'NVIDIA CUDA C Programming Guide, compute capability 3.5 (64 warps per SM)',
-  maxThreadsPerSM: 'NVIDIA CUDA C Programming Guide, compute capability 3.5 (2048 threads per SM)',
-  maxBlocksPerSM: 'NVIDIA CUDA C Programming Guide, compute capability 3.5 (16 blocks per SM)',
-  schedulers: 'NVIDIA Kepler GK110 whitepaper (four warp schedulers per SMX)',
+  ...KEPLER_SM_PROVENANCE,
   aluLatency: 'assumed: about 10 cycles on Kepler, as SL1 2.1 measures on GK110',
   coalesceBytes: 'MEI Table 1 (128 B lines)',
   'l1.sets': 'assumed: a 16 KB L1 of 32 sets x 4 ways (MEI Table 1: 16/32/48 KB; global loads skip it by default)',
