@@ -423,7 +423,7 @@ const COMMANDS: Record<string, Command> = {
     run: runCommand,
   },
   reproduce: {
-    usage: 'reproduce <row-id|MEI|WONG|all> [--preset <id> | --preset-file <file.json>] [--seed n] [--format text|json]',
+    usage: 'reproduce <row-id|MEI|WONG|LASH|SL1|all> [--preset <id> | --preset-file <file.json>] [--seed n] [--format text|json]',
     summary: "Run the papers' reproduction rows and hold them to the published values (exit 1 if any fails).",
     options: ['preset', 'preset-file', 'seed', 'format'],
     formats: ['text', 'json'],

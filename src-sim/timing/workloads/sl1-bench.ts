@@ -6,7 +6,7 @@
  *  - `wcScanKernel`: wc's per-thread chunk scan of Fig 1 (each thread reads its own chunk of chars).
  * Each builder documents what SL1 says and what is assumed.
  */
-import type { Instr, Kernel } from '../types';
+import type { IndexTerm, Instr, Kernel } from '../types';
 
 export const WARP = 32;
 /** SL1 2.1: accesses of a warp that fall in one aligned 128 B region are coalesced. */
@@ -39,6 +39,19 @@ export const THROUGHPUT_ELEM_BYTES = 4;
  *    in the L2 cache"); the stream is far larger than the L2.
  * The timed quantity (SL1 Figs 5, 6) is the bytes moved over the interconnect per second.
  */
+/**
+ * Load j of a thread: its group's stream (groups of n consecutive lanes, `groupWords` apart), its own
+ * word in the group, the iteration's terms, and load j's offset.
+ */
+function groupLoad(j: number, n: number, groupWords: number, iterTerms: IndexTerm[], offset: number): Instr {
+  return {
+    op: 'ld',
+    array: 'data',
+    dst: 1 + j,
+    index: { terms: [{ coef: groupWords, var: 'gtid', div: n }, { coef: 1, var: 'gtid', mod: n }, ...iterTerms], offset },
+  };
+}
+
 export function throughputKernel(o: ThroughputOptions): Kernel {
   const n = Math.max(1, Math.min(WARP, Math.floor(o.coalescing)));
   const u = Math.max(1, Math.floor(o.unroll ?? 1));
@@ -55,19 +68,7 @@ export function throughputKernel(o: ThroughputOptions): Kernel {
     // Load j of iteration i: line (i * u + j) mod lines of the group's region, the n words of this group.
     const rounds = lines % u === 0 ? lines / u : 1;
     for (let j = 0; j < u; j++)
-      loads.push({
-        op: 'ld',
-        array: 'data',
-        dst: 1 + j,
-        index: {
-          terms: [
-            { coef: regionWords, var: 'gtid', div: n },
-            { coef: 1, var: 'gtid', mod: n },
-            ...(rounds > 1 ? [{ coef: u * wordsPerRegion, var: 'i', mod: rounds }] : []),
-          ],
-          offset: (j % lines) * wordsPerRegion,
-        },
-      });
+      loads.push(groupLoad(j, n, regionWords, rounds > 1 ? [{ coef: u * wordsPerRegion, var: 'i', mod: rounds }] : [], (j % lines) * wordsPerRegion));
   } else {
     // Fresh 32 B sector per load: 8 words apart; n <= 8 words fit the sector's first part.
     const sectorWords = 32 / THROUGHPUT_ELEM_BYTES;
@@ -78,20 +79,7 @@ export function throughputKernel(o: ThroughputOptions): Kernel {
     // partition camping), which held DRAM to 154 GB/s.
     const streamWords = o.iterations * u * step + sectorWords;
     length = groups * streamWords;
-    for (let j = 0; j < u; j++)
-      loads.push({
-        op: 'ld',
-        array: 'data',
-        dst: 1 + j,
-        index: {
-          terms: [
-            { coef: streamWords, var: 'gtid', div: n },
-            { coef: 1, var: 'gtid', mod: n },
-            { coef: u * step, var: 'i' },
-          ],
-          offset: j * step,
-        },
-      });
+    for (let j = 0; j < u; j++) loads.push(groupLoad(j, n, streamWords, [{ coef: u * step, var: 'i' }], j * step));
   }
   return {
     name: `throughput ${o.source} ${o.blocks}x${o.threadsPerBlock} ${n}-way`,
