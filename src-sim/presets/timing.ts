@@ -179,7 +179,8 @@ export const FERMI480_TIMING_PROVENANCE: Record<string, string> = {
     "LASH VI (GPGPU-Sim 3.2.2, GTX 480 configuration): configs/GTX480/gpgpusim.config -dram_latency 100, in cycles of its 700 MHz core clock: 200 shader cycles, before the DRAM's own timing",
   'dram.timing.clockMHz': 'LASH VI (GPGPU-Sim 3.2.2, GTX 480 configuration): gpgpusim.config -gpgpu_clock_domains 700.0:700.0:700.0:924.0 (DRAM command clock 924 MHz)',
   'dram.timing.banks': GTX480_DRAM_TIMING,
-  'dram.timing.bankGroups': GTX480_DRAM_TIMING,
+  'dram.timing.bankGroups':
+    "LASH VI (GPGPU-Sim 3.2.2, GTX 480 configuration): gpgpusim.config -gpgpu_dram_timing_opt nbkgrp=4; dram.cc dram_t::cycle numbers a bank's group bank >> bk_tag_length, which gpu-sim.h memory_config::init counts as 3 bits for 4 banks a group, so tCCDL and tRTPL act on two groups of 8 banks (dram.ts does the same)",
   'dram.timing.queue': 'LASH VI (GPGPU-Sim 3.2.2, GTX 480 configuration): gpgpusim.config -gpgpu_dram_scheduler 1 (FR-FCFS) -gpgpu_frfcfs_dram_sched_queue_size 16',
   'dram.timing.atomBytes':
     'LASH VI (GPGPU-Sim 3.2.2, GTX 480 configuration): dram_atom_size = burst length 8 x bus width 4 B x 2 chips per controller (gpgpusim.config -gpgpu_dram_burst_length 8 -gpgpu_dram_buswidth 4 -gpgpu_n_mem_per_ctrlr 2) = 64 B',

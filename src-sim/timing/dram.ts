@@ -6,7 +6,8 @@ import type { DramTimingConfig } from './types';
  * issue_col_command / issue_row_command; dram_sched.cc frfcfs_scheduler), for presets that give
  * `dram.timing` (fermi480: LASH VI ran GPGPU-Sim 3.2.2 with its GTX 480 GDDR5 timing).
  *
- * Per channel: banks with a row buffer (idle / active row), bank groups, a window of
+ * Per channel: banks with a row buffer (idle / active row), bank groups (numbered as GPGPU-Sim 3.x
+ * does: bank >> bk_tag_length, see the constructor), a window of
  * `queue` requests the first-ready first-come-first-served scheduler sees (per bank: keep serving the
  * open row's requests, oldest first, then the oldest request of the bank), one bank taking a new
  * request per DRAM cycle, and one command (activate, precharge, or a read / write column command of
@@ -101,7 +102,15 @@ export class DramModel {
     this.latency = latency;
     this.ch = channels;
     this.nbk = t.banks;
-    this.grpShift = Math.round(Math.log2(t.banks / t.bankGroups));
+    // The bank group is the bank number shifted right by GPGPU-Sim 3.x's bk_tag_length, which
+    // memory_config::init (gpu-sim.h) counts as the bits of nbk / nbkgrp: `for (i = 0; nbkt > 0; i++)
+    // nbkt >>= 1`, 3 for 4 banks a group (not log2 = 2); dram_t::cycle then takes `grp = j >>
+    // bk_tag_length` (4.x: get_bankgrp_number, HIGHER_BITS). So 16 banks with nbkgrp=4 form two groups
+    // of 8 banks for tCCDL and tRTPL (groups 2 and 3 stay unused).
+    let nbkt = Math.floor(t.banks / t.bankGroups);
+    let bits = 0;
+    for (; nbkt > 0; bits++) nbkt >>= 1;
+    this.grpShift = bits;
     this.win = t.queue;
     this.period = coreMHz / t.clockMHz;
     this.lineBytes = lineBytes;
