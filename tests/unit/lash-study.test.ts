@@ -82,6 +82,17 @@ describe('the stencil on the timing tier', () => {
     expect(value(r, 'stencil.dramCharVsInt') as number).toBeGreaterThan(0);
   });
 
+  it('states the DRAM utilisation drop in percentage points as well as relative to int', () => {
+    const points = value(r, 'stencil.dramCharVsIntPoints') as number;
+    const relative = value(r, 'stencil.dramCharVsInt') as number;
+    expect(points).toBeGreaterThan(0);
+    // int uses the bus less than 100 % of the time, so the drop in points is the smaller number,
+    // and relative = points / int's utilisation.
+    expect(points).toBeLessThan(relative);
+    const intUtil = Number(/int ([\d.]+) %/.exec(String(r.findings.find((f) => f.key === 'stencil.dramCharVsIntPoints')?.evidence))?.[1]);
+    expect(relative).toBeCloseTo((100 * points) / intUtil, 0);
+  });
+
   it('nomerger stalls rise and coalescing stalls fall with smaller types (LASH Fig 6)', () => {
     expect(value(r, 'stencil.nomergerRises')).toBe('yes');
     expect(value(r, 'stencil.coalescingFalls')).toBe('yes');
