@@ -209,7 +209,7 @@ function measureAppUncached(preset: Preset, app: Sl1App, shape: Shape, modes: re
   const run = (kernels: Kernel[], l1: 'hw' | 'bypass'): TimingStats =>
     simulate(l1 === 'hw' ? hwCfg : cfg, kernels, { l1, scheduler: o.scheduler, seed: o.seed, maxCycles: o.maxCycles, epochCycles: 100_000 });
   // Windows keep the nominal chunk per thread (same address mapping), run fewer records.
-  const build = (records: number, c: TimingConfig = cfg) => app.build({ shape: launch, records, chunk: R, config: c, work: o.work });
+  const build = (records: number, c: TimingConfig = cfg, sl1 = false) => app.build({ shape: launch, records, chunk: R, config: c, work: o.work, ...(sl1 ? { sl1 } : {}) });
   const out: Record<string, ModeResult> = {};
   const Wp = Math.min(W, R);
   const warps = launch.grid * Math.ceil(launch.block / 32);
@@ -245,7 +245,7 @@ function measureAppUncached(preset: Preset, app: Sl1App, shape: Shape, modes: re
   if (sl1Modes.length === 0) return out;
   // The monitoring phase is the same for every S-L1 variant: simulate it once.
   let monitorCycles = -1;
-  const nominalKernel = build(R);
+  const nominalKernel = build(R, cfg, true);
   const costs = o.cachedAccessInstructions !== undefined ? { cachedAccessInstructions: o.cachedAccessInstructions } : undefined;
   for (const mode of sl1Modes) {
     const lineBytes = mode === 'sl1-8' ? 8 : mode === 'sl1-24' ? 24 : 16;
@@ -258,7 +258,7 @@ function measureAppUncached(preset: Preset, app: Sl1App, shape: Shape, modes: re
     const Wc = Math.min(W, R - k);
     let s: TimingStats | null = null;
     if (Wc > 0) {
-      const win = applySl1(cfg, build(k + Wc), { lineBytes, cacheNothing, cached: decided.decision.cached, costs });
+      const win = applySl1(cfg, build(k + Wc, cfg, true), { lineBytes, cacheNothing, cached: decided.decision.cached, costs });
       if (win.phases.compute) s = run([win.phases.compute], 'bypass');
     }
     const h = s ? s.sl1.hits + s.sl1.misses : 0;
@@ -266,7 +266,7 @@ function measureAppUncached(preset: Preset, app: Sl1App, shape: Shape, modes: re
       mode,
       shape,
       cycles: nominal.waves * (monitorCycles + (s && Wc > 0 ? ((R - k) * s.cycles) / Wc : 0)),
-      stats: s ?? run([build(1)], 'bypass'),
+      stats: s ?? run([build(1, cfg, true)], 'bypass'),
       windowCycles: s ? s.cycles : 0,
       instructionsPerRecord: s && Wc > 0 ? s.warpInstructions / warps / Wc : 0,
       issuedPerRecord: s && Wc > 0 ? issued(s) / warps / Wc : 0,

@@ -356,6 +356,30 @@ describe('SL1 Table 1 application models', () => {
     return Array.from({ length: 32 }, (_, l) => evalIndex(ins.index, { gtid: l, tid: l, bid: 0, bdim: k.block, gdim: k.grid, r: 0, c: 0, d: 0, k: 0 }, len));
   };
 
+  /** Dynamic loads of global array `name` in one iteration of the main loop (inner loops unrolled). */
+  const loadsPerRecord = (k: Kernel, name: string): number => {
+    const count = (body: Instr[]): number => body.reduce((n, i) => n + (i.op === 'loop' ? i.count * count(i.body) : i.op === 'ld' && i.array === name ? 1 : 0), 0);
+    return count((k.body[mainLoopIndex(k)] as Extract<Instr, { op: 'loop' }>).body);
+  };
+
+  it('grep: the S-L1 binary reads each text char 3 times (K&P matcher), the plain one loads it twice; no other model changes with AppBuild.sl1', () => {
+    const b = { shape: { grid: 30, block: 256 }, records: 64, config: cfg };
+    for (const app of SL1_APPS) {
+      const plain = app.build(b);
+      const sl1 = app.build({ ...b, sl1: true });
+      if (app.id === 'grep') {
+        expect(loadsPerRecord(plain, 'text')).toBe(2);
+        expect(loadsPerRecord(sl1, 'text')).toBe(3);
+        // The same char each time: every text load of the record has one index (no inner-loop variable).
+        const idx: string[] = [];
+        const visit = (body: Instr[]): void => body.forEach((i) => (i.op === 'loop' ? visit(i.body) : i.op === 'ld' && i.array === 'text' && idx.push(JSON.stringify(i.index))));
+        visit((sl1.body[mainLoopIndex(sl1)] as Extract<Instr, { op: 'loop' }>).body);
+        expect(new Set(idx).size).toBe(1);
+        expect(idx[0]).not.toContain('"j"');
+      } else expect(sl1, app.name).toEqual(plain);
+    }
+  });
+
   it('Kmeans reads features coalesced (one particle per lane, feature-major); matrix multiply walks a row of A per lane', () => {
     const b = { shape: { grid: 30, block: 256 }, records: 64, config: cfg };
     const km = laneWords(SL1_APPS.find((a) => a.id === 'kmeans')!.build(b), 'points');

@@ -40,6 +40,14 @@ export interface AppBuild {
    * is not in SL1; experiments may scale it as a whole (see SL1_WORK_SCALE).
    */
   work?: number;
+  /**
+   * Build the binary S-L1 runs (default false): the S-L1 compiler wraps every source-level memory
+   * access in an accessThroughCache() call before the code is optimised (SL1 3.2.3: "the compiler
+   * replaces all memory accesses with calls to accessThroughCache()"), so reads that the optimiser
+   * merges in the plain binary stay separate. Only models whose source reads a value more often
+   * than the plain binary loads it (grep) look at this.
+   */
+  sl1?: boolean;
 }
 
 /** Scales the ALU counts of a body (at least one instruction each). */
@@ -217,7 +225,7 @@ const opinion: Sl1App = {
   sharedStructures: 0,
   recordBytes: OF_WORD,
   nominal: chunked(OF_WORD),
-  assumptions: `tweets of 1 B chars, a record is a word of ${OF_WORD} chars (2 ALU each); each word is compared with a list of ${OF_KEYWORDS} keyword hashes (4 B each, the same list for every thread, 1 ALU each), looked up in a 4 MB sentiment lexicon (scattered, read-only, 3 ALU), and its score written (4 B, sequential per thread). All sizes assumed from SL1 Table 1 and ref [24].`,
+  assumptions: `tweets of 1 B chars, a record is a word of ${OF_WORD} chars (3 ALU each: letter test, lower-casing, word-hash update; at least wc's 3, since SL1 4.2 names wc, with upper, as the extreme of "minimal computation (only counter increments) for each character access"); each word is compared with a list of ${OF_KEYWORDS} keyword hashes (4 B each, the same list for every thread, 1 ALU each), looked up in a 4 MB sentiment lexicon (scattered, read-only, 3 ALU), and its score written (4 B, sequential per thread). All sizes assumed from SL1 Table 1 and ref [24].`,
   build(b) {
     const R = b.chunk ?? b.records;
     const N = b.records;
@@ -228,7 +236,7 @@ const opinion: Sl1App = {
       [garr('tweets', 1, R * OF_WORD * T), garr('keywords', 4, OF_KEYWORDS), garr('lexicon', 4, TABLE_WORDS), garr('scores', 4, R * T, true)],
       [
         loop('r', N, [
-          loop('c', OF_WORD, [ld('tweets', chunk(R * OF_WORD, OF_WORD, 'c'), 1), alu(2, [1], 2)]),
+          loop('c', OF_WORD, [ld('tweets', chunk(R * OF_WORD, OF_WORD, 'c'), 1), alu(3, [1], 2)]),
           loop('k', OF_KEYWORDS, [ld('keywords', { terms: [{ coef: 1, var: 'k' }] }, 3), alu(1, [2, 3], 4)]),
           ld('lexicon', scattered(7), 5),
           alu(3, [4, 5], 6),
@@ -280,7 +288,7 @@ const pvc: Sl1App = {
   sharedStructures: 0,
   recordBytes: PVC_LINE,
   nominal: chunked(PVC_LINE),
-  assumptions: `web log of 1 B chars, a record is a log line of ${PVC_LINE} chars (2 ALU each: field scan and URL hash); per line one lookup of the URL's key (4 B, scattered in a 4 MB table, read-only) and a read-increment-write of its counter (4 B, scattered, read-write; not atomic in this model). Sizes assumed.`,
+  assumptions: `web log of 1 B chars, a record is a log line of ${PVC_LINE} chars (3 ALU each: field-delimiter test and the URL hash's xor and multiply; at least wc's 3, since SL1 4.2 names wc, with upper, as the extreme of "minimal computation (only counter increments) for each character access"); per line one lookup of the URL's key (4 B, scattered in a 4 MB table, read-only) and a read-increment-write of its counter (4 B, scattered, read-write; not atomic in this model). Sizes assumed.`,
   build(b) {
     const R = b.chunk ?? b.records;
     const N = b.records;
@@ -291,7 +299,7 @@ const pvc: Sl1App = {
       [garr('log', 1, R * PVC_LINE * T), garr('keys', 4, TABLE_WORDS), garr('counts', 4, TABLE_WORDS, true)],
       [
         loop('r', N, [
-          loop('c', PVC_LINE, [ld('log', chunk(R * PVC_LINE, PVC_LINE, 'c'), 1), alu(2, [1], 2)]),
+          loop('c', PVC_LINE, [ld('log', chunk(R * PVC_LINE, PVC_LINE, 'c'), 1), alu(3, [1], 2)]),
           ld('keys', scattered(3), 3),
           alu(3, [2, 3], 4),
           ld('counts', scattered(5), 5),
@@ -386,9 +394,29 @@ const matmul: Sl1App = {
   },
 };
 
-/** Grep: scan text, match a pattern held in shared memory with a recursive matcher. */
+/**
+ * Grep: scan text, match a pattern held in shared memory with a recursive matcher. SL1 4.2: grep
+ * "becomes instruction throughput bound after applying S-L1 due to the application's recursive
+ * algorithm", "despite having a high cache hit rate". A recursive matcher (Kernighan and Pike's
+ * match / matchhere, the classic recursive one) reads the current text character at every step:
+ * match()'s loop test `*text++ != '\0'`, and in matchhere() the end test `*text != '\0'` and the
+ * compare `re[0] == *text`, with re[0] and re[1] read from the pattern. S-L1 turns each of those
+ * source-level reads into an accessThroughCache() call (SL1 3.2.3, 4.4: "each memory access
+ * instruction is transformed to additionally call a function"), so each text char costs several
+ * S-L1 accesses, all but the first of a line hits.
+ */
 const GREP_PATTERN = 32;
-const GREP_WORK = 12;
+/**
+ * Source-level reads of the current text char per char: match()'s loop test, and matchhere()'s end
+ * test and compare. The plain binary loads it twice (the optimiser merges matchhere()'s two reads of
+ * the same address, which have no store between them; match()'s read comes after a call and is a
+ * load of its own); the S-L1 binary calls accessThroughCache() for all three (AppBuild.sl1).
+ */
+const GREP_READS_SOURCE = 3;
+const GREP_READS_PLAIN = 2;
+/** ALU instructions per source-level read (compare, branch, call / return; assumed): 12 per char, as before. */
+const GREP_WORK_PER_READ = 4;
+const GREP_WORK = GREP_WORK_PER_READ * GREP_READS_SOURCE;
 const grep: Sl1App = {
   id: 'grep',
   name: 'Grep',
@@ -397,21 +425,23 @@ const grep: Sl1App = {
   sharedStructures: 1,
   recordBytes: 1,
   nominal: chunked(1),
-  assumptions: `text of 1 B chars, one char per iteration; the ${GREP_PATTERN} B pattern in shared memory (one shared load per char) and ${GREP_WORK} dependent ALU instructions per char for the recursive matcher (SL1 4.2: grep is instruction-throughput bound; the count is assumed). Output lines are rare and not modelled.`,
+  assumptions: `text of 1 B chars, one char per iteration of the main loop; a recursive matcher (Kernighan and Pike's match / matchhere) reads the current char ${GREP_READS_SOURCE} times in its source (match()'s loop test, matchhere()'s end-of-text test and compare): the plain binary loads it ${GREP_READS_PLAIN} times (the two reads in one matchhere() frame merged by the optimiser), the S-L1 binary makes ${GREP_READS_SOURCE} accessThroughCache() calls (SL1 3.2.3: every memory access is replaced by the call; 4.4: "each memory access instruction is transformed to additionally call a function"), all but a line's first hits. Each char also reads the ${GREP_PATTERN} B pattern in shared memory once per load (SL1 Table 1: "2 (1 in shared memory)") and runs ${GREP_WORK_PER_READ} dependent ALU instructions per source-level read, ${GREP_WORK} per char in both binaries (the plain binary's merged load carries both reads' instructions; compare, branch, call / return; SL1 4.2: the recursive algorithm makes grep instruction-throughput bound with S-L1; the counts are assumed). Output lines are rare and not modelled.`,
   build(b) {
     const R = b.chunk ?? b.records;
     const N = b.records;
+    // One load per binary-level read of the char, each followed by a pattern read and the ALU of the
+    // source-level reads it stands for (the plain binary's first load stands for two).
+    const reads = b.sl1 ? GREP_READS_SOURCE : GREP_READS_PLAIN;
+    const body: Instr[] = [];
+    for (let i = 0; i < reads; i++) {
+      const merged = i === 0 ? GREP_READS_SOURCE - reads + 1 : 1;
+      body.push(ld('text', chunk(R), 1), ld('pattern', { terms: [{ coef: 1, var: 'r', mod: GREP_PATTERN }] }, 2), alu(GREP_WORK_PER_READ * merged, [1, 2], 3));
+    }
     return kernel(
       'Grep',
       b,
       [garr('text', 1, R * threads(b)), { name: 'pattern', elemBytes: 1, length: GREP_PATTERN, space: 'shared' }],
-      [
-        loop('r', N, [
-          ld('text', chunk(R), 1),
-          ld('pattern', { terms: [{ coef: 1, var: 'r', mod: GREP_PATTERN }] }, 2),
-          alu(GREP_WORK, [1, 2], 3),
-        ]),
-      ],
+      [loop('r', N, body)],
     );
   },
 };
