@@ -34,6 +34,7 @@ export const APP_PARAMS: ParamSpec[] = [
   { name: 'maxBlock', label: 'Threads per block, at most', unit: 'threads', kind: 'integer', default: 256, min: 32, max: 1024, description: 'Blocks of the largest size up to this (a multiple of 32) that divides the threads per SMX.' },
   { name: 'inputBytes', label: 'Nominal input', unit: 'B', kind: 'bytes', default: 1 << 30, min: 1 << 20, max: 6 * 2 ** 30, description: 'Input of the nominal run the window is extrapolated to (data already in GPU memory, SL1 4.2).' },
   { name: 'windowAccesses', label: 'Simulated accesses per thread', unit: 'accesses', kind: 'integer', default: 128, min: 16, max: 1 << 16, description: 'Global accesses per thread of each simulated window (plus the monitoring phase for S-L1).' },
+  { name: 'warmAccesses', label: 'Warm-up accesses per thread', unit: 'accesses', kind: 'integer', default: 0, min: 0, max: 1 << 16, description: 'Global accesses per thread run before each window in the same launch and not timed (the window is what the launch adds over a launch of those accesses alone): the window moves that much later into the run, with the caches and DRAM as the run left them and the threads drifted apart as in a long run. 0: the window starts right after the monitoring phase\'s records, with empty caches. Each measurement then simulates the warm-up twice. See docs/SL1.md.' },
   { name: 'sms', label: 'Simulated SMXs', unit: 'SMX', kind: 'integer', default: 1, min: 1, max: 64, description: 'SMXs simulated, with their share of L2 and DRAM (the applications are uniform over SMXs).' },
   { name: 'work', label: 'Application work scale', unit: 'x', kind: 'number', default: SL1_WORK_SCALE, min: 0.25, max: 16, description: 'Multiplier on every application model\'s ALU instructions per element. SL1 gives no counts; 1.25 makes S-L1\'s extra executed instructions average about the 220 % of SL1 Fig 11 (234 %). With 28 instructions per cached access, 6.5 also meets Fig 11\'s +25 % issued (docs/SL1.md).' },
   { name: 'hitInstructions', label: 'S-L1 instructions per cached access', unit: 'instructions', kind: 'integer', default: SL1_COSTS.cachedAccessInstructions, min: 0, max: 200, description: 'Instructions S-L1 runs before each access to a cached structure, on top of the 4 of every access (SL1 3.3). SL1 gives no count (4.4: 4 to well over 100 per access); 4 assumed.' },
@@ -55,6 +56,7 @@ export function studyOptions(p: ParamValues, seed: number): AppMeasureOptions {
     sms: p.sms as number,
     inputBytes: p.inputBytes as number,
     windowAccesses: p.windowAccesses as number,
+    warmAccesses: p.warmAccesses as number,
     scheduler: p.scheduler as 'lrr' | 'gto',
     seed,
     maxCycles: 2e9,
@@ -66,7 +68,7 @@ export function studyOptions(p: ParamValues, seed: number): AppMeasureOptions {
 export function studyEstimate(p: ParamValues, modes: number): number {
   const apps = selectApps(p).length;
   const t = (p.threadsPerSM as number[]).reduce((s, x) => s + x, 0) * (p.sms as number);
-  return apps * t * ((p.windowAccesses as number) * modes + 300);
+  return apps * t * (((p.windowAccesses as number) + 2 * (p.warmAccesses as number)) * modes + 300);
 }
 
 const pct = (v: number): number => +(100 * v).toFixed(1);

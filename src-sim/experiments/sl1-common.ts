@@ -139,6 +139,11 @@ export interface AppMeasureOptions {
   inputBytes: number;
   /** Global accesses per thread in the simulated window. */
   windowAccesses: number;
+  /**
+   * Global accesses per thread run just before the window, in the same launch sequence, and not timed
+   * (default 0): the window then starts with the caches and DRAM as the run left them, not empty.
+   */
+  warmAccesses?: number;
   scheduler: 'lrr' | 'gto';
   seed: number;
   maxCycles: number;
@@ -150,9 +155,51 @@ export interface AppMeasureOptions {
 
 type LoopInstr = Extract<Kernel['body'][number], { op: 'loop' }>;
 
-/** Executed warp instructions plus replays: the LSU cycles spent on a further line of one instruction. */
-function issued(s: TimingStats): number {
-  return s.warpInstructions + s.stalls.coalescing;
+/**
+ * The kernel cut after its main loop's first `first` iterations (without the code after the loop):
+ * a warm-up's lead, timed on its own so that what the rest of the loop adds is the difference.
+ */
+function lead(kern: Kernel, first: number): Kernel | null {
+  const li = mainLoopIndex(kern);
+  if (first <= 0 || li < 0) return null;
+  const loop = kern.body[li] as LoopInstr;
+  if (loop.count <= first) return null;
+  return { ...kern, body: [...kern.body.slice(0, li), { ...loop, count: first }] };
+}
+
+/** The counters a window is measured by. */
+interface Counters {
+  cycles: number;
+  warpInstructions: number;
+  /** LSU coalescing cycles: one replay per further cache line of a memory instruction. */
+  coalescing: number;
+  l1Requests: number;
+  l1Hits: number;
+  sl1Hits: number;
+  sl1Misses: number;
+}
+
+const counters = (s: TimingStats): Counters => ({
+  cycles: s.cycles,
+  warpInstructions: s.warpInstructions,
+  coalescing: s.stalls.coalescing,
+  l1Requests: s.requests.l1,
+  l1Hits: s.hits.l1,
+  sl1Hits: s.sl1.hits,
+  sl1Misses: s.sl1.misses,
+});
+
+/** What a run adds over its lead (a shorter run of the same launch), counter by counter. */
+function minus(a: Counters, b: Counters): Counters {
+  return {
+    cycles: a.cycles - b.cycles,
+    warpInstructions: a.warpInstructions - b.warpInstructions,
+    coalescing: a.coalescing - b.coalescing,
+    l1Requests: a.l1Requests - b.l1Requests,
+    l1Hits: a.l1Hits - b.l1Hits,
+    sl1Hits: a.sl1Hits - b.sl1Hits,
+    sl1Misses: a.sl1Misses - b.sl1Misses,
+  };
 }
 
 /** Global accesses of one main-loop iteration (records are main-loop iterations). */
@@ -204,6 +251,7 @@ function measureAppUncached(preset: Preset, app: Sl1App, shape: Shape, modes: re
   const probe = app.build({ shape: launch, records: 4, config: cfg, work: o.work });
   const a = accessesPerRecord(probe);
   const W = Math.max(2, Math.ceil(o.windowAccesses / a));
+  const Wwarm = Math.max(0, Math.ceil((o.warmAccesses ?? 0) / a));
   // Hardware-L1 runs take the on-chip split that favours the L1 (preferL1); the rest keep the preset's.
   const hwCfg = preferL1(cfg);
   const run = (kernels: Kernel[], l1: 'hw' | 'bypass'): TimingStats =>
@@ -216,28 +264,36 @@ function measureAppUncached(preset: Preset, app: Sl1App, shape: Shape, modes: re
   // Plain windows run the same records as S-L1's computation window (k .. k + W - 1, k = the
   // monitoring phase's length), so every mode is timed on the same part of the chunks.
   const k0 = Math.min(Math.ceil(SL1_MONITOR_ACCESSES / a), Math.max(0, R - Wp));
+  // With a warm-up, the window moves Wwarm records later: one launch runs warm-up and window together
+  // (threads drift apart as in a long run) and the window is what it adds over a launch of the
+  // warm-up's records alone (the cold start cancels).
+  const warmP = Math.max(0, Math.min(Wwarm, R - k0 - Wp));
   const plainWindow = (c: TimingConfig): Kernel => {
-    const kern = build(k0 + Wp, c);
+    const kern = build(k0 + warmP + Wp, c);
     const li = mainLoopIndex(kern);
     if (li < 0 || k0 === 0) return kern;
     const loop = kern.body[li] as LoopInstr;
-    const body = kern.body.slice();
-    body[li] = { ...loop, start: (loop.start ?? 0) + k0, count: Wp };
-    return { ...kern, body };
+    return { ...kern, body: kern.body.map((ins, i) => (i === li ? { ...loop, start: (loop.start ?? 0) + k0, count: warmP + Wp } : ins)) };
+  };
+  /** Runs `kern` (and its lead of `first` main-loop iterations when first > 0): the window's counters. */
+  const measure = (kern: Kernel, first: number, l1: 'hw' | 'bypass'): { s: TimingStats; d: Counters } => {
+    const s = run([kern], l1);
+    const w = lead(kern, first);
+    return { s, d: w ? minus(counters(s), counters(run([w], l1))) : counters(s) };
   };
   for (const mode of modes) {
     if (mode === 'nol1' || mode === 'hw') {
-      const s = run([plainWindow(mode === 'hw' ? hwCfg : cfg)], mode === 'hw' ? 'hw' : 'bypass');
+      const { s, d } = measure(plainWindow(mode === 'hw' ? hwCfg : cfg), warmP, mode === 'hw' ? 'hw' : 'bypass');
       out[mode] = {
         mode,
         shape,
-        cycles: (nominal.waves * R * s.cycles) / Wp,
+        cycles: (nominal.waves * R * d.cycles) / Wp,
         stats: s,
-        windowCycles: s.cycles,
-        instructionsPerRecord: s.warpInstructions / warps / Wp,
-        issuedPerRecord: issued(s) / warps / Wp,
+        windowCycles: d.cycles,
+        instructionsPerRecord: d.warpInstructions / warps / Wp,
+        issuedPerRecord: (d.warpInstructions + d.coalescing) / warps / Wp,
         monitorCycles: 0,
-        hitRate: mode === 'hw' && s.requests.l1 > 0 ? s.hits.l1 / s.requests.l1 : 0,
+        hitRate: mode === 'hw' && d.l1Requests > 0 ? d.l1Hits / d.l1Requests : 0,
       };
     }
   }
@@ -255,23 +311,25 @@ function measureAppUncached(preset: Preset, app: Sl1App, shape: Shape, modes: re
     const k = decided.decision.monitor.iterations;
     if (monitorCycles < 0) monitorCycles = decided.phases.monitor ? run([decided.phases.monitor], 'bypass').cycles : 0;
     // The computation window: k + W records of the same chunk, the same choice; only its slice runs.
-    const Wc = Math.min(W, R - k);
+    const warmS = Math.max(0, Math.min(Wwarm, R - k - W));
+    const Wc = Math.min(W, R - k - warmS);
     let s: TimingStats | null = null;
+    let d: Counters | null = null;
     if (Wc > 0) {
-      const win = applySl1(cfg, build(k + Wc, cfg, true), { lineBytes, cacheNothing, cached: decided.decision.cached, costs });
-      if (win.phases.compute) s = run([win.phases.compute], 'bypass');
+      const win = applySl1(cfg, build(k + warmS + Wc, cfg, true), { lineBytes, cacheNothing, cached: decided.decision.cached, costs });
+      if (win.phases.compute) ({ s, d } = measure(win.phases.compute, warmS, 'bypass'));
     }
-    const h = s ? s.sl1.hits + s.sl1.misses : 0;
+    const h = d ? d.sl1Hits + d.sl1Misses : 0;
     out[mode] = {
       mode,
       shape,
-      cycles: nominal.waves * (monitorCycles + (s && Wc > 0 ? ((R - k) * s.cycles) / Wc : 0)),
+      cycles: nominal.waves * (monitorCycles + (d && Wc > 0 ? ((R - k) * d.cycles) / Wc : 0)),
       stats: s ?? run([build(1, cfg, true)], 'bypass'),
-      windowCycles: s ? s.cycles : 0,
-      instructionsPerRecord: s && Wc > 0 ? s.warpInstructions / warps / Wc : 0,
-      issuedPerRecord: s && Wc > 0 ? issued(s) / warps / Wc : 0,
+      windowCycles: d ? d.cycles : 0,
+      instructionsPerRecord: d && Wc > 0 ? d.warpInstructions / warps / Wc : 0,
+      issuedPerRecord: d && Wc > 0 ? (d.warpInstructions + d.coalescing) / warps / Wc : 0,
       monitorCycles,
-      hitRate: s && h > 0 ? s.sl1.hits / h : 0,
+      hitRate: d && h > 0 ? d.sl1Hits / h : 0,
       decision: decided.decision,
     };
   }

@@ -465,6 +465,31 @@ describe('SL1 launch shapes and measurement reuse', () => {
     }
   });
 
+  it('a warm-up moves the window later into one launch; the window is what it adds over the warm-up alone', () => {
+    const titan = findPreset('titan') as Preset & { timing: TimingConfig };
+    const wc = SL1_APPS.find((a) => a.id === 'wc');
+    if (!wc) throw new Error('no wc');
+    const base: AppMeasureOptions = { sms: 1, inputBytes: 1 << 22, windowAccesses: 16, scheduler: 'lrr', seed: 1, maxCycles: 1e8 };
+    const cold = measureApp(titan, wc, shapeFor(128, 128), ['nol1', 'sl1'], base);
+    const warm = measureApp(titan, wc, shapeFor(128, 128), ['nol1', 'sl1'], { ...base, warmAccesses: 32 });
+    for (const m of ['nol1', 'sl1'] as const) {
+      // the launch ran the 32 warm-up records and the window's 16: three times the cold window's work
+      const ratio = warm[m].stats.warpInstructions / cold[m].stats.warpInstructions;
+      expect(ratio).toBeGreaterThan(2.8);
+      expect(ratio).toBeLessThan(3.2);
+      // the window alone is timed
+      expect(warm[m].windowCycles).toBeGreaterThan(0);
+      expect(warm[m].windowCycles).toBeLessThan(warm[m].stats.cycles / 2);
+    }
+    // no L1 runs the same code per record in both windows
+    expect(warm.nol1.instructionsPerRecord).toBeCloseTo(cold.nol1.instructionsPerRecord, 6);
+    // S-L1's cold window starts mid-line with nothing cached: two misses in 16 records; after the
+    // warm-up the window's first line is already in S-L1 (one miss, 8 instructions fewer per warp)
+    expect(cold.sl1.hitRate).toBeCloseTo(14 / 16, 6);
+    expect(warm.sl1.hitRate).toBeCloseTo(15 / 16, 6);
+    expect(warm.sl1.instructionsPerRecord).toBeLessThan(cold.sl1.instructionsPerRecord);
+  });
+
   it('reuses a measurement of the same configuration and recomputes for another', () => {
     const titan = findPreset('titan') as Preset & { timing: TimingConfig };
     const wc = SL1_APPS.find((a) => a.id === 'wc');
