@@ -2100,6 +2100,10 @@ class Engine {
     this.sl1Hits += n - nMiss;
     this.sl1Misses += nMiss;
     this.sl1Writebacks += nWb;
+    // S-L1's miss path writes each fetched line into its shared-memory line and a write-back reads the
+    // dirty line from there first (SL1 3.2.3 accessThroughCache: loadNewData, dumpToMemory): that
+    // shared-memory traffic, then the access itself.
+    if (nMiss + nWb > 0) this.addShared(sm, (nMiss + nWb) * lb);
     this.addShared(sm, n * a.elemBytes);
     if (isLoad) this.lsuGo(sm, w, ins.dst);
     else if (nMiss) {

@@ -313,6 +313,9 @@ describe('timing engine: blocks, shared memory, S-L1', () => {
     expect(cached.sl1.misses).toBe(threads * (chunk / 16));
     expect(cached.sl1.hits).toBe(threads * chunk - cached.sl1.misses);
     expect(cached.sl1.writebacks).toBe(0);
+    // every warp access reads shared memory; the 1 in 16 that miss first write the fetched lines there
+    const warps = threads / 32;
+    expect(cached.sharedAccesses).toBe(warps * chunk + warps * (chunk / 16));
     const plain = simulate(titan, [k('scan', 15, 256, body, arrays)], { l1: 'bypass' });
     expect(cached.bytes.interconnect).toBeLessThan(plain.bytes.interconnect);
     expect(cached.cycles).toBeLessThan(plain.cycles);
