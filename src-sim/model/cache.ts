@@ -36,7 +36,9 @@ function modOf(x: number, m: number, invM: number): number {
  * - Fields are `declare`d and set once in the constructor. A plain field declaration compiles to an
  *   ES2022 class field that starts as `undefined`, after which V8 keeps the numbers in it boxed.
  *   Flags are numbers, not booleans (V8 tests a boolean field for truth the long way).
- * - `access` is a small fast path (the line touched last, again) that V8 inlines into its caller.
+ * - `access` is a small fast path (the line touched last, again) that V8 inlines into its caller; it
+ *   compares with a field (mruLine) rather than the tag array (a typed-array read costs V8 several
+ *   loads and checks).
  * - The outcome is stored as one slot number (lastSet and lastWay are computed when read).
  * - LRU and FIFO keep each set's ways in a circular recency list in typed arrays, oldest first: a
  *   miss turns the oldest way into the newest by moving the list's start one step, with no scan.
@@ -61,6 +63,12 @@ export class Cache {
 
   /** The slot last hit or filled, or -1 - set after a miss that allocates nothing. */
   private declare lastSlot: number;
+  /** tags[lastSlot] when the last slot can be checked first (see the constructor), else NaN (equal to
+   *  no line number): the fast path compares with a field instead of reading the tag array. Kept in
+   *  step wherever lastSlot or a tag changes. */
+  private declare mruLine: number;
+  /** 0 when the last slot can be checked first, else NaN: mruLine = line number + mruOff, no branch. */
+  private declare readonly mruOff: number;
   /** The set of each slot. */
   private declare readonly slotSet: Int32Array;
   private declare readonly indexCode: number;
@@ -100,9 +108,6 @@ export class Cache {
   private declare readonly filterBits: number;
   private declare readonly filterShift: number;
   private declare readonly slotBucket: Int32Array;
-  /** 1 when the last slot can be checked first: the cache allocates, and a line's set follows from its
-   *  line number alone (not so if set bits lie inside the line). */
-  private declare readonly mruSafe: number;
 
   constructor(geometry: CacheGeometry, seed = 1) {
     this.geometry = geometry;
@@ -161,7 +166,11 @@ export class Cache {
     this.filterShift = 32 - this.filterBits;
     this.filter = new Uint8Array(this.useFilter === 1 ? this.sets << this.filterBits : 0);
     this.slotBucket = new Int32Array(this.useFilter === 1 ? this.lines : 0);
-    this.mruSafe = this.allocate === 1 && (idx.kind !== 'bits' || this.divisor >= geometry.lineBytes) ? 1 : 0;
+    // The last slot can be checked first when the cache allocates and a line's set follows from its
+    // line number alone (not so if set bits lie inside the line).
+    const mruSafe = this.allocate === 1 && (idx.kind !== 'bits' || this.divisor >= geometry.lineBytes);
+    this.mruOff = mruSafe ? 0 : NaN;
+    this.mruLine = NaN;
     this.reset();
   }
 
@@ -211,7 +220,7 @@ export class Cache {
     // Kept small so that V8 inlines it: the line touched last, again (a stride below the line or page
     // size), changes nothing, as the full lookup would find (it is already the newest of its set).
     const lineNo = this.lineByShift === 1 ? Math.floor(addr * this.invLine) : Math.floor(addr / this.lineBytes);
-    if (this.mruSafe === 1 && this.tags[this.lastSlot] === lineNo) {
+    if (lineNo === this.mruLine) {
       this.lastEvicted = -1;
       return true;
     }
@@ -222,7 +231,6 @@ export class Cache {
     const set = this.setOfLine(addr, lineNo);
     const base = this.setBase[set];
     const ways = this.setWays[set];
-    this.lastEvicted = -1;
     let way = 0;
     let bucket = 0;
     if (this.useFilter === 1) {
@@ -236,12 +244,15 @@ export class Cache {
       return false; // a constant, so that the caller's test needs no truth check of a call result
     }
     if (this.policyCode === POLICY_LRU) this.touch(set, base + way);
+    this.lastEvicted = -1; // (set on each path, not first: a miss would store it twice)
     this.lastSlot = base + way;
+    this.mruLine = lineNo + this.mruOff;
     return true;
   }
 
   private miss(set: number, base: number, ways: number, lineNo: number, bucket: number): void {
     if (this.allocate === 0) {
+      this.lastEvicted = -1;
       this.lastSlot = -1 - set;
       return;
     }
@@ -255,6 +266,7 @@ export class Cache {
     }
     this.lastEvicted = evicted;
     this.lastSlot = slot;
+    this.mruLine = lineNo + this.mruOff;
   }
 
   /** The way a miss in `set` fills (the first invalid way while there is one). */
@@ -311,6 +323,7 @@ export class Cache {
   /** Empties the cache and restarts its random stream, as at kernel launch. */
   reset(): void {
     this.tags.fill(-1);
+    this.mruLine = -1 + this.mruOff; // the last slot's tag, now invalid
     // Each set's circular list runs from way 0 (oldest) to its last way (newest).
     for (let s = 0; s < this.sets; s++) {
       const base = this.setBase[s];
