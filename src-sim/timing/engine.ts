@@ -1,3 +1,4 @@
+import { addrMapSet, addrMapSlice } from './addrmap';
 import type { CInstr, CompiledIndex, CompiledKernel } from './compile';
 import * as C from './compile';
 import { compileKernel, layoutArrays } from './compile';
@@ -128,6 +129,14 @@ export function checkTimingConfig(c: TimingConfig): string[] {
     if (c.l2.sectorBytes > c.l2.lineBytes || c.l2.lineBytes / c.l2.sectorBytes > 30) out.push('l2.sectorBytes must divide l2.lineBytes into at most 30 sectors');
   }
   if (c.l2.bytesPerCycle !== undefined) pos(c.l2.bytesPerCycle, 'l2.bytesPerCycle');
+  if (c.l2.addressMap !== undefined) {
+    const am = c.l2.addressMap;
+    pow2(am.interleaveBytes, 'l2.addressMap.interleaveBytes');
+    if (am.interleaveBytes < c.l2.lineBytes) out.push('l2.addressMap.interleaveBytes must be at least l2.lineBytes');
+    if (!(Number.isInteger(am.subPartitionBit) && 2 ** am.subPartitionBit >= c.l2.lineBytes && am.subPartitionBit <= 40))
+      out.push('l2.addressMap.subPartitionBit must be an integer bit at or above the L2 line offset (and at most 40)');
+    if (c.l2.partitions !== 2 * c.dram.channels) out.push('l2.addressMap needs l2.partitions = 2 x dram.channels (two sub-partitions per channel)');
+  }
   if (!(c.interconnect.latency >= 0)) out.push('interconnect.latency must be >= 0');
   pos(c.interconnect.bytesPerCyclePerSM, 'interconnect.bytesPerCyclePerSM');
   pos(c.interconnect.bytesPerCycleTotal, 'interconnect.bytesPerCycleTotal');
@@ -163,6 +172,10 @@ class Engine {
   declare readonly l2Line: number;
   declare readonly l2Lines: number;
   declare readonly P: number;
+  /** l2.addressMap: channel interleave in bytes (0: off), channels, 2^subPartitionBit. */
+  declare readonly amIb: number;
+  declare readonly amCh: number;
+  declare readonly amSub: number;
   declare readonly l2E: number;
   declare readonly l2M: number;
   declare readonly l2Uncached: number;
@@ -705,7 +718,12 @@ class Engine {
     this.sl1Slots = 0;
 
     this.l2 = [];
-    for (let p = 0; p < this.P; p++) this.l2.push(new TagArray(c.l2.sets, c.l2.ways, c.l2.policy, this.P));
+    const am = c.l2.addressMap;
+    this.amIb = am ? am.interleaveBytes : 0;
+    this.amCh = c.dram.channels;
+    this.amSub = am ? 2 ** am.subPartitionBit : 1;
+    const l2Set = am ? (line: number) => addrMapSet(line, this.l2Line, this.amIb, this.amCh, this.amSub, c.l2.sets) : null;
+    for (let p = 0; p < this.P; p++) this.l2.push(new TagArray(c.l2.sets, c.l2.ways, c.l2.policy, this.P, l2Set));
     this.l2SlotEntry = new Int32Array(this.P * this.l2Lines).fill(-1);
     this.l2SlotPending = new Int32Array(this.P * this.l2Lines);
     this.l2SlotFetching = new Int32Array(this.P * this.l2Lines);
@@ -954,7 +972,8 @@ class Engine {
   // =============================================================================================
 
   private sliceOf(line: number): number {
-    return line % this.P;
+    if (this.amIb === 0) return line % this.P;
+    return addrMapSlice(line, this.l2Line, this.amIb, this.amCh, this.amSub);
   }
 
   private enqueue(slice: number, p: number): void {

@@ -36,7 +36,10 @@ export class TagArray {
   declare readonly stride: number;
   declare clock: number;
 
-  constructor(sets: number, ways: number, policy: 'lru' | 'fifo', stride = 1) {
+  /** A set function replacing the stride rule (an L2 slice under l2.addressMap), or null. */
+  declare readonly setFn: ((line: number) => number) | null;
+
+  constructor(sets: number, ways: number, policy: 'lru' | 'fifo', stride = 1, setFn: ((line: number) => number) | null = null) {
     this.sets = sets;
     this.ways = ways;
     this.tags = new Float64Array(sets * ways).fill(-1);
@@ -46,10 +49,12 @@ export class TagArray {
     this.stamp = new Float64Array(sets * ways);
     this.lru = policy === 'lru' ? 1 : 0;
     this.stride = stride;
+    this.setFn = setFn;
     this.clock = 0;
   }
 
   setOf(line: number): number {
+    if (this.setFn !== null) return this.setFn(line);
     const q = this.stride === 1 ? line : Math.floor(line / this.stride);
     return q % this.sets;
   }

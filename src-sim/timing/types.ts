@@ -173,6 +173,16 @@ export interface TimingConfig {
      */
     ropBeforeLookup?: boolean;
     /**
+     * Lines to slices and sets as GPGPU-Sim 3.x's address decoder (addrdec.cc `addrdec_tlx`,
+     * `partition_address`; gpu-cache.cc `l2_cache_config::set_index`): the DRAM channels take turns
+     * every `interleaveBytes` (dramid@8: 256 B, channel = chunk mod channels), the sub-partition
+     * within the channel is bit `subPartitionBit` of the channel-local address (the lowest DRAM bank
+     * bit; `m_n_sub_partition_in_channel` 2), and a slice indexes its sets by the channel-local
+     * address with that bit removed. Needs partitions = 2 x dram.channels. Absent: line i goes to slice
+     * i mod partitions and set floor(i / partitions) mod sets.
+     */
+    addressMap?: { interleaveBytes: number; subPartitionBit: number };
+    /**
      * A slice's data and fill ports and its clock (GPGPU-Sim 3.2.2 gpu-cache.cc
      * `baseline_cache::bandwidth_management`, `-gpgpu_cache:dl2 ...,4:0,32`: ports `bytes` wide;
      * l2cache.cc `memory_sub_partition::cache_cycle`). The slice looks up at most one request per

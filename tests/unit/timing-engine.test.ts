@@ -425,9 +425,11 @@ describe('timing engine: GPGPU-Sim 3.2.2 queues and ports (fermi480)', () => {
   });
 
   it('a slice that takes requests slowly backs up into the SMs (interconnect.l2Input)', () => {
-    // every warp stores a line of slice 0 (lines 0, 12, 24, ...)
+    // every warp stores a line of slice 0: lines 0, 24, 48, ... (l2.addressMap: 256 B chunks go to the
+    // 6 channels in turn and every 6th chunk alternates between a channel's two slices)
     const P = fermi480.l2.partitions;
-    const oneSlice = k('slice0', 6, 256, [{ op: 'st', array: 'x', index: { terms: [{ coef: 1, var: 'tid', mod: 32 }, { coef: 32 * P, var: 'gtid', div: 32 }] } }]);
+    expect(fermi480.l2.addressMap?.interleaveBytes).toBe(256);
+    const oneSlice = k('slice0', 6, 256, [{ op: 'st', array: 'x', index: { terms: [{ coef: 1, var: 'tid', mod: 32 }, { coef: 64 * P, var: 'gtid', div: 32 }] } }]);
     const li = fermi480.interconnect.l2Input!;
     const tight = { ...fermi480.interconnect, l2Input: { ...li, queue: 1, cycles: 32 } };
     const base = simulate(oneSm(fermi480), [oneSlice], { l1: 'hw' });
