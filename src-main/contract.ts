@@ -557,16 +557,25 @@ export interface QueueChangedEvent {
   running: string[];
 }
 
+/** The scorecard (reproduce.rows) is about to run step `done` of `total`: "LASH-F4 on fermi480". */
+export interface ReproduceProgressEvent {
+  done: number;
+  total: number;
+  phase: string;
+}
+
 export const EVENT_SCHEMAS = {
   'run.progress': z.strictObject({ runId, done: z.number().min(0), total: z.number().min(0), phase: line(200) }),
   'run.finished': z.strictObject({ runId, status: z.enum(['done', 'failed', 'cancelled', 'interrupted']), error: z.string().nullable() }),
   'queue.changed': z.strictObject({ queued: z.array(runId), running: z.array(runId) }),
+  'reproduce.progress': z.strictObject({ done: z.number().min(0), total: z.number().min(0), phase: line(200) }),
 } as const;
 
 export interface LabEvents {
   'run.progress': RunProgressEvent;
   'run.finished': RunFinishedEvent;
   'queue.changed': QueueChangedEvent;
+  'reproduce.progress': ReproduceProgressEvent;
 }
 export type EventName = keyof LabEvents;
 export const EVENT_NAMES = Object.keys(EVENT_SCHEMAS) as EventName[];

@@ -11,6 +11,7 @@
  */
 import type { ExperimentResult, ParamValues } from './experiments/types';
 import type { Preset } from './presets/types';
+import type { RowResult } from './reference/types';
 
 /** Owner -> worker: run one experiment. */
 export interface RunRequest {
@@ -24,7 +25,21 @@ export interface RunRequest {
   seed: number;
 }
 
-export type WorkerRequest = RunRequest;
+/**
+ * Owner -> worker: reproduce the papers' rows (the scorecard; src-sim/reference reproduceEach).
+ * `runId` names the request in the answers as for a run; progress comes per (row, preset).
+ */
+export interface RowsRequest {
+  type: 'rows';
+  runId: string;
+  /** "all", a paper or a row id (the owner checked it). */
+  selector: string;
+  /** Every row on this preset (a snapshot) instead of the rows' own presets. */
+  preset?: Preset;
+  seed: number;
+}
+
+export type WorkerRequest = RunRequest | RowsRequest;
 
 /** Worker -> owner: the worker is listening (sent once, after start-up). */
 export interface ReadyMessage {
@@ -51,6 +66,14 @@ export interface ResultMessage {
   elapsedMs: number;
 }
 
+/** Worker -> owner: the rows of a RowsRequest, measured. */
+export interface RowsResultMessage {
+  type: 'rows-result';
+  runId: string;
+  rows: RowResult[];
+  elapsedMs: number;
+}
+
 /** Worker -> owner: the run threw. The worker goes on serving runs. */
 export interface ErrorMessage {
   type: 'error';
@@ -63,7 +86,7 @@ export interface ErrorMessage {
   stack?: string;
 }
 
-export type WorkerMessage = ReadyMessage | ProgressMessage | ResultMessage | ErrorMessage;
+export type WorkerMessage = ReadyMessage | ProgressMessage | ResultMessage | RowsResultMessage | ErrorMessage;
 
 /** Set to "1" in a worker's environment to register the test-only experiments (src-sim/worker-test-experiments.ts). */
 export const TEST_EXPERIMENTS_ENV = 'GPULAB_TEST_EXPERIMENTS';
@@ -79,6 +102,8 @@ export function isWorkerMessage(m: unknown): m is WorkerMessage {
       return typeof o.runId === 'string' && typeof o.done === 'number' && typeof o.total === 'number' && typeof o.phase === 'string';
     case 'result':
       return typeof o.runId === 'string' && typeof o.result === 'object' && o.result !== null && typeof o.elapsedMs === 'number';
+    case 'rows-result':
+      return typeof o.runId === 'string' && Array.isArray(o.rows) && typeof o.elapsedMs === 'number';
     case 'error':
       return typeof o.runId === 'string' && typeof o.message === 'string' && typeof o.name === 'string';
     default:

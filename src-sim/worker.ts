@@ -9,7 +9,8 @@
  */
 import { EXPERIMENTS } from './experiments';
 import type { Experiment, ExperimentResult } from './experiments/types';
-import type { ErrorMessage, ProgressMessage, RunRequest, WorkerMessage } from './worker-protocol';
+import { reproduceEach } from './reference';
+import type { ErrorMessage, ProgressMessage, RowsRequest, RunRequest, WorkerMessage } from './worker-protocol';
 import { TEST_EXPERIMENTS_ENV } from './worker-protocol';
 import { testExperiments } from './worker-test-experiments';
 
@@ -60,6 +61,18 @@ function isRunRequest(m: unknown): m is RunRequest {
     o.preset !== null &&
     typeof o.params === 'object' &&
     o.params !== null &&
+    typeof o.seed === 'number'
+  );
+}
+
+function isRowsRequest(m: unknown): m is RowsRequest {
+  if (typeof m !== 'object' || m === null) return false;
+  const o = m as Record<string, unknown>;
+  return (
+    o.type === 'rows' &&
+    typeof o.runId === 'string' &&
+    typeof o.selector === 'string' &&
+    (o.preset === undefined || (typeof o.preset === 'object' && o.preset !== null)) &&
     typeof o.seed === 'number'
   );
 }
@@ -115,6 +128,17 @@ function run(req: RunRequest, post: (m: WorkerMessage) => void): void {
   }
 }
 
+/** The scorecard: every selected (row, preset), progress before each (a row takes up to a minute). */
+function rows(req: RowsRequest, post: (m: WorkerMessage) => void): void {
+  const started = performance.now();
+  try {
+    const out = reproduceEach(req.selector, req.preset, req.seed, (p) => post({ type: 'progress', runId: req.runId, ...p }));
+    post({ type: 'rows-result', runId: req.runId, rows: out, elapsedMs: performance.now() - started });
+  } catch (err) {
+    post(errorMessage(req.runId, err));
+  }
+}
+
 // A terminal's Ctrl+C (or hang-up) reaches the whole process group, this process included. The owner
 // decides when a simulation process ends (it kills it, or the worker exits on disconnect) and records
 // the run as interrupted; dying here first would record it as crashed.
@@ -123,5 +147,6 @@ for (const signal of ['SIGINT', 'SIGHUP'] as const) process.on(signal, () => {})
 const channel = connect();
 channel.listen((m) => {
   if (isRunRequest(m)) run(m, channel.post);
+  else if (isRowsRequest(m)) rows(m, channel.post);
 });
 channel.post({ type: 'ready', experiments: [...catalogue.keys()] });

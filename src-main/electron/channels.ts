@@ -41,6 +41,7 @@ export const EVENT_CHANNELS = {
   'run.progress': 'lab:event:run.progress',
   'run.finished': 'lab:event:run.finished',
   'queue.changed': 'lab:event:queue.changed',
+  'reproduce.progress': 'lab:event:reproduce.progress',
 } as const satisfies Record<EventName, string>;
 
 /** The window title (the renderer's router adds the view's name in front). */

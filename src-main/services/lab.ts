@@ -34,16 +34,14 @@ import { buildCalls, LabError, parseArgs } from '../contract';
 import { EXPERIMENTS } from '../../src-sim/experiments';
 import type { Experiment } from '../../src-sim/experiments/types';
 import { ExperimentError } from '../../src-sim/experiments/types';
-import { findPreset } from '../../src-sim/presets';
-import type { Preset } from '../../src-sim/presets/types';
 import { REPRODUCTION_ROWS, selectRows } from '../../src-sim/reference';
-import { checkOne, runRow } from '../../src-sim/reference/check';
 import type { RowResult } from '../../src-sim/reference/types';
 import { SIM_VERSION } from '../../src-sim/version';
 import { exportCsv, exportPdf, paperComparison } from './export';
 import { ForkLauncher, SimPool, validateRun } from './pool';
 import type { LogSink, RunOutcome, WorkerLauncher } from './pool';
 import { Emitter } from './pool/emitter';
+import { SimProcess } from './pool/sim-process';
 import { stderrLog } from './pool/launcher';
 import { RunStore } from './store';
 
@@ -93,8 +91,9 @@ function waiter(): Waiter {
   return { promise, resolve };
 }
 
-/** Lets the event loop breathe (HTTP requests, IPC, progress events) between two blocking steps. */
-const breathe = (): Promise<void> => new Promise((resolve) => setImmediate(resolve));
+
+/** The whole scorecard (every row of the four papers) may take this long on a slow machine. */
+const SCORECARD_TIME_LIMIT_MS = 30 * 60_000;
 
 const oneLine = (err: unknown): string => (err instanceof Error ? err.message : String(err));
 
@@ -123,6 +122,10 @@ export class LabService {
   /** Runs this service submitted and that have not ended yet. */
   private readonly active = new Map<string, Waiter>();
   private state: 'open' | 'closing' | 'closed' = 'open';
+  /** The simulation process launcher (the pool's, and the scorecard's own process). */
+  private readonly launcher: WorkerLauncher;
+  /** The process reproducing the scorecard's rows now, if any. */
+  private scorecard: SimProcess | null = null;
   private closing: Promise<void> | null = null;
 
   constructor(options: LabOptions) {
@@ -139,9 +142,10 @@ export class LabService {
       recoverInterrupted: options.recoverInterrupted ?? true,
       ...(options.now ? { now: options.now } : {}),
     });
+    this.launcher = options.launcher ?? new ForkLauncher({ log: this.log });
     try {
       this.pool = new SimPool({
-        launcher: options.launcher ?? new ForkLauncher({ log: this.log }),
+        launcher: this.launcher,
         ...(options.poolSize === undefined ? {} : { size: options.poolSize }),
         ...(options.timeLimitMs === undefined ? {} : { timeLimitMs: options.timeLimitMs }),
         experiments: this.experiments,
@@ -213,6 +217,7 @@ export class LabService {
   close(): Promise<void> {
     this.closing ??= (async () => {
       this.state = 'closing';
+      this.scorecard?.kill('closed');
       try {
         await this.pool.close();
       } finally {
@@ -375,37 +380,43 @@ export class LabService {
   }
 
   /**
-   * The papers' rows, measured now (in this process: each (row, preset) takes well under 200 ms,
-   * and the event loop runs between them). A row that throws is reported as failed with the reason.
+   * The papers' rows, measured now in a simulation process of their own (the timing tier's rows take
+   * up to a minute each; this process stays free), with a `reproduce.progress` event before each
+   * (row, preset). One scorecard at a time; closing the lab stops it. A row that throws is reported
+   * as failed with the reason (src-sim/reference reproduceEach).
    */
   private async reproduceRows(selector: string, presetId: string | undefined, seed: number): Promise<RowResult[]> {
-    let rows;
     try {
-      rows = selectRows(selector);
+      selectRows(selector);
     } catch (err) {
       throw new LabError('not-found', oneLine(err));
     }
     const override = presetId === undefined ? undefined : this.store.getPreset(presetId).preset;
-    const out: RowResult[] = [];
-    for (const row of rows) {
-      const presets = override ? [override] : row.presets.map((id) => findPreset(id)).filter((p): p is Preset => p !== undefined);
-      for (const preset of presets) {
-        await breathe();
-        if (this.state !== 'open') throw new LabError('conflict', 'the lab is shutting down');
-        try {
-          out.push(runRow(row, preset, seed));
-        } catch (err) {
-          let target = '';
-          try {
-            target = row.references(preset).map((r) => `${r.name} ${checkOne(r, undefined).target}`).join('; ');
-          } catch {
-            // The references themselves failed: no target to show.
-          }
-          out.push({ id: row.id, preset: preset.id, target, simulated: `error: ${oneLine(err)}`, pass: false, checks: [], runs: [] });
-        }
+    if (this.scorecard) throw new LabError('conflict', 'the scorecard is already running; wait for it to finish');
+    const proc = new SimProcess(this.launcher, { log: this.log });
+    this.scorecard = proc;
+    try {
+      const answer = await proc.run(
+        { type: 'rows', runId: `rows-${proc.id}`, selector, ...(override ? { preset: override } : {}), seed },
+        {
+          timeLimitMs: SCORECARD_TIME_LIMIT_MS,
+          onProgress: (p) => this.events.emit('reproduce.progress', { done: p.done, total: p.total, phase: p.phase.slice(0, 200) }),
+        },
+      );
+      switch (answer.kind) {
+        case 'rows':
+          return answer.rows;
+        case 'error':
+          throw new LabError('internal', `the scorecard failed: ${answer.message}`);
+        case 'killed':
+          throw new LabError(this.state === 'open' ? 'internal' : 'conflict', this.state === 'open' ? `the scorecard was stopped: ${answer.message}` : 'the lab is shutting down');
+        default:
+          throw new LabError('internal', `the scorecard's ${answer.kind === 'died' ? answer.message : 'process gave no rows'}`);
       }
+    } finally {
+      this.scorecard = null;
+      proc.kill('closed');
     }
-    return out;
   }
 
   /**

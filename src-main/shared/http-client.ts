@@ -19,7 +19,7 @@
  * passed in). The renderer may import this folder (eslint.config.js).
  */
 import type { CallName, EventName, LabApi, LabErrorCode, LabEvents } from '../contract';
-import { buildCalls, LabError } from '../contract';
+import { buildCalls, EVENT_NAMES, LabError } from '../contract';
 import { decodeFrame, decodeWire, encodeWire, FRAME_CONTENT_TYPE } from './wire';
 
 /** Route of a call: `POST ${CALL_PATH}<name>`. */
@@ -139,7 +139,7 @@ export function createHttpLab(baseUrl: string, token: string, options: HttpLabOp
     const Ctor = options.EventSource ?? g.EventSource;
     if (!Ctor) throw new Error('createHttpLab: no EventSource in this environment');
     source = new Ctor(`${base}${EVENTS_PATH}?token=${encodeURIComponent(token)}`);
-    for (const event of ['run.progress', 'run.finished', 'queue.changed'] as const satisfies readonly EventName[]) {
+    for (const event of EVENT_NAMES) {
       source.addEventListener(event, (e) => {
         let payload: unknown;
         try {

@@ -1,6 +1,6 @@
 import { findPreset } from '../presets';
 import type { Preset } from '../presets/types';
-import { runRow } from './check';
+import { checkOne, runRow } from './check';
 import { ROWS as CORE } from './rows-core';
 import { ROWS as CORE_WONG } from './rows-core-wong';
 import { ROWS as LASH } from './rows-lash';
@@ -36,4 +36,45 @@ export function reproduce(selector: string, presetOverride?: Preset, seed = 1): 
     for (const p of presets) results.push(runRow(row, p, seed));
   }
   return results;
+}
+
+/** One step of `reproduceEach`: which (row, preset) is about to run, and how many there are. */
+export interface RowProgress {
+  done: number;
+  total: number;
+  /** "LASH-F4 on fermi480". */
+  phase: string;
+}
+
+/**
+ * The rows `selector` names, each on its own presets (or all on `presetOverride`), one (row,
+ * preset) at a time, telling `onProgress` before each and once at the end. A row that throws is
+ * reported as failed with the reason, and the others go on. For the simulation process: the timing
+ * tier's rows take seconds to a minute each.
+ */
+export function reproduceEach(selector: string, presetOverride: Preset | undefined, seed: number, onProgress?: (p: RowProgress) => void): RowResult[] {
+  const rows = selectRows(selector);
+  const steps: [ReproductionRow, Preset][] = [];
+  for (const row of rows) {
+    const presets = presetOverride ? [presetOverride] : row.presets.map((id) => findPreset(id)).filter((p): p is Preset => p !== undefined);
+    for (const p of presets) steps.push([row, p]);
+  }
+  const out: RowResult[] = [];
+  steps.forEach(([row, preset], i) => {
+    onProgress?.({ done: i, total: steps.length, phase: `${row.id} on ${preset.id}` });
+    try {
+      out.push(runRow(row, preset, seed));
+    } catch (err) {
+      const reason = err instanceof Error ? err.message : String(err);
+      let target = '';
+      try {
+        target = row.references(preset).map((r) => `${r.name} ${checkOne(r, undefined).target}`).join('; ');
+      } catch {
+        // The references themselves failed: no target to show.
+      }
+      out.push({ id: row.id, preset: preset.id, target, simulated: `error: ${reason.split('\n')[0]}`, pass: false, checks: [], runs: [] });
+    }
+  });
+  onProgress?.({ done: steps.length, total: steps.length, phase: 'done' });
+  return out;
 }

@@ -352,29 +352,33 @@ test('exports a CSV and a PDF of chosen runs', async ({ page }) => {
 });
 
 /** Papers whose rows belong to an open issue (issue 5, the timing tier): run and shown, not yet all passing. */
-const OPEN_PAPERS = ['LASH-', 'SL1-'];
-
-test('the scorecard reproduces every row on its own presets; every MEI and WONG row passes', async ({ page }) => {
-  // Every row of four papers, the timing tier's whole-GPU studies among them, on a 2-core machine.
-  test.setTimeout(8 * 60_000);
+test("the scorecard reproduces the latency tier's papers row by row: every MEI and WONG row passes", async ({ page }) => {
+  // MEI's and WONG's rows take seconds; LASH's and SL1's (the timing tier) minutes, so CI runs those
+  // with `reproduce` and this spec checks the paper selection instead of running them.
+  test.setTimeout(4 * 60_000);
   await openLab(page);
   await nav(page, 'Scorecard');
   await expect(page.getByRole('heading', { level: 1, name: 'Reproduction scorecard' })).toBeVisible();
   await expect(page.getByTestId('score-preset')).toHaveValue('');
-  await page.getByTestId('score-run-all').click();
-  await expect(page.getByTestId('score-summary')).toBeVisible({ timeout: 6 * 60_000 });
-  await expect(page.getByTestId('score-run-all')).toHaveText('Run all', { timeout: 6 * 60_000 });
-  const rows = page.getByTestId('score-row');
-  const n = await rows.count();
-  expect(n).toBeGreaterThan(10);
-  const ids = await rows.evaluateAll((els) => els.map((e) => ({ id: e.getAttribute('data-row') ?? '', pass: e.getAttribute('data-pass') === 'true' })));
-  const failing = ids.filter((r) => !r.pass);
-  // The summary counts what the rows show.
-  await expect(page.getByTestId('score-passed')).toHaveText(`${n - failing.length} passed`);
-  await expect(page.getByTestId('score-failed')).toHaveText(`${failing.length} failed`);
-  // Every row of a finished issue passes; only rows of the open timing-tier issue may fail.
-  expect(ids.filter((r) => r.id.startsWith('MEI-') || r.id.startsWith('WONG-')).length).toBeGreaterThan(30);
-  expect(failing.filter((r) => !OPEN_PAPERS.some((p) => r.id.startsWith(p)))).toEqual([]);
+  await expect(page.getByTestId('score-paper')).toHaveValue('');
+  await expect(page.getByTestId('score-paper').locator('option')).toHaveText(['Every paper', /^MEI /, /^WONG /, /^LASH /, /^SL1 /]);
+  let total = 0;
+  for (const paper of ['MEI', 'WONG']) {
+    await page.getByTestId('score-paper').selectOption(paper);
+    await page.getByTestId('score-run-all').click();
+    await expect(page.getByTestId('score-run-all')).toHaveText('Run all', { timeout: 3 * 60_000 });
+    await expect(page.getByTestId('score-summary')).toBeVisible();
+    const rows = page.getByTestId('score-row');
+    const ids = await rows.evaluateAll((els) => els.map((e) => ({ id: e.getAttribute('data-row') ?? '', pass: e.getAttribute('data-pass') === 'true' })));
+    expect(ids.length).toBeGreaterThan(5);
+    expect(ids.every((r) => r.id.startsWith(`${paper}-`))).toBe(true);
+    // The summary counts what the rows show, and every row of these finished issues passes.
+    expect(ids.filter((r) => !r.pass)).toEqual([]);
+    await expect(page.getByTestId('score-passed')).toHaveText(`${ids.length} passed`);
+    await expect(page.getByTestId('score-failed')).toHaveText('0 failed');
+    total += ids.length;
+  }
+  expect(total).toBeGreaterThan(30);
   await shot(page, '09-scorecard');
 });
 

@@ -55,7 +55,7 @@ describe('the contract accepts good input', () => {
         'bundles.export', 'bundles.import', 'exports.csv', 'exports.pdf', 'reproduce.rows', 'reproduce.references', 'app.version',
       ].sort(),
     );
-    expect(EVENT_NAMES).toEqual(['run.progress', 'run.finished', 'queue.changed']);
+    expect(EVENT_NAMES).toEqual(['run.progress', 'run.finished', 'queue.changed', 'reproduce.progress']);
   });
 
   it('accepts shared (not cyclic) references, as structured clone delivers a preset', () => {

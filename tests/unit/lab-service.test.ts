@@ -230,12 +230,46 @@ describe('LabService: the other calls', () => {
   });
 
   it('reproduces a row on its presets and on a chosen preset; an unknown row is not found', async () => {
+    const progress: LabEvents['reproduce.progress'][] = [];
+    const off = lab.on('reproduce.progress', (p) => progress.push(p));
     const rows = await lab.api.reproduce.rows({ selector: 'MEI-T3' });
+    off();
+    expect(progress).toEqual([
+      { done: 0, total: 2, phase: 'MEI-T3 on fermi' },
+      { done: 1, total: 2, phase: 'MEI-T3 on kepler' },
+      { done: 2, total: 2, phase: 'done' },
+    ]);
     expect(rows.map((r) => r.preset)).toEqual(['fermi', 'kepler']);
     expect(rows.every((r) => r.pass)).toBe(true);
     const one = await lab.api.reproduce.rows({ selector: 'MEI-T3', preset: 'kepler' });
     expect(one).toEqual([rows[1]]);
     expect((await refusal(lab.api.reproduce.rows({ selector: 'MEI-T99' }))).code).toBe('not-found');
+  });
+
+  it('reproduces rows in a simulation process: this process answers meanwhile, a second one is refused while it runs, closing the lab stops it', async () => {
+    const order: string[] = [];
+    // LASH-MLP simulates for seconds; the call below is answered long before.
+    const rows = lab.api.reproduce.rows({ selector: 'LASH-MLP' }).then((r) => {
+      order.push('rows');
+      return r;
+    });
+    await nextEvent(lab, 'reproduce.progress');
+    const version = await lab.api.app.version();
+    order.push('version');
+    expect(version.app).toBe('0.1.0-test');
+    expect((await refusal(lab.api.reproduce.rows({ selector: 'MEI-T3' }))).message).toMatch(/already running/);
+    const done = await rows;
+    expect(order).toEqual(['version', 'rows']);
+    expect(done.map((r) => [r.id, r.pass])).toEqual([['LASH-MLP', true]]);
+
+    // The lab closes while a scorecard runs: the call is refused as the lab shutting down.
+    const { lab: other } = open();
+    const pending = refusal(other.api.reproduce.rows({ selector: 'LASH-MLP' }));
+    await nextEvent(other, 'reproduce.progress');
+    await other.close();
+    const err = await pending;
+    expect(err.code).toBe('conflict');
+    expect(err.message).toMatch(/shutting down/);
   });
 
   it("reproduce.references puts the papers' values beside a run's findings, checked, without simulating", async () => {

@@ -460,11 +460,22 @@ describe('the scorecard', () => {
     const fake = fakeLab([], { reproduce: { rows } });
     const w = await mountView(ScorecardView, fake.lab, '/scorecard');
     expect(w.text()).toContain('Press “Run all”');
+    await w.get('[data-testid="score-paper"]').setValue('MEI');
     await w.get('[data-testid="score-preset"]').setValue('kepler');
     await w.get('form.controls').trigger('submit');
     await flushPromises();
-    expect(rows).toHaveBeenCalledWith({ selector: 'all', preset: 'kepler' });
-    expect(w.find('[data-testid="score-running"]').exists()).toBe(true);
+    expect(rows).toHaveBeenCalledWith({ selector: 'MEI', preset: 'kepler' });
+    const running = w.get('[data-testid="score-running"]');
+    expect(running.text()).toContain("Reproducing MEI's rows on Kepler");
+    // The lab's progress events move the bar and name the row being reproduced.
+    const onCall = (fake.lab.on as unknown as { mock: { calls: [string, (p: unknown) => void][] } }).mock.calls.find((c) => c[0] === 'reproduce.progress');
+    expect(onCall).toBeDefined();
+    onCall![1]({ done: 1, total: 3, phase: 'MEI-T4 on kepler' });
+    await flushPromises();
+    expect(w.get('[data-testid="score-progress-phase"]').text()).toBe('MEI-T4 on kepler');
+    expect(w.get('[data-testid="score-running"]').text()).toContain('2 of 3');
+    expect((w.get('[data-testid="score-progress"]').element as HTMLProgressElement).value).toBe(1);
+    expect(w.get('[data-testid="score-run-all"]').attributes('disabled')).toBeDefined();
     resolve(ROWS);
     await flushPromises();
     expect(w.find('[data-testid="score-running"]').exists()).toBe(false);

@@ -5,7 +5,8 @@
  * process's story straight, so that every run it accepts gets exactly one answer.
  */
 import type { ExperimentResult } from '../../../src-sim/experiments/types';
-import type { RunRequest } from '../../../src-sim/worker-protocol';
+import type { RowResult } from '../../../src-sim/reference/types';
+import type { WorkerRequest } from '../../../src-sim/worker-protocol';
 import { isWorkerMessage } from '../../../src-sim/worker-protocol';
 import type { ProcessExit, WorkerHandle, WorkerLauncher } from './launcher';
 
@@ -15,6 +16,8 @@ export type KillReason = 'cancelled' | 'time-limit' | 'closed' | 'start-timeout'
 /** The one answer a run gets from its process. */
 export type RunAnswer =
   | { kind: 'result'; result: ExperimentResult; elapsedMs: number }
+  /** The rows of a RowsRequest (the scorecard). */
+  | { kind: 'rows'; rows: RowResult[]; elapsedMs: number }
   /** run() threw; the process goes on. `name` is 'ExperimentError' for a user-facing error. */
   | { kind: 'error'; message: string; name: string; param?: string; stack?: string }
   /** We killed the process (cancel, time limit, close, start-up timeout). */
@@ -52,7 +55,7 @@ export interface ProcessEnd extends ProcessExit {
 }
 
 interface CurrentRun {
-  request: RunRequest;
+  request: WorkerRequest;
   options: RunOptions;
   resolve: (answer: RunAnswer) => void;
   timer: ReturnType<typeof setTimeout> | null;
@@ -112,7 +115,7 @@ export class SimProcess {
   }
 
   /** Runs one request. Never rejects: every outcome is a RunAnswer. */
-  run(request: RunRequest, options: RunOptions): Promise<RunAnswer> {
+  run(request: WorkerRequest, options: RunOptions): Promise<RunAnswer> {
     if (!this.available) throw new Error(`simulation process ${this.label()} cannot take a run (${this.stateNow}, holding ${this.runId ?? 'none'})`);
     return new Promise<RunAnswer>((resolve) => {
       this.current = { request, options, resolve, timer: null };
@@ -181,6 +184,9 @@ export class SimProcess {
     } else if (m.type === 'result') {
       this.stateNow = 'idle';
       this.answer({ kind: 'result', result: m.result, elapsedMs: m.elapsedMs });
+    } else if (m.type === 'rows-result') {
+      this.stateNow = 'idle';
+      this.answer({ kind: 'rows', rows: m.rows, elapsedMs: m.elapsedMs });
     } else {
       this.stateNow = 'idle';
       this.answer({

@@ -6,7 +6,10 @@ import { shallowRef } from 'vue';
 import type { ArgsOf } from '../../../src-main/contract';
 import type { RowResult } from '../../../src-sim/reference/types';
 
-const PAPERS: Record<string, string> = { MEI: 'Mei et al. 2014', WONG: 'Wong et al. 2010' };
+const PAPERS: Record<string, string> = { MEI: 'Mei et al. 2014', WONG: 'Wong et al. 2010', LASH: 'Lashgar et al. 2014', SL1: 'Mokhtari and Stumm 2015' };
+
+/** The papers the scorecard can run on their own, in the order the workbench lists them. */
+export const SCORE_PAPERS: readonly { id: string; name: string }[] = Object.entries(PAPERS).map(([id, name]) => ({ id, name }));
 
 /** "MEI-T3" -> { paper: "MEI", paperName: "Mei et al. 2014", figure: "Table 3" }; "WONG-F10..F12" -> "Figs 10–12". */
 export function rowSource(id: string): { paper: string; paperName: string; figure: string } {
@@ -40,4 +43,16 @@ export function rowRunArgs(row: RowResult): ArgsOf<'runs.start'> | null {
 }
 
 /** The last scorecard of this window, so that coming back to the view shows it again. */
-export const lastScore = shallowRef<{ preset: string; rows: RowResult[]; at: number } | null>(null);
+export const lastScore = shallowRef<{ preset: string; paper?: string; rows: RowResult[]; at: number } | null>(null);
+
+/**
+ * The scorecard running now (it goes on when its view is left and shown again): which selection,
+ * and the lab's last `reproduce.progress` ("LASH-F4 on fermi480", step 12 of 20).
+ */
+export const scoreRunning = shallowRef<{ preset: string; paper: string; progress: { done: number; total: number; phase: string } | null } | null>(null);
+
+/** A `reproduce.progress` event: the scorecard running now moves to that step. */
+export function scoreProgressed(p: { done: number; total: number; phase: string }): void {
+  const now = scoreRunning.value;
+  if (now) scoreRunning.value = { ...now, progress: { done: p.done, total: p.total, phase: p.phase } };
+}
