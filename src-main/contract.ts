@@ -515,6 +515,11 @@ export const CONTRACT = {
     result: returns<RowResult[]>(),
     summary: "Reproduce the papers' rows and check them against the published values.",
   },
+  'reproduce.cancel': {
+    args: noArgs,
+    result: returns<{ cancelled: boolean }>(),
+    summary: 'Stop the scorecard running now (its reproduce.rows call is refused as cancelled); false when none runs.',
+  },
   'reproduce.references': {
     args: z.strictObject({ runId }),
     result: returns<RunReferences>(),

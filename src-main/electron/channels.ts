@@ -32,6 +32,7 @@ export const CALL_CHANNELS = [
   'exports.csv',
   'exports.pdf',
   'reproduce.rows',
+  'reproduce.cancel',
   'reproduce.references',
   'app.version',
 ] as const satisfies readonly CallName[];

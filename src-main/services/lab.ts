@@ -299,6 +299,12 @@ export class LabService {
       'exports.csv': (a) => exportCsv(store, a.runIds),
       'exports.pdf': (a) => this.exportPdf(a.runIds, a.title),
       'reproduce.rows': (a) => this.reproduceRows(a.selector, a.preset, a.seed),
+      'reproduce.cancel': () => {
+        const proc = this.scorecard;
+        if (!proc) return { cancelled: false };
+        proc.kill('cancelled', 'cancelled');
+        return { cancelled: true };
+      },
       'reproduce.references': (a) => this.runReferences(a.runId),
       'app.version': () => this.version(),
     };
@@ -409,7 +415,9 @@ export class LabService {
         case 'error':
           throw new LabError('internal', `the scorecard failed: ${answer.message}`);
         case 'killed':
-          throw new LabError(this.state === 'open' ? 'internal' : 'conflict', this.state === 'open' ? `the scorecard was stopped: ${answer.message}` : 'the lab is shutting down');
+          if (this.state !== 'open') throw new LabError('conflict', 'the lab is shutting down');
+          if (answer.reason === 'cancelled') throw new LabError('conflict', 'the scorecard was cancelled');
+          throw new LabError('internal', `the scorecard was stopped: ${answer.message}`);
         default:
           throw new LabError('internal', `the scorecard's ${answer.kind === 'died' ? answer.message : 'process gave no rows'}`);
       }

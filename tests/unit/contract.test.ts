@@ -41,6 +41,7 @@ const VALID: { [K in CallName]: ArgsOf<K> } = {
   'exports.csv': { runIds: [RUN] },
   'exports.pdf': { runIds: [RUN, RUN2], title: 'Report' },
   'reproduce.rows': { selector: 'MEI-T3', preset: 'kepler', seed: 1 },
+  'reproduce.cancel': {},
   'reproduce.references': { runId: RUN },
   'app.version': {},
 };
@@ -52,7 +53,7 @@ describe('the contract accepts good input', () => {
         'runs.start', 'runs.list', 'runs.get', 'runs.trace', 'runs.cancel', 'runs.update', 'runs.delete',
         'presets.list', 'presets.get', 'presets.saveCustom', 'presets.deleteCustom', 'experiments.list',
         'comparisons.save', 'comparisons.list', 'comparisons.get', 'comparisons.delete',
-        'bundles.export', 'bundles.import', 'exports.csv', 'exports.pdf', 'reproduce.rows', 'reproduce.references', 'app.version',
+        'bundles.export', 'bundles.import', 'exports.csv', 'exports.pdf', 'reproduce.rows', 'reproduce.cancel', 'reproduce.references', 'app.version',
       ].sort(),
     );
     expect(EVENT_NAMES).toEqual(['run.progress', 'run.finished', 'queue.changed', 'reproduce.progress']);
@@ -246,6 +247,6 @@ describe('the API object', () => {
     expectTypeOf<ResultOf<'runs.start'>>().toEqualTypeOf<{ runId: string }>();
     expectTypeOf<LabCalls['app']['version']>().parameters.toEqualTypeOf<[args?: ArgsOf<'app.version'>]>();
     expectTypeOf<LabApi['on']>().toBeFunction();
-    expect(Object.keys(CONTRACT)).toHaveLength(23);
+    expect(Object.keys(CONTRACT)).toHaveLength(24);
   });
 });

@@ -246,7 +246,7 @@ describe('LabService: the other calls', () => {
     expect((await refusal(lab.api.reproduce.rows({ selector: 'MEI-T99' }))).code).toBe('not-found');
   });
 
-  it('reproduces rows in a simulation process: this process answers meanwhile, a second one is refused while it runs, closing the lab stops it', async () => {
+  it('reproduces rows in a simulation process: this process answers meanwhile, a second one is refused while it runs, it can be cancelled, closing the lab stops it', async () => {
     const order: string[] = [];
     // LASH-MLP simulates for seconds; the call below is answered long before.
     const rows = lab.api.reproduce.rows({ selector: 'LASH-MLP' }).then((r) => {
@@ -261,6 +261,15 @@ describe('LabService: the other calls', () => {
     const done = await rows;
     expect(order).toEqual(['version', 'rows']);
     expect(done.map((r) => [r.id, r.pass])).toEqual([['LASH-MLP', true]]);
+
+    // Cancelled: the call is refused as cancelled, and the next scorecard runs.
+    expect(await lab.api.reproduce.cancel({})).toEqual({ cancelled: false });
+    const cancelled = refusal(lab.api.reproduce.rows({ selector: 'LASH-MLP' }));
+    await nextEvent(lab, 'reproduce.progress');
+    expect(await lab.api.reproduce.cancel({})).toEqual({ cancelled: true });
+    const c = await cancelled;
+    expect([c.code, c.message]).toEqual(['conflict', 'the scorecard was cancelled']);
+    expect((await lab.api.reproduce.rows({ selector: 'MEI-T3', preset: 'kepler' })).map((r) => r.pass)).toEqual([true]);
 
     // The lab closes while a scorecard runs: the call is refused as the lab shutting down.
     const { lab: other } = open();

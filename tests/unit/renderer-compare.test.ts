@@ -520,6 +520,28 @@ describe('the scorecard', () => {
     lastScore.value = null;
   });
 
+  it('stops a running scorecard: the lab cancels it and the view says so without an error', async () => {
+    lastScore.value = null;
+    let reject!: (e: unknown) => void;
+    const rows = vi.fn(() => new Promise<RowResult[]>((_, r) => (reject = r)));
+    const cancel = vi.fn(async () => {
+      reject(new LabError('conflict', 'the scorecard was cancelled'));
+      return { cancelled: true };
+    });
+    const fake = fakeLab([], { reproduce: { rows, cancel } });
+    const w = await mountView(ScorecardView, fake.lab, '/scorecard');
+    expect(w.find('[data-testid="score-cancel"]').exists()).toBe(false);
+    await w.get('form.controls').trigger('submit');
+    await flushPromises();
+    await w.get('[data-testid="score-cancel"]').trigger('click');
+    await flushPromises();
+    expect(cancel).toHaveBeenCalledWith({});
+    expect(w.find('[data-testid="score-running"]').exists()).toBe(false);
+    expect(w.find('[data-testid="score-error"]').exists()).toBe(false);
+    expect(w.get('[data-testid="score-stopped"]').text()).toContain('Stopped');
+    expect(w.get('[data-testid="score-run-all"]').attributes('disabled')).toBeUndefined();
+  });
+
   it('shows a failure of reproduce.rows in words', async () => {
     lastScore.value = null;
     const fake = fakeLab([], { reproduce: { rows: vi.fn(async () => Promise.reject(new LabError('not-found', 'no preset with id "gone"'))) } });
