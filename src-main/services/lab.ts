@@ -91,7 +91,6 @@ function waiter(): Waiter {
   return { promise, resolve };
 }
 
-
 /** The whole scorecard (every row of the four papers) may take this long on a slow machine. */
 const SCORECARD_TIME_LIMIT_MS = 30 * 60_000;
 
@@ -388,7 +387,7 @@ export class LabService {
   /**
    * The papers' rows, measured now in a simulation process of their own (the timing tier's rows take
    * up to a minute each; this process stays free), with a `reproduce.progress` event before each
-   * (row, preset). One scorecard at a time; closing the lab stops it. A row that throws is reported
+   * (row, preset). One scorecard at a time; `reproduce.cancel` or closing the lab stops it. A row that throws is reported
    * as failed with the reason (src-sim/reference reproduceEach).
    */
   private async reproduceRows(selector: string, presetId: string | undefined, seed: number): Promise<RowResult[]> {
