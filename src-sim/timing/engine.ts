@@ -1,4 +1,5 @@
-import { addrMapSet, addrMapSlice } from './addrmap';
+import type { AddressMap } from './addrmap';
+import { addrMapSet, addrMapSlice, makeAddressMap } from './addrmap';
 import type { CInstr, CompiledIndex, CompiledKernel } from './compile';
 import * as C from './compile';
 import { compileKernel, layoutArrays } from './compile';
@@ -133,9 +134,11 @@ export function checkTimingConfig(c: TimingConfig): string[] {
     const am = c.l2.addressMap;
     pow2(am.interleaveBytes, 'l2.addressMap.interleaveBytes');
     if (am.interleaveBytes < c.l2.lineBytes) out.push('l2.addressMap.interleaveBytes must be at least l2.lineBytes');
-    if (!(Number.isInteger(am.subPartitionBit) && 2 ** am.subPartitionBit >= c.l2.lineBytes && am.subPartitionBit <= 40))
-      out.push('l2.addressMap.subPartitionBit must be an integer bit at or above the L2 line offset (and at most 40)');
-    if (c.l2.partitions !== 2 * c.dram.channels) out.push('l2.addressMap needs l2.partitions = 2 x dram.channels (two sub-partitions per channel)');
+    const bits = am.bankBits;
+    if (!bits.every((b, i) => Number.isInteger(b) && 2 ** b >= c.l2.lineBytes && b <= 40 && (i === 0 || b > bits[i - 1])))
+      out.push('l2.addressMap.bankBits must be rising bit positions at or above the L2 line offset (at most 40)');
+    const m = makeAddressMap(am, c.l2, c.dram.channels);
+    if (typeof m === 'string') out.push(m);
   }
   if (!(c.interconnect.latency >= 0)) out.push('interconnect.latency must be >= 0');
   pos(c.interconnect.bytesPerCyclePerSM, 'interconnect.bytesPerCyclePerSM');
@@ -172,10 +175,8 @@ class Engine {
   declare readonly l2Line: number;
   declare readonly l2Lines: number;
   declare readonly P: number;
-  /** l2.addressMap: channel interleave in bytes (0: off), channels, 2^subPartitionBit. */
-  declare readonly amIb: number;
-  declare readonly amCh: number;
-  declare readonly amSub: number;
+  /** l2.addressMap: GPGPU-Sim's placement of lines in slices and sets (null: line i to slice i mod P). */
+  declare readonly am: AddressMap | null;
   declare readonly l2E: number;
   declare readonly l2M: number;
   declare readonly l2Uncached: number;
@@ -718,11 +719,10 @@ class Engine {
     this.sl1Slots = 0;
 
     this.l2 = [];
-    const am = c.l2.addressMap;
-    this.amIb = am ? am.interleaveBytes : 0;
-    this.amCh = c.dram.channels;
-    this.amSub = am ? 2 ** am.subPartitionBit : 1;
-    const l2Set = am ? (line: number) => addrMapSet(line, this.l2Line, this.amIb, this.amCh, this.amSub, c.l2.sets) : null;
+    const am = c.l2.addressMap ? makeAddressMap(c.l2.addressMap, c.l2, c.dram.channels) : null;
+    if (typeof am === 'string') throw new Error(am); // (checkTimingConfig refused it already)
+    this.am = am;
+    const l2Set = am ? (line: number) => addrMapSet(am, line) : null;
     for (let p = 0; p < this.P; p++) this.l2.push(new TagArray(c.l2.sets, c.l2.ways, c.l2.policy, this.P, l2Set));
     this.l2SlotEntry = new Int32Array(this.P * this.l2Lines).fill(-1);
     this.l2SlotPending = new Int32Array(this.P * this.l2Lines);
@@ -972,8 +972,8 @@ class Engine {
   // =============================================================================================
 
   private sliceOf(line: number): number {
-    if (this.amIb === 0) return line % this.P;
-    return addrMapSlice(line, this.l2Line, this.amIb, this.amCh, this.amSub);
+    const am = this.am;
+    return am === null ? line % this.P : addrMapSlice(am, line);
   }
 
   private enqueue(slice: number, p: number): void {

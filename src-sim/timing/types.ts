@@ -175,13 +175,13 @@ export interface TimingConfig {
     /**
      * Lines to slices and sets as GPGPU-Sim 3.x's address decoder (addrdec.cc `addrdec_tlx`,
      * `partition_address`; gpu-cache.cc `l2_cache_config::set_index`): the DRAM channels take turns
-     * every `interleaveBytes` (dramid@8: 256 B, channel = chunk mod channels), the sub-partition
-     * within the channel is bit `subPartitionBit` of the channel-local address (the lowest DRAM bank
-     * bit; `m_n_sub_partition_in_channel` 2), and a slice indexes its sets by the channel-local
-     * address with that bit removed. Needs partitions = 2 x dram.channels. Absent: line i goes to slice
-     * i mod partitions and set floor(i / partitions) mod sets.
+     * every `interleaveBytes` (dramid@8: 256 B, channel = chunk mod channels), the slice within the
+     * channel is the lowest log2(partitions / channels) of the channel-local address's DRAM bank bits
+     * `bankBits` (lowest first; `sub_partition_id_mask`), and a slice indexes its sets by the
+     * channel-local address without those bits. Needs partitions a power-of-two multiple of
+     * dram.channels. Absent: line i goes to slice i mod partitions and set floor(i / partitions) mod sets.
      */
-    addressMap?: { interleaveBytes: number; subPartitionBit: number };
+    addressMap?: { interleaveBytes: number; bankBits: number[] };
     /**
      * A slice's data and fill ports and its clock (GPGPU-Sim 3.2.2 gpu-cache.cc
      * `baseline_cache::bandwidth_management`, `-gpgpu_cache:dl2 ...,4:0,32`: ports `bytes` wide;

@@ -161,6 +161,16 @@ describe('resource sensitivity and what-if sweeps', () => {
     expect(() => run('timing-sweep', tesla, { path: 'l1.sets', values: '8' })).toThrow(/no "l1"/);
   });
 
+  it("timing-sweep varies the GTX 480's slices under GPGPU-Sim's address map; a count the map cannot place is refused by value", () => {
+    const r = run('timing-sweep', fermi480, { workload: 'stencil', elemBytes: 4, size: 16384, path: 'l2.partitions', values: '6,12,24' });
+    const y = Array.from(r.series[0].y);
+    expect(y).toHaveLength(3);
+    expect(y.every((c) => c > 0)).toBe(true);
+    expect(() => run('timing-sweep', fermi480, { workload: 'stencil', elemBytes: 4, size: 16384, path: 'l2.partitions', values: '12,18' })).toThrow(
+      /l2.partitions = 18: .*power of two/,
+    );
+  });
+
   it('lash-apps reports a fastest type per application', () => {
     const r = run('lash-apps', fermi480, { stencilN: 8192, matmulN: 32, stereoWidth: 32 });
     for (const app of ['stencil', 'matmul', 'stereo']) expect(['int', 'short', 'char']).toContain(value(r, `apps.${app}.fastestType`));

@@ -1,20 +1,21 @@
 import { describe, expect, it } from 'vitest';
-import { addrMapSet, addrMapSlice } from '../../src-sim/timing/addrmap';
+import type { AddressMap } from '../../src-sim/timing/addrmap';
+import { addrMapSet, addrMapSlice, makeAddressMap } from '../../src-sim/timing/addrmap';
 import { checkTimingConfig } from '../../src-sim/timing/engine';
 import { findPreset } from '../../src-sim/presets';
 
-// GTX 480 in GPGPU-Sim 3.x: 128 B L2 lines, 6 channels taking turns every 256 B (dramid@8), the
-// sub-partition from bit 8 of the channel-local address, 64 sets per sub-partition.
+// GTX 480 in GPGPU-Sim 3.x: 128 B L2 lines, 6 channels taking turns every 256 B (dramid@8), bank bits
+// 8, 13, 14, 15 of the channel-local address, two sub-partitions per channel (the lowest bank bit),
+// 64 sets per sub-partition.
 const L = 128;
-const IB = 256;
-const CH = 6;
-const SUB = 2 ** 8;
-const SETS = 64;
-const slice = (addr: number) => addrMapSlice(addr / L, L, IB, CH, SUB);
-const set = (addr: number) => addrMapSet(addr / L, L, IB, CH, SUB, SETS);
+const BANK_BITS = [8, 13, 14, 15];
+const gtx480 = makeAddressMap({ interleaveBytes: 256, bankBits: BANK_BITS }, { lineBytes: L, sets: 64, partitions: 12 }, 6) as AddressMap;
+const slice = (addr: number) => addrMapSlice(gtx480, addr / L);
+const set = (addr: number) => addrMapSet(gtx480, addr / L);
 
 describe('l2.addressMap (GPGPU-Sim addrdec_tlx / partition_address)', () => {
   it('puts both lines of a 256 B chunk in one slice and walks the channels, then the sub-partitions', () => {
+    expect(gtx480.subBits).toEqual([8]);
     expect([0, 128].map(slice)).toEqual([0, 0]);
     // chunks 1..5: channels 1..5, sub-partition 0
     expect([256, 512, 768, 1024, 1280].map(slice)).toEqual([2, 4, 6, 8, 10]);
@@ -33,19 +34,31 @@ describe('l2.addressMap (GPGPU-Sim addrdec_tlx / partition_address)', () => {
     expect(set(12 * 256 + 128)).toBe(3);
   });
 
-  it('spreads a contiguous range evenly over every slice and set (no camping)', () => {
-    const count = new Int32Array(12 * SETS);
-    const lines = 12 * SETS * 4;
-    for (let line = 0; line < lines; line++) count[addrMapSlice(line, L, IB, CH, SUB) * SETS + addrMapSet(line, L, IB, CH, SUB, SETS)]++;
-    expect(Math.min(...count)).toBe(4);
-    expect(Math.max(...count)).toBe(4);
+  it('spreads a contiguous range evenly over every slice and set (no camping), for 1, 2 and 4 slices per channel', () => {
+    for (const partitions of [6, 12, 24]) {
+      const m = makeAddressMap({ interleaveBytes: 256, bankBits: BANK_BITS }, { lineBytes: L, sets: 64, partitions }, 6) as AddressMap;
+      expect(m.subBits).toEqual(BANK_BITS.slice(0, Math.log2(partitions / 6)));
+      const count = new Int32Array(partitions * 64);
+      for (let line = 0; line < partitions * 64 * 4; line++) count[addrMapSlice(m, line) * 64 + addrMapSet(m, line)]++;
+      expect([Math.min(...count), Math.max(...count)]).toEqual([4, 4]);
+    }
   });
 
-  it('is what the fermi480 preset uses, and the config check wants two slices per channel', () => {
+  it('four slices per channel take bank bits 8 and 13, as sub_partition_id_mask would', () => {
+    const m = makeAddressMap({ interleaveBytes: 256, bankBits: BANK_BITS }, { lineBytes: L, sets: 64, partitions: 24 }, 6) as AddressMap;
+    // channel 0's chunks are 0, 6, 12, ...: local addresses 0, 256, 512, ...; bit 13 of the local address is set from local 8192 (chunk 32 x 6)
+    expect([0, 6, 12, 18].map((c) => addrMapSlice(m, (c * 256) / L))).toEqual([0, 1, 0, 1]);
+    expect(addrMapSlice(m, (32 * 6 * 256) / L)).toBe(2);
+    expect(addrMapSlice(m, (33 * 6 * 256) / L)).toBe(3);
+  });
+
+  it('is what the fermi480 preset uses; the config check refuses slices that do not divide over the channels', () => {
     const t = findPreset('fermi480')!.timing!;
-    expect(t.l2.addressMap).toEqual({ interleaveBytes: IB, subPartitionBit: 8 });
+    expect(t.l2.addressMap).toEqual({ interleaveBytes: 256, bankBits: BANK_BITS });
     expect(checkTimingConfig(t)).toEqual([]);
-    expect(checkTimingConfig({ ...t, l2: { ...t.l2, partitions: 6 } }).join()).toMatch(/two sub-partitions per channel/);
-    expect(checkTimingConfig({ ...t, l2: { ...t.l2, addressMap: { interleaveBytes: 64, subPartitionBit: 4 } } }).length).toBe(2);
+    expect(checkTimingConfig({ ...t, l2: { ...t.l2, partitions: 24 } })).toEqual([]);
+    expect(checkTimingConfig({ ...t, l2: { ...t.l2, partitions: 9 } }).join()).toMatch(/multiple of dram.channels/);
+    expect(checkTimingConfig({ ...t, l2: { ...t.l2, partitions: 18 } }).join()).toMatch(/power of two/);
+    expect(checkTimingConfig({ ...t, l2: { ...t.l2, addressMap: { interleaveBytes: 64, bankBits: [4] } } }).length).toBe(2);
   });
 });
