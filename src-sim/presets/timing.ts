@@ -52,7 +52,7 @@ export const FERMI480_TIMING: TimingConfig = {
   storeTags: true,
   l1: { sets: 32, ways: 4, lineBytes: 128, mshrEntries: 32, mshrMergers: 8, hitLatency: 20, policy: 'lru' },
   bypassBytes: 32,
-  l2: { sets: 64, ways: 8, lineBytes: 128, mshrEntries: 32, mshrMergers: 4, hitLatency: 240, policy: 'lru', partitions: 12, writeMissFetch: true, ropBeforeLookup: true, addressMap: { interleaveBytes: 256, bankBits: [8, 13, 14, 15] }, port: { bytes: 32, cycles: 2 }, dramQueue: { missQueue: 4, queue: 8 }, responseQueue: 8, dramReturn: { queue: 8, returnQueue: 116 } },
+  l2: { sets: 64, ways: 8, lineBytes: 128, mshrEntries: 32, mshrMergers: 4, hitLatency: 240, policy: 'lru', partitions: 12, writeMissFetch: true, ropBeforeLookup: true, addressMap: true, port: { bytes: 32, cycles: 2 }, dramQueue: { missQueue: 4, queue: 8 }, responseQueue: 8, dramReturn: { queue: 8, returnQueue: 116 } },
   interconnect: { latency: 10, bytesPerCyclePerSM: 16, bytesPerCycleTotal: 192, l2Input: { queue: 8, bufferFlits: 24, flitBytes: 32, cycles: 2 }, responsePorts: true },
   dram: {
     channels: 6,
@@ -145,10 +145,8 @@ export const FERMI480_TIMING_PROVENANCE: Record<string, string> = {
     "LASH VI (GPGPU-Sim 3.2.2, GTX 480 configuration): the L2 is write-back with write allocate (gpgpusim.config -gpgpu_cache:dl2 64:128:8,L:B:m:W:L), and GPGPU-Sim 3.x's write miss (gpu-cache.cc wr_miss_wa) sends the store on to DRAM and reads the line",
   'l2.ropBeforeLookup':
     "LASH VI (GPGPU-Sim 3.2.2): l2cache.cc memory_sub_partition::push puts each request in the ROP delay queue (ready after rop_latency) and cache_cycle passes it to the L2 only then; hits and fills are answered without a second delay",
-  'l2.addressMap.interleaveBytes':
-    'LASH VI (GPGPU-Sim 3.2.2, GTX 480 configuration): gpgpusim.config -gpgpu_mem_addr_mapping dramid@8 with 6 channels: addrdec.cc addrdec_tlx takes the channel as (address >> 8) mod 6 and the rest of the address as (address >> 8) / 6, so 256 B chunks go to the channels in turn',
-  'l2.addressMap.bankBits':
-    'LASH VI (GPGPU-Sim 3.2.2, GTX 480 configuration): -gpgpu_mem_addr_mapping ...BBBCCCCB.CCSSSSSS puts the bank bits at 8, 13, 14, 15 of the channel-local address; -gpgpu_n_sub_partition_per_mchannel 2, and addrdec.cc addrdec_tlx takes the sub-partition from the lowest bank bit (sub_partition = chip x 2 + (bank & 1)); partition_address removes it, and gpu-cache.cc l2_cache_config::set_index indexes the L2 sets with that address',
+  'l2.addressMap':
+    'LASH VI (GPGPU-Sim 3.2.2, GTX 480 configuration): -gpgpu_n_sub_partition_per_mchannel 2 with -gpgpu_mem_addr_mapping dramid@8;...BBBCCCCB.CCSSSSSS (dram.timing.interleaveBytes, bankBits): addrdec.cc addrdec_tlx takes the sub-partition from the channel and the lowest bank bit, bit 8 of the channel-local address (sub_partition = chip x 2 + (bank & 1)); partition_address removes it, and gpu-cache.cc l2_cache_config::set_index indexes the L2 sets with that address',
   'l2.port.bytes':
     "LASH VI (GPGPU-Sim 3.2.2, GTX 480 configuration): gpgpusim.config -gpgpu_cache:dl2 64:128:8,L:B:m:W:L,A:32:4,4:0,32, the last field the data port width (cache_config m_data_port_width); gpu-cache.cc bandwidth_management: a hit holds the data port ceil(size / 32) cycles, a miss that writes back line / 32, a fill the fill port line / 32",
   'l2.port.cycles':

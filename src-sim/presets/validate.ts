@@ -99,7 +99,7 @@ const timingSchema = z.object({
     sectorBytes: positiveInt.max(4096).optional(),
     writeMissFetch: z.boolean().optional(),
     ropBeforeLookup: z.boolean().optional(),
-    addressMap: z.object({ interleaveBytes: positiveInt.max(1 << 20), bankBits: z.array(z.number().int().min(0).max(40)).min(1).max(8) }).optional(),
+    addressMap: z.boolean().optional(),
     port: z.object({ bytes: positiveInt.max(4096), cycles: positiveInt.max(64) }).optional(),
     dramQueue: z.object({ missQueue: positiveInt.max(1024), queue: positiveInt.max(1024) }).optional(),
     responseQueue: positiveInt.max(1024).optional(),

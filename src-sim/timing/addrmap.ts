@@ -1,16 +1,32 @@
 /**
- * GPGPU-Sim 3.x's placement of an L2 line in a sub-partition (slice) and a set, for
- * `l2.addressMap` (types.ts). addrdec.cc `addrdec_tlx`: channel = (address / interleave) mod
- * channels, the channel-local address is (address / interleave) / channels stitched to the low bits
- * (for a power-of-two channel count the decoder's bit masks give the same); sub_partition = channel
- * x (sub-partitions per channel) + the lowest log2(sub-partitions per channel) DRAM bank bits of
- * that local address (`sub_partition_id_mask`). `partition_address` removes those bits again, and
- * gpu-cache.cc `l2_cache_config::set_index` takes the set from what is left (no set camping).
+ * GPGPU-Sim 3.x's address decoder for a timing config's `dram.timing` (addrdec.cc `addrdec_tlx`):
+ * the DRAM channels take turns every `interleaveBytes` (channel = (address / interleave) mod
+ * channels), the channel-local address is (address / interleave) / channels stitched to the low bits
+ * (for a power-of-two channel count the decoder's bit masks give the same), and the bank is read from
+ * that address's `bankBits`. The DRAM model (dram.ts) takes bank and row from it; with
+ * `l2.addressMap` the L2 takes its sub-partitions and sets from it too: sub_partition = channel x
+ * (sub-partitions per channel) + the lowest log2(sub-partitions per channel) bank bits
+ * (`sub_partition_id_mask`), and `partition_address` removes those bits again for gpu-cache.cc
+ * `l2_cache_config::set_index` (no set camping).
  */
 
+/** The channel-local address of `line` (lines of `lineBytes`, channels taking turns every `interleave` bytes). */
+export function channelLocal(line: number, lineBytes: number, interleave: number, channels: number): number {
+  const addr = line * lineBytes;
+  const chunk = Math.floor(addr / interleave);
+  return Math.floor(chunk / channels) * interleave + (addr % interleave);
+}
+
+/** The number that `bits` (positions, lowest first) of `local` spell. */
+export function bitsOf(local: number, bits: readonly number[]): number {
+  let v = 0;
+  for (let i = 0; i < bits.length; i++) v |= (Math.floor(local / 2 ** bits[i]) & 1) << i;
+  return v;
+}
+
+/** The L2's placement of lines: slices and sets after the address decoder. */
 export interface AddressMap {
   lineBytes: number;
-  /** Bytes each channel takes in turn (dramid@8: 256). */
   interleave: number;
   channels: number;
   /** Sub-partitions (slices) per channel: a power of two. */
@@ -21,25 +37,15 @@ export interface AddressMap {
   sets: number;
 }
 
-/** The channel-local address of `line`. */
-function localAddress(m: AddressMap, line: number): number {
-  const addr = line * m.lineBytes;
-  const chunk = Math.floor(addr / m.interleave);
-  return Math.floor(chunk / m.channels) * m.interleave + (addr % m.interleave);
-}
-
 /** The slice (0 .. channels x subs - 1) of `line`. */
 export function addrMapSlice(m: AddressMap, line: number): number {
   const chunk = Math.floor((line * m.lineBytes) / m.interleave);
-  const local = localAddress(m, line);
-  let sub = 0;
-  for (let i = 0; i < m.subBits.length; i++) sub |= (Math.floor(local / 2 ** m.subBits[i]) & 1) << i;
-  return (chunk % m.channels) * m.subs + sub;
+  return (chunk % m.channels) * m.subs + bitsOf(channelLocal(line, m.lineBytes, m.interleave, m.channels), m.subBits);
 }
 
 /** The set of `line` within its slice. */
 export function addrMapSet(m: AddressMap, line: number): number {
-  let part = localAddress(m, line);
+  let part = channelLocal(line, m.lineBytes, m.interleave, m.channels);
   // Remove the sub-partition bits, highest first, so that the lower positions stay put.
   for (let i = m.subBits.length - 1; i >= 0; i--) {
     const b = 2 ** m.subBits[i];
@@ -49,11 +55,11 @@ export function addrMapSet(m: AddressMap, line: number): number {
 }
 
 /**
- * The map of a config's `l2.addressMap` (its sub-partition bits: the lowest log2(partitions /
- * channels) of its bank bits), or a reason it cannot serve these slices and channels.
+ * The L2's map from the decoder's `interleaveBytes` and `bankBits` (its sub-partition bits: the
+ * lowest log2(partitions / channels) bank bits), or a reason it cannot serve these slices.
  */
 export function makeAddressMap(
-  am: { interleaveBytes: number; bankBits: readonly number[] },
+  decoder: { interleaveBytes: number; bankBits: readonly number[] },
   l2: { lineBytes: number; sets: number; partitions: number },
   channels: number,
 ): AddressMap | string {
@@ -62,6 +68,9 @@ export function makeAddressMap(
   const subs = l2.partitions / channels;
   const n = Math.round(Math.log2(subs));
   if (2 ** n !== subs) return `l2.addressMap needs a power of two of slices per channel (l2.partitions / dram.channels = ${subs})`;
-  if (n > am.bankBits.length) return `l2.addressMap has ${am.bankBits.length} bank bits, too few for ${subs} slices per channel`;
-  return { lineBytes: l2.lineBytes, interleave: am.interleaveBytes, channels, subs, subBits: am.bankBits.slice(0, n), sets: l2.sets };
+  if (n > decoder.bankBits.length) return `l2.addressMap: dram.timing has ${decoder.bankBits.length} bank bits, too few for ${subs} slices per channel`;
+  if (decoder.interleaveBytes < l2.lineBytes) return 'l2.addressMap needs dram.timing.interleaveBytes of at least l2.lineBytes';
+  const subBits = decoder.bankBits.slice(0, n);
+  if (subBits.some((b) => 2 ** b < l2.lineBytes)) return 'l2.addressMap needs the sub-partition bank bits at or above the L2 line offset';
+  return { lineBytes: l2.lineBytes, interleave: decoder.interleaveBytes, channels, subs, subBits, sets: l2.sets };
 }

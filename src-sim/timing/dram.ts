@@ -1,3 +1,4 @@
+import { bitsOf, channelLocal } from './addrmap';
 import { grown, grownFreeStack } from './pool';
 import type { DramTimingConfig } from './types';
 
@@ -189,12 +190,8 @@ export class DramModel {
     const r = this.rqFree[--this.rqFreeTop];
     // Channel-local address (channels interleaved every interleaveBytes), then bank and row bits.
     const t = this.t;
-    const addr = line * this.lineBytes;
-    const chunk = Math.floor(addr / t.interleaveBytes);
-    const local = Math.floor(chunk / this.ch) * t.interleaveBytes + (addr % t.interleaveBytes);
-    let bank = 0;
-    for (let i = 0; i < t.bankBits.length; i++) bank |= (Math.floor(local / 2 ** t.bankBits[i]) & 1) << i;
-    this.rqBank[r] = bank;
+    const local = channelLocal(line, this.lineBytes, t.interleaveBytes, this.ch);
+    this.rqBank[r] = bitsOf(local, t.bankBits);
     this.rqRow[r] = Math.floor(local / 2 ** t.rowShift);
     this.rqWrite[r] = write ? 1 : 0;
     this.rqBytes[r] = bytes;

@@ -130,15 +130,12 @@ export function checkTimingConfig(c: TimingConfig): string[] {
     if (c.l2.sectorBytes > c.l2.lineBytes || c.l2.lineBytes / c.l2.sectorBytes > 30) out.push('l2.sectorBytes must divide l2.lineBytes into at most 30 sectors');
   }
   if (c.l2.bytesPerCycle !== undefined) pos(c.l2.bytesPerCycle, 'l2.bytesPerCycle');
-  if (c.l2.addressMap !== undefined) {
-    const am = c.l2.addressMap;
-    pow2(am.interleaveBytes, 'l2.addressMap.interleaveBytes');
-    if (am.interleaveBytes < c.l2.lineBytes) out.push('l2.addressMap.interleaveBytes must be at least l2.lineBytes');
-    const bits = am.bankBits;
-    if (!bits.every((b, i) => Number.isInteger(b) && 2 ** b >= c.l2.lineBytes && b <= 40 && (i === 0 || b > bits[i - 1])))
-      out.push('l2.addressMap.bankBits must be rising bit positions at or above the L2 line offset (at most 40)');
-    const m = makeAddressMap(am, c.l2, c.dram.channels);
-    if (typeof m === 'string') out.push(m);
+  if (c.l2.addressMap) {
+    if (!c.dram.timing) out.push('l2.addressMap needs dram.timing (its address decoder)');
+    else {
+      const m = makeAddressMap(c.dram.timing, c.l2, c.dram.channels);
+      if (typeof m === 'string') out.push(m);
+    }
   }
   if (!(c.interconnect.latency >= 0)) out.push('interconnect.latency must be >= 0');
   pos(c.interconnect.bytesPerCyclePerSM, 'interconnect.bytesPerCyclePerSM');
@@ -719,7 +716,7 @@ class Engine {
     this.sl1Slots = 0;
 
     this.l2 = [];
-    const am = c.l2.addressMap ? makeAddressMap(c.l2.addressMap, c.l2, c.dram.channels) : null;
+    const am = c.l2.addressMap && c.dram.timing ? makeAddressMap(c.dram.timing, c.l2, c.dram.channels) : null;
     if (typeof am === 'string') throw new Error(am); // (checkTimingConfig refused it already)
     this.am = am;
     const l2Set = am ? (line: number) => addrMapSet(am, line) : null;

@@ -173,15 +173,15 @@ export interface TimingConfig {
      */
     ropBeforeLookup?: boolean;
     /**
-     * Lines to slices and sets as GPGPU-Sim 3.x's address decoder (addrdec.cc `addrdec_tlx`,
-     * `partition_address`; gpu-cache.cc `l2_cache_config::set_index`): the DRAM channels take turns
-     * every `interleaveBytes` (dramid@8: 256 B, channel = chunk mod channels), the slice within the
-     * channel is the lowest log2(partitions / channels) of the channel-local address's DRAM bank bits
-     * `bankBits` (lowest first; `sub_partition_id_mask`), and a slice indexes its sets by the
-     * channel-local address without those bits. Needs partitions a power-of-two multiple of
-     * dram.channels. Absent: line i goes to slice i mod partitions and set floor(i / partitions) mod sets.
+     * Lines to slices and sets by `dram.timing`'s address decoder, as GPGPU-Sim 3.x (addrdec.cc
+     * `addrdec_tlx`, `partition_address`; gpu-cache.cc `l2_cache_config::set_index`; addrmap.ts): the
+     * slice is the line's DRAM channel x (partitions / channels) + the lowest log2(partitions /
+     * channels) bank bits of its channel-local address (`sub_partition_id_mask`), and a slice indexes
+     * its sets by that address without those bits. Needs dram.timing and partitions a power-of-two
+     * multiple of dram.channels. Absent: line i goes to slice i mod partitions and set
+     * floor(i / partitions) mod sets.
      */
-    addressMap?: { interleaveBytes: number; bankBits: number[] };
+    addressMap?: boolean;
     /**
      * A slice's data and fill ports and its clock (GPGPU-Sim 3.2.2 gpu-cache.cc
      * `baseline_cache::bandwidth_management`, `-gpgpu_cache:dl2 ...,4:0,32`: ports `bytes` wide;

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { AddressMap } from '../../src-sim/timing/addrmap';
-import { addrMapSet, addrMapSlice, makeAddressMap } from '../../src-sim/timing/addrmap';
+import { addrMapSet, addrMapSlice, bitsOf, channelLocal, makeAddressMap } from '../../src-sim/timing/addrmap';
 import { checkTimingConfig } from '../../src-sim/timing/engine';
 import { findPreset } from '../../src-sim/presets';
 
@@ -14,6 +14,14 @@ const slice = (addr: number) => addrMapSlice(gtx480, addr / L);
 const set = (addr: number) => addrMapSet(gtx480, addr / L);
 
 describe('l2.addressMap (GPGPU-Sim addrdec_tlx / partition_address)', () => {
+  it("decodes the channel-local address and its bank as the DRAM model does", () => {
+    // chunk 7 (bytes 1792..2047) is channel 1's second chunk: local address 256 + offset
+    expect(channelLocal(1792 / L + 1, L, 256, 6)).toBe(256 + 128);
+    expect(bitsOf(256 + 128, BANK_BITS)).toBe(1);
+    expect(bitsOf(8192 + 256, BANK_BITS)).toBe(3);
+    expect(bitsOf(2 ** 15, BANK_BITS)).toBe(8);
+  });
+
   it('puts both lines of a 256 B chunk in one slice and walks the channels, then the sub-partitions', () => {
     expect(gtx480.subBits).toEqual([8]);
     expect([0, 128].map(slice)).toEqual([0, 0]);
@@ -52,13 +60,16 @@ describe('l2.addressMap (GPGPU-Sim addrdec_tlx / partition_address)', () => {
     expect(addrMapSlice(m, (33 * 6 * 256) / L)).toBe(3);
   });
 
-  it('is what the fermi480 preset uses; the config check refuses slices that do not divide over the channels', () => {
+  it('is what the fermi480 preset uses, from its DRAM decoder; the config check refuses slices that do not divide over the channels', () => {
     const t = findPreset('fermi480')!.timing!;
-    expect(t.l2.addressMap).toEqual({ interleaveBytes: 256, bankBits: BANK_BITS });
+    expect(t.l2.addressMap).toBe(true);
+    expect(t.dram.timing?.interleaveBytes).toBe(256);
+    expect(t.dram.timing?.bankBits).toEqual(BANK_BITS);
     expect(checkTimingConfig(t)).toEqual([]);
     expect(checkTimingConfig({ ...t, l2: { ...t.l2, partitions: 24 } })).toEqual([]);
     expect(checkTimingConfig({ ...t, l2: { ...t.l2, partitions: 9 } }).join()).toMatch(/multiple of dram.channels/);
     expect(checkTimingConfig({ ...t, l2: { ...t.l2, partitions: 18 } }).join()).toMatch(/power of two/);
-    expect(checkTimingConfig({ ...t, l2: { ...t.l2, addressMap: { interleaveBytes: 64, bankBits: [4] } } }).length).toBe(2);
+    expect(checkTimingConfig({ ...t, dram: { ...t.dram, timing: undefined } }).join()).toMatch(/needs dram.timing/);
+    expect(checkTimingConfig({ ...t, dram: { ...t.dram, timing: { ...t.dram.timing!, bankBits: [4, 13] } } }).join()).toMatch(/line offset/);
   });
 });

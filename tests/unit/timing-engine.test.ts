@@ -77,10 +77,10 @@ describe('timing engine: single requests', () => {
   it("GPGPU-Sim's L2 write miss (writeMissFetch) sends the store on to DRAM and reads the line; DRAM moves whole bursts", () => {
     // one warp stores 32 chars (a 32 B segment) to a line no cache holds
     const store = k('st', 1, 32, [{ op: 'st', array: 'c', index: gtid() }], [{ name: 'c', elemBytes: 1, length: 1 << 16, space: 'global' }]);
-    // the bandwidth DRAM model (no command timing): bytes are whole bursts
+    // the bandwidth DRAM model (no command timing, so no address decoder for the L2 map either): bytes are whole bursts
     const cfg = (writeMissFetch: boolean, burstBytes: number): TimingConfig => ({
       ...oneSm(fermi480),
-      l2: { ...fermi480.l2, writeMissFetch },
+      l2: { ...fermi480.l2, writeMissFetch, addressMap: undefined },
       dram: { ...fermi480.dram, burstBytes, timing: undefined },
     });
     // allocate without fetch: nothing reaches DRAM until the line is evicted
@@ -428,7 +428,7 @@ describe('timing engine: GPGPU-Sim 3.2.2 queues and ports (fermi480)', () => {
     // every warp stores a line of slice 0: lines 0, 24, 48, ... (l2.addressMap: 256 B chunks go to the
     // 6 channels in turn and every 6th chunk alternates between a channel's two slices)
     const P = fermi480.l2.partitions;
-    expect(fermi480.l2.addressMap?.interleaveBytes).toBe(256);
+    expect(fermi480.l2.addressMap && fermi480.dram.timing?.interleaveBytes).toBe(256);
     const oneSlice = k('slice0', 6, 256, [{ op: 'st', array: 'x', index: { terms: [{ coef: 1, var: 'tid', mod: 32 }, { coef: 64 * P, var: 'gtid', div: 32 }] } }]);
     const li = fermi480.interconnect.l2Input!;
     const tight = { ...fermi480.interconnect, l2Input: { ...li, queue: 1, cycles: 32 } };
