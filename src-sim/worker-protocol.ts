@@ -26,7 +26,7 @@ export interface RunRequest {
 }
 
 /**
- * Owner -> worker: reproduce the papers' rows (the scorecard; src-sim/reference reproduceEach).
+ * Owner -> worker: reproduce the papers' rows (the scorecard; src-sim/reference reproduce).
  * `runId` names the request in the answers as for a run; progress comes per (row, preset).
  */
 export interface RowsRequest {

@@ -9,7 +9,7 @@
  */
 import { EXPERIMENTS } from './experiments';
 import type { Experiment, ExperimentResult } from './experiments/types';
-import { reproduceEach } from './reference';
+import { reproduce } from './reference';
 import type { ErrorMessage, ProgressMessage, RowsRequest, RunRequest, WorkerMessage } from './worker-protocol';
 import { TEST_EXPERIMENTS_ENV } from './worker-protocol';
 import { testExperiments } from './worker-test-experiments';
@@ -132,7 +132,7 @@ function run(req: RunRequest, post: (m: WorkerMessage) => void): void {
 function rows(req: RowsRequest, post: (m: WorkerMessage) => void): void {
   const started = performance.now();
   try {
-    const out = reproduceEach(req.selector, req.preset, req.seed, (p) => post({ type: 'progress', runId: req.runId, ...p }));
+    const out = reproduce(req.selector, req.preset, req.seed, (p) => post({ type: 'progress', runId: req.runId, ...p }));
     post({ type: 'rows-result', runId: req.runId, rows: out, elapsedMs: performance.now() - started });
   } catch (err) {
     post(errorMessage(req.runId, err));

@@ -388,7 +388,7 @@ export class LabService {
    * The papers' rows, measured now in a simulation process of their own (the timing tier's rows take
    * up to a minute each; this process stays free), with a `reproduce.progress` event before each
    * (row, preset). One scorecard at a time; `reproduce.cancel` or closing the lab stops it. A row that throws is reported
-   * as failed with the reason (src-sim/reference reproduceEach).
+   * as failed with the reason (src-sim/reference reproduce).
    */
   private async reproduceRows(selector: string, presetId: string | undefined, seed: number): Promise<RowResult[]> {
     try {

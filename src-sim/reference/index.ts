@@ -27,18 +27,7 @@ export function selectRows(selector: string): ReproductionRow[] {
   throw new Error(`unknown row "${selector}"; use all, MEI, WONG, LASH, SL1 or one of: ${REPRODUCTION_ROWS.map((r) => r.id).join(', ')}`);
 }
 
-/** Runs rows on their own presets, or all on one preset when `presetOverride` is given. */
-export function reproduce(selector: string, presetOverride?: Preset, seed = 1): RowResult[] {
-  const rows = selectRows(selector);
-  const results: RowResult[] = [];
-  for (const row of rows) {
-    const presets = presetOverride ? [presetOverride] : row.presets.map((id) => findPreset(id) as Preset);
-    for (const p of presets) results.push(runRow(row, p, seed));
-  }
-  return results;
-}
-
-/** One step of `reproduceEach`: which (row, preset) is about to run, and how many there are. */
+/** One step of `reproduce`: which (row, preset) is about to run, and how many there are. */
 export interface RowProgress {
   done: number;
   total: number;
@@ -47,12 +36,12 @@ export interface RowProgress {
 }
 
 /**
- * The rows `selector` names, each on its own presets (or all on `presetOverride`), one (row,
- * preset) at a time, telling `onProgress` before each and once at the end. A row that throws is
- * reported as failed with the reason, and the others go on. For the simulation process: the timing
- * tier's rows take seconds to a minute each.
+ * Runs the rows `selector` names, each on its own presets (or all on `presetOverride`), one (row,
+ * preset) at a time, telling `onProgress` before each and once at the end (the timing tier's rows
+ * take seconds to a minute each). A row that throws is reported as failed with the reason, and the
+ * others go on.
  */
-export function reproduceEach(selector: string, presetOverride: Preset | undefined, seed: number, onProgress?: (p: RowProgress) => void): RowResult[] {
+export function reproduce(selector: string, presetOverride?: Preset, seed = 1, onProgress?: (p: RowProgress) => void): RowResult[] {
   const rows = selectRows(selector);
   const steps: [ReproductionRow, Preset][] = [];
   for (const row of rows) {
