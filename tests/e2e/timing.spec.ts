@@ -100,6 +100,64 @@ test('runs a small LASH stencil from the builder; the run shows the stall breakd
   await shot(page, 'timing-run-window', false);
 });
 
+test("LASH Fig 7's sweep and SL1 Fig 7's comparison from the builder, each opened with its bars and findings", async ({ page }) => {
+  const field = (name: string) => page.getByTestId(`param-${name}`).getByRole('textbox');
+  const pick = async (presetId: string) => {
+    const picker = page.getByTestId('preset-picker');
+    await picker.getByRole('button', { name: 'None', exact: true }).click();
+    await picker.getByTestId(`preset-${presetId}`).getByRole('checkbox').check();
+  };
+  const runIt = async (title: string) => {
+    await page.getByLabel('Title (optional)').fill(title);
+    await page.getByTestId('run').click();
+    await expect(page.getByTestId('notice').filter({ hasText: 'Queued 1 run' })).toBeVisible();
+    const list = await lab.api.runs.list({ text: title });
+    expect(list.total).toBe(1);
+    const [done] = await waitForRuns(lab.api, [list.items[0]!.id], SIM_TIMEOUT);
+    expect(done!.status, done!.error ?? '').toBe('done');
+    return done!.id;
+  };
+
+  // LASH Fig 7: the nine machines (baseline, MSHR+/-, Mergers+/-, Sets+/-, Ways+/-) on a small stencil.
+  await openLab(page);
+  await page.getByTestId('experiment-lash-sensitivity').click();
+  await pick('fermi480');
+  await field('n').fill('16384');
+  await field('iterations').fill('1');
+  const sweep = await runIt('e2e fig7 sweep');
+  await openLab(page, `/runs/${sweep}`);
+  await expect(page.getByTestId('run-status')).toHaveText('done');
+  // Bars on the nine machines: time relative to each type's baseline, and to int's.
+  const sweepBars = page.locator('[data-testid="lab-chart"][data-categorical="true"]');
+  await expect(sweepBars).toHaveCount(2);
+  await expect(sweepBars.first().locator('canvas').first()).toBeVisible();
+  for (const key of ['sens.int.maxChange', 'sens.mergersPlus.gapWidening', 'sens.mergersMinus.shortSlowdown', 'sens.mergersMinus.charBeatsShort'])
+    await expect(page.getByTestId(`finding-${key}`)).toBeVisible();
+  await shot(page, 'timing-fig7-sweep');
+
+  // SL1 Fig 7: wc with no L1, the hardware L1 and S-L1, at two launch shapes, short windows.
+  await openLab(page);
+  await page.getByTestId('experiment-sl1-apps').click();
+  await pick('titan');
+  await page.getByTestId('param-apps').getByRole('combobox').selectOption('wc');
+  await field('threadsPerSM').fill('128, 256');
+  await field('windowAccesses').fill('16');
+  await page.getByTestId('param-overhead').getByRole('checkbox').uncheck();
+  await page.getByTestId('param-lineSizes').getByRole('checkbox').uncheck();
+  const apps = await runIt('e2e sl1 fig7');
+  await openLab(page, `/runs/${apps}`);
+  await expect(page.getByTestId('run-status')).toHaveText('done');
+  const fig7 = page.locator('[data-testid="lab-chart"][data-categorical="true"]:has([aria-label*="Fig 7"])');
+  await expect(fig7).toHaveCount(1);
+  await expect(fig7.locator('canvas').first()).toBeVisible();
+  const speedup = page.getByTestId('finding-sl1.speedupOverNoL1.mean').getByTestId('finding-value');
+  await expect(speedup).toHaveText(/\d/);
+  // S-L1 beats no L1 on wc (SL1 4.2: wc is one of the two "multiple times faster").
+  expect(Number((await speedup.textContent())!.replace(/[^\d.]/g, ''))).toBeGreaterThan(1);
+  await expect(page.getByTestId('finding-hw.slowerThanNoL1')).toBeVisible();
+  await shot(page, 'timing-sl1-fig7');
+});
+
 test('Compare overlays two GPUs\' stall breakdowns: one stacked bar per GPU at each data type', async ({ page }) => {
   const ids = ['fermi480', 'titan'].map(() => randomUUID());
   const runs: RunDetail[] = ['fermi480', 'titan'].map((presetId, i) => {
