@@ -2,6 +2,8 @@
  * The timing tier's views end to end in the browser mode (Debian Chromium; `npm run build` first):
  *  - a small LASH stencil run from the builder, opened: the stall breakdown as stacked bars on the
  *    data types, and the MSHR-occupancy timeline whose window inputs follow and drive the zoom;
+ *  - LASH Fig 7's resource sweep and SL1 Fig 7's no L1 / hardware L1 / S-L1 comparison, each built,
+ *    run small and opened: their bars and findings;
  *  - two stored timing results (imported as a bundle, so the test knows every number) overlaid in
  *    Compare: one stacked bar per GPU at each data type.
  * Screenshots land in test-results/screenshots/timing-*.png.
