@@ -10,7 +10,8 @@ import { ExperimentError } from './types';
  * each loading far more than the L1 can track; the peak of merger fields in use (requests waiting for
  * data), sampled every cycle, is the bound:
  *  - spread: warp w loads line w, over all sets (bound mergers x min(lines, MSHRs));
- *  - one set: warp w loads line w x sets, all in one L1 set (bound mergers x min(ways, MSHRs));
+ *  - one set: the warps' lines 1 MB (or a multiple of the sets above it) apart, all in one L1 set
+ *    (bound mergers x min(ways, MSHRs));
  *  - one line: every warp loads line 0 (bound: mergers).
  * Each warp loads its line k times (independent loads), then uses them; every pattern runs for
  * k = 1 .. maxLoads and its bound is the largest peak over k (the LSU stalls in order, so how many
@@ -34,12 +35,21 @@ type Scenario = 'spread' | 'oneSet' | 'oneLine';
 const SCENARIOS: Scenario[] = ['spread', 'oneSet', 'oneLine'];
 const LABEL: Record<Scenario, string> = { spread: 'lines over all sets', oneSet: 'lines of one set', oneLine: 'one line' };
 
+/**
+ * Lines apart of two lines in one set: a multiple of the sets that is at least 1 MB, so that the
+ * address bits up to 19 agree, which puts them in one set by linear indexing and by GPGPU-Sim's
+ * Fermi hash (l1.setIndex 'fermi-hash' XORs bits 7-11 with bits 13-19).
+ */
+function oneSetStride(sets: number, line: number): number {
+  return sets * Math.ceil((1 << 20) / (sets * line));
+}
+
 /** Element index (4 B elements) every thread of warp w loads: one line per warp. */
 function warpLine(s: Scenario, sets: number, line: number): IndexExpr {
   const perLine = line / 4;
   const warp = { var: 'gtid', div: 32 };
   if (s === 'spread') return { terms: [{ coef: perLine, ...warp }] };
-  if (s === 'oneSet') return { terms: [{ coef: perLine * sets, ...warp }] };
+  if (s === 'oneSet') return { terms: [{ coef: perLine * oneSetStride(sets, line), ...warp }] };
   return { terms: [] };
 }
 
@@ -55,7 +65,7 @@ function kernel(s: Scenario, cfg: TimingConfig, warps: number, loads: number): K
     // blocks of at most 8 warps, all resident on the one SM at once
     grid: Math.ceil(warps / 8),
     block: 32 * Math.min(8, warps),
-    arrays: [{ name: 'x', elemBytes: 4, length: (l1.lineBytes / 4) * l1.sets * 64, space: 'global' }],
+    arrays: [{ name: 'x', elemBytes: 4, length: (l1.lineBytes / 4) * oneSetStride(l1.sets, l1.lineBytes) * 64, space: 'global' }],
     body,
   };
 }
@@ -142,7 +152,7 @@ export const lashMlp: Experiment = {
     });
     const findings: Finding[] = [
       { key: 'mlp.spread', label: 'Peak outstanding loads, misses over all sets', value: outstanding[0], unit: 'requests', evidence: `${bestW[0]} warps, each ${bestK[0]} loads of its own line; peak merger fields in use` },
-      { key: 'mlp.oneSet', label: 'Peak outstanding loads, misses in one set', value: outstanding[1], unit: 'requests', evidence: `${bestW[1]} warps, warp w loads line w x sets (one set), ${bestK[1]} loads each; peak merger fields in use` },
+      { key: 'mlp.oneSet', label: 'Peak outstanding loads, misses in one set', value: outstanding[1], unit: 'requests', evidence: `${bestW[1]} warps, the warps' lines 1 MB apart (one set), ${bestK[1]} loads each; peak merger fields in use` },
       { key: 'mlp.oneLine', label: 'Peak outstanding loads, one line', value: outstanding[2], unit: 'requests', evidence: `${bestW[2]} warps, every warp loads line 0, ${bestK[2]} loads each; peak merger fields in use` },
       { key: 'mlp.mshrEntries', label: 'MSHR entries (peak in use, spread)', value: entries[0], unit: 'entries', evidence: 'peak MSHR entries in use with misses over all sets' },
       { key: 'mlp.mergers', label: 'Merger fields per entry', value: outstanding[2], unit: 'requests', evidence: 'one line: one entry, all its merger fields' },

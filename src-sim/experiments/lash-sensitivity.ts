@@ -10,14 +10,22 @@ import { ExperimentError } from './types';
  * fields per entry, sets and ways, for each element type.
  */
 
+/**
+ * `sets` sets; GPGPU-Sim's Fermi hash (l1.setIndex 'fermi-hash') is defined for 32 and 64 sets only,
+ * so other counts index linearly (fermi480's Sets-: 16 sets), as a configuration for them must.
+ */
+function withSets(l: TimingCacheConfig, sets: number): Partial<TimingCacheConfig> {
+  return l.setIndex === 'fermi-hash' && sets !== 32 && sets !== 64 ? { sets, setIndex: 'linear' } : { sets };
+}
+
 export const VARIANTS: { name: string; change: (l1: TimingCacheConfig) => Partial<TimingCacheConfig> }[] = [
   { name: 'Baseline', change: () => ({}) },
   { name: 'MSHR+', change: (l) => ({ mshrEntries: l.mshrEntries * 2 }) },
   { name: 'MSHR-', change: (l) => ({ mshrEntries: Math.max(1, Math.floor(l.mshrEntries / 2)) }) },
   { name: 'MSHRMergers+', change: (l) => ({ mshrMergers: l.mshrMergers * 2 }) },
   { name: 'MSHRMergers-', change: (l) => ({ mshrMergers: Math.max(1, Math.floor(l.mshrMergers / 2)) }) },
-  { name: 'Sets+', change: (l) => ({ sets: l.sets * 2 }) },
-  { name: 'Sets-', change: (l) => ({ sets: Math.max(1, Math.floor(l.sets / 2)) }) },
+  { name: 'Sets+', change: (l) => withSets(l, l.sets * 2) },
+  { name: 'Sets-', change: (l) => withSets(l, Math.max(1, Math.floor(l.sets / 2))) },
   { name: 'Ways+', change: (l) => ({ ways: l.ways * 2 }) },
   { name: 'Ways-', change: (l) => ({ ways: Math.max(1, Math.floor(l.ways / 2)) }) },
 ];
@@ -132,6 +140,10 @@ export const lashSensitivity: Experiment = {
         evidence: `char ${cyc('MSHRMergers-', i1)}, short ${cyc('MSHRMergers-', i2)} cycles`,
       });
     const tables = [statsTable('Per machine and type', VARIANTS.flatMap((v) => names.map((n) => `${v.name} ${n}`)), stats.flat())];
-    return { series, tables, findings, notes: [`Baseline L1: ${l1.sets} sets x ${l1.ways} ways, ${l1.mshrEntries} MSHRs x ${l1.mshrMergers} mergers.`] };
+    return { series, tables, findings, notes: [
+        `Baseline L1: ${l1.sets} sets x ${l1.ways} ways, ${l1.mshrEntries} MSHRs x ${l1.mshrMergers} mergers${l1.setIndex === 'fermi-hash' ? ", sets by GPGPU-Sim's Fermi hash" : ''}.`,
+        ...VARIANTS.filter((v) => v.change(l1).setIndex === 'linear').map((v) => `${v.name}: ${v.change(l1).sets} sets, indexed linearly (the Fermi hash needs 32 or 64).`),
+      ],
+    };
   },
 };

@@ -1,4 +1,4 @@
-import { matmulKernels, stencilKernels, stereoKernels } from '../timing/workloads/lash';
+import { MATMUL_TILE, matmulKernels, stencilKernels, stereoKernels } from '../timing/workloads/lash';
 import type { Kernel, TimingConfig, TimingStats } from '../timing/types';
 import { checkTimingConfig } from '../timing/engine';
 import { resolveParams } from './params';
@@ -47,6 +47,7 @@ function kernels(p: ParamValues): Kernel[] {
   const n = p.size as number;
   if (p.workload === 'matmul') {
     if (n > 1024) throw new ExperimentError('parameter "size" is the matrix side for matmul: at most 1024', 'size');
+    if (n % MATMUL_TILE !== 0) throw new ExperimentError(`parameter "size" is the matrix side for matmul (the tiled kernel): a multiple of ${MATMUL_TILE}`, 'size');
     return matmulKernels({ n, block: 256, type: 'int', elemBytes: e });
   }
   if (p.workload === 'stereo') {
@@ -87,8 +88,14 @@ export const timingSweep: Experiment = {
     const ks = kernels(p);
     checkTimingWork(values.length * warpAccesses(ks));
     const path = p.path as string;
+    const linear: number[] = [];
     const cfgs = values.map((v) => {
       const c = withPath(base, path, v);
+      // GPGPU-Sim's Fermi hash takes 32 or 64 sets: other counts index linearly, as their configuration must.
+      if (path === 'l1.sets' && c.l1?.setIndex === 'fermi-hash' && v !== 32 && v !== 64) {
+        c.l1.setIndex = 'linear';
+        linear.push(v);
+      }
       const problems = checkTimingConfig(c);
       if (problems.length) throw new ExperimentError(`${path} = ${v}: ${problems.join('; ')}`, 'values');
       return c;
@@ -111,7 +118,10 @@ export const timingSweep: Experiment = {
         { key: 'sweep.bestValue', label: `Fastest ${path}`, value: values[best], unit: '', evidence: `${c[best]} cycles` },
         { key: 'sweep.range', label: 'Slowest over fastest', value: pctOver(Math.max(...c), Math.min(...c)), unit: '%', evidence: `${Math.min(...c)} to ${Math.max(...c)} cycles` },
       ],
-      notes: [`Baseline ${path} = ${String(path.split('.').reduce<unknown>((o, k) => (o as Record<string, unknown> | undefined)?.[k], base))}.`],
+      notes: [
+        `Baseline ${path} = ${String(path.split('.').reduce<unknown>((o, k) => (o as Record<string, unknown> | undefined)?.[k], base))}.`,
+        ...(linear.length ? [`${linear.join(', ')} sets: indexed linearly (the preset's Fermi hash set index needs 32 or 64 sets).`] : []),
+      ],
     };
   },
 };

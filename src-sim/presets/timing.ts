@@ -50,7 +50,7 @@ export const FERMI480_TIMING: TimingConfig = {
   missQueue: { entries: 8, drainCycles: 2, injectFlits: 9, flitBytes: 32 },
   storeAcks: true,
   storeTags: true,
-  l1: { sets: 32, ways: 4, lineBytes: 128, mshrEntries: 32, mshrMergers: 8, hitLatency: 20, policy: 'lru' },
+  l1: { sets: 32, ways: 4, lineBytes: 128, mshrEntries: 32, mshrMergers: 8, hitLatency: 20, policy: 'lru', setIndex: 'fermi-hash' },
   bypassBytes: 32,
   l2: { sets: 64, ways: 8, lineBytes: 128, mshrEntries: 32, mshrMergers: 4, hitLatency: 240, policy: 'lru', partitions: 12, writeMissFetch: true, ropBeforeLookup: true, addressMap: true, port: { bytes: 32, cycles: 2 }, dramQueue: { missQueue: 4, queue: 8 }, responseQueue: 8, dramReturn: { queue: 8, returnQueue: 116 } },
   interconnect: { latency: 10, bytesPerCyclePerSM: 16, bytesPerCycleTotal: 192, l2Input: { queue: 8, bufferFlits: 24, flitBytes: 32, cycles: 2 }, responsePorts: true },
@@ -117,9 +117,9 @@ export const FERMI480_TIMING_PROVENANCE: Record<string, string> = {
   storeAcks:
     "LASH VI (GPGPU-Sim 3.2.2): l2cache.cc memory_sub_partition::cache_cycle replies to every write the L2 accepts (set_reply, into the L2 -> icnt queue); shader.cc ldst_unit counts a warp's stores (inc_store_req) and store_ack counts them back; a warp is hardware_done only when stores_done(), and its block's slot is freed then",
   storeTags:
-    "LASH VI (GPGPU-Sim 3.2.2): gpu-cache.cc data_cache::access probes the tags for stores too; tag_array::probe returns RESERVATION_FAIL when every way of the set is reserved and process_tag_probe then calls no write handler (the LSU retries); the GTX 480 L1 (-gpgpu_cache:dl1 32:128:4,L:L:m:N:L) is global write-evict, no write-allocate: a hit evicts the line (wr_hit_global_we_local_wb -> wr_hit_we), a miss or a store to a reserved line is sent below (wr_miss_no_wa); cache_stats counts each as an access",
+    "LASH VI (GPGPU-Sim 3.2.2): gpu-cache.cc data_cache::access probes the tags for stores too; tag_array::probe returns RESERVATION_FAIL when every way of the set is reserved and process_tag_probe then calls no write handler (the LSU retries); the GTX 480 L1 (-gpgpu_cache:dl1 32:128:4,L:L:m:N:H) is global write-evict, no write-allocate: a hit evicts the line (wr_hit_global_we_local_wb -> wr_hit_we), a miss or a store to a reserved line is sent below (wr_miss_no_wa); cache_stats counts each as an access",
   'missQueue.entries':
-    "LASH VI (GPGPU-Sim 3.2.2, GTX 480 configuration): gpgpusim.config -gpgpu_cache:dl1 32:128:4,L:L:m:N:L,A:32:8,8, the last field the L1's miss queue (m_miss_queue); gpu-cache.cc rd_miss_base fails a read miss or merge while miss_queue_full(1), a store (wr_miss_no_wa, wr_hit_wt) while miss_queue_full(0)",
+    "LASH VI (GPGPU-Sim 3.2.2, GTX 480 configuration): gpgpusim.config -gpgpu_cache:dl1 32:128:4,L:L:m:N:H,A:32:8,8, the last field the L1's miss queue (m_miss_queue); gpu-cache.cc rd_miss_base fails a read miss or merge while miss_queue_full(1), a store (wr_miss_no_wa, wr_hit_wt) while miss_queue_full(0)",
   'missQueue.drainCycles':
     'LASH VI (GPGPU-Sim 3.2.2): gpu-cache.cc baseline_cache::cycle moves at most one miss-queue entry into the interconnect per 700 MHz core cycle (2 shader cycles), and only when m_memport is not full',
   'missQueue.injectFlits':
@@ -132,6 +132,8 @@ export const FERMI480_TIMING_PROVENANCE: Record<string, string> = {
   'l1.mshrMergers': 'LASH Table II (8 merger fields per MSHR entry)',
   'l1.hitLatency': 'assumed: a short L1 pipeline as in GPGPU-Sim (LASH gives no latencies)',
   'l1.policy': "assumed: LRU, GPGPU-Sim 3.2's default (LASH Table II names no policy)",
+  'l1.setIndex':
+    "LASH VI (GPGPU-Sim 3.2.2 with its public GTX 480 configuration): configs/GTX480/gpgpusim.config -gpgpu_cache:dl1 32:128:4,L:L:m:N:H,A:32:8,8, the fifth letter H = FERMI_HASH_SET_FUNCTION (gpu-cache.cc l1d_cache_config::set_index: address bits 7-11 XOR bits 13, 14, 15, 17, 19; Nugteren et al., HPCA 2014)",
   bypassBytes: 'NVIDIA CUDA C Programming Guide, compute capability 2.x (L1-bypassing loads fetch 32 B segments)',
   'l2.sets': 'LASH Table II (64 sets per sub-partition)',
   'l2.ways': 'LASH Table II (8 ways)',

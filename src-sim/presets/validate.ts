@@ -67,6 +67,7 @@ const timingCacheSchema = z.object({
   mshrMergers: positiveInt.max(256),
   hitLatency: z.number().finite().min(0).max(1e5),
   policy: z.enum(['lru', 'fifo']),
+  setIndex: z.enum(['linear', 'fermi-hash']).optional(),
 });
 
 /** Preset.timing (src-sim/timing/types.ts TimingConfig); the engine's checkTimingConfig adds the cross-field rules. */

@@ -6,7 +6,7 @@ import { compileKernel, layoutArrays } from './compile';
 import { DramModel } from './dram';
 import { EventQueue } from './events';
 import { grown, grownFreeStack, grownRing } from './pool';
-import { INVALID, RESERVED, TagArray, VALID } from './tcache';
+import { fermiHashSet, INVALID, RESERVED, TagArray, VALID } from './tcache';
 import type { Kernel, StallReason, TimingConfig, TimingOptions, TimingStats } from './types';
 import { STALL_REASONS } from './types';
 
@@ -122,6 +122,8 @@ export function checkTimingConfig(c: TimingConfig): string[] {
     int(cc.mshrEntries, `${name}.mshrEntries`);
     int(cc.mshrMergers, `${name}.mshrMergers`);
     if (!(cc.hitLatency >= 0)) out.push(`${name}.hitLatency must be >= 0`);
+    if (cc.setIndex === 'fermi-hash' && name === 'l2') out.push('l2.setIndex: the Fermi hash is an L1 set function (the L2 places lines with l2.addressMap)');
+    if (cc.setIndex === 'fermi-hash' && cc.sets !== 32 && cc.sets !== 64) out.push(`${name}.setIndex 'fermi-hash' needs 32 or 64 sets (got ${cc.sets}), as GPGPU-Sim's FERMI_HASH_SET_FUNCTION`);
   }
   if (c.l1 && c.l1.lineBytes / c.bypassBytes > 30) out.push('l1.lineBytes / bypassBytes must be at most 30');
   int(c.l2.partitions, 'l2.partitions');
@@ -691,7 +693,8 @@ class Engine {
     // l2.responseQueue: that many line replies (data + header) waiting for the slice's port.
     this.respBacklog = this.respPorts && c.l2.responseQueue ? c.l2.responseQueue * (c.l2.lineBytes + REQUEST_BYTES) * this.slCyclesPerByte : Infinity;
     this.l1 = [];
-    for (let s = 0; s < S; s++) this.l1.push(new TagArray(l1.sets, l1.ways, l1.policy));
+    const l1Set = l1.setIndex === 'fermi-hash' ? (line: number) => fermiHashSet(line, l1.lineBytes, l1.sets) : null;
+    for (let s = 0; s < S; s++) this.l1.push(new TagArray(l1.sets, l1.ways, l1.policy, 1, l1Set));
     this.l1SlotEntry = new Int32Array(S * this.l1Lines).fill(-1);
     this.mLine = new Float64Array(S * this.l1E).fill(-1);
     this.mSlot = new Int32Array(S * this.l1E);

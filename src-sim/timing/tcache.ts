@@ -8,9 +8,24 @@
  * never needs this state; keeping it here leaves the latency tier's results untouched.
  *
  * Sets are picked by bit selection on the line number (after dividing out the slice interleave for
- * L2 slices), as the latency tier's default 'bits' index. All state is in typed arrays; nothing is
- * allocated per access.
+ * L2 slices), as the latency tier's default 'bits' index, or by a set function: the L2's address map
+ * (l2.addressMap) or the L1's Fermi hash (l1.setIndex, `fermiHashSet`). All state is in typed
+ * arrays; nothing is allocated per access.
  */
+
+/**
+ * GPGPU-Sim 3.2's FERMI_HASH_SET_FUNCTION (gpu-cache.cc `l1d_cache_config::set_index`, from Nugteren
+ * et al., "A Detailed GPU Cache Model Based on Reuse Distance Theory", HPCA 2014) for a line of
+ * `lineBytes`: the five address bits above the line offset XOR address bits 13, 14, 15, 17 and 19;
+ * 64 sets take address bit 12 as the sixth bit. Defined for 32 and 64 sets only (the caller checks).
+ */
+export function fermiHashSet(line: number, lineBytes: number, sets: number): number {
+  const addr = line * lineBytes;
+  const lower = line % 32;
+  const upper = (Math.floor(addr / 8192) % 8) | ((Math.floor(addr / 131072) % 2) << 3) | ((Math.floor(addr / 524288) % 2) << 4);
+  const set = lower ^ upper;
+  return sets === 64 ? set | ((Math.floor(addr / 4096) % 2) << 5) : set;
+}
 
 export const INVALID = 0;
 export const VALID = 1;

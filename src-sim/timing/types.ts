@@ -22,6 +22,13 @@ export interface TimingCacheConfig {
   /** Cycles from lookup to data on a hit. */
   hitLatency: number;
   policy: 'lru' | 'fifo';
+  /**
+   * How a line picks its set (the L1 only; default 'linear': line number mod sets).
+   * 'fermi-hash': GPGPU-Sim 3.2's FERMI_HASH_SET_FUNCTION (gpu-cache.cc l1d_cache_config::set_index,
+   * after Nugteren et al., HPCA 2014): address bits 7-11 XOR bits 13, 14, 15, 17 and 19, with bit 12
+   * prepended for 64 sets; only for 32 or 64 sets.
+   */
+  setIndex?: 'linear' | 'fermi-hash';
 }
 
 export interface TimingConfig {
@@ -127,7 +134,7 @@ export interface TimingConfig {
   storeAcks?: boolean;
   /**
    * Stores look up the L1 tags as loads do (GPGPU-Sim 3.2.2 gpu-cache.cc data_cache::access, L1
-   * `-gpgpu_cache:dl1 32:128:4,L:L:m:N:L`: global write-evict, no write-allocate): a store whose set
+   * `-gpgpu_cache:dl1 32:128:4,L:L:m:N:H`: global write-evict, no write-allocate): a store whose set
    * has every way reserved and no line of its own is refused (tag_array::probe RESERVATION_FAIL, which
    * process_tag_probe passes back; the LSU retries, counted as a `nocacheline` stall), a store that
    * hits a valid line evicts it (wr_hit_global_we_local_wb -> wr_hit_we), a store to a line being

@@ -8,6 +8,8 @@ import { runRow } from '../../src-sim/reference/check';
 import { bandOf, checkOne } from '../../src-sim/reference/check';
 import { selectRows } from '../../src-sim/reference';
 import { ROWS } from '../../src-sim/reference/rows-lash';
+import { simulate } from '../../src-sim/timing/engine';
+import { matmulKernels } from '../../src-sim/timing/workloads/lash';
 
 const fermi480 = findPreset('fermi480')!;
 const tesla = findPreset('tesla')!;
@@ -169,6 +171,24 @@ describe('resource sensitivity and what-if sweeps', () => {
     expect(() => run('timing-sweep', fermi480, { workload: 'stencil', elemBytes: 4, size: 16384, path: 'l2.partitions', values: '12,18' })).toThrow(
       /l2.partitions = 18: .*power of two/,
     );
+  });
+
+  it("the tiled matrix multiply (the Programming Guide's kernel): each thread loads 2 n / 16 elements and runs n multiply-adds from shared memory", () => {
+    const n = 64;
+    const one = { ...fermi480.timing!, sms: 1 };
+    const tiled = simulate(one, matmulKernels({ n, block: 256, type: 'int' }), { l1: 'hw' });
+    const warps = (n * n) / 32;
+    const steps = n / 16;
+    // per warp: 6 index + per step (2 + 2 loads + 2 shared stores + sync + 16 x (2 shared loads + 1) + sync) + the store of C
+    expect(tiled.warpInstructions).toBe(warps * (6 + steps * (2 + 2 + 2 + 1 + 16 * 3 + 1) + 1));
+    // shared memory: per step and warp 2 stores and 32 loads
+    expect(tiled.sharedAccesses).toBe(warps * steps * (2 + 32));
+    // a warp's tile rows are two rows of A (and of B): two L1 accesses per load
+    expect(tiled.requests.l1).toBe(warps * steps * 4);
+    const naive = simulate(one, matmulKernels({ n, block: 256, type: 'int', kernel: 'naive' }), { l1: 'hw' });
+    expect(naive.sharedAccesses).toBe(0);
+    expect(() => matmulKernels({ n: 40, block: 256, type: 'int' })).toThrow(/multiple of 16/);
+    expect(() => run('lash-apps', fermi480, { stencilN: 4096, matmulN: 40, stereoWidth: 32 })).toThrow(/matmulN.*multiple of 16/);
   });
 
   it('lash-apps reports a fastest type per application', () => {

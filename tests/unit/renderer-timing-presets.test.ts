@@ -124,6 +124,8 @@ describe('the timing block in the form logic', () => {
     expect(kind('timing.l1.lineBytes')).toMatchObject({ kind: 'bytes', label: 'Line' });
     expect(kind('timing.l1.mshrMergers')).toMatchObject({ kind: 'int', unit: 'fields', label: 'Merger fields per MSHR entry' });
     expect(kind('timing.l1.policy')).toMatchObject({ kind: 'enum', options: ['lru', 'fifo'] });
+    const hashed = timingSections(withTiming({ ...TIMING, l1: { ...TIMING.l1!, setIndex: 'fermi-hash' } } as TimingConfig));
+    expect(hashed.find((s) => s.id === 'timing:l1')!.fields.find((f) => f.id === 'timing.l1.setIndex')).toMatchObject({ kind: 'enum', options: ['linear', 'fermi-hash'], label: 'Set index function' });
     expect(kind('timing.dram.bytesPerCycle')).toMatchObject({ kind: 'number', unit: 'B/cycle' });
     expect(formSections(withoutTiming()).some((s) => s.id.startsWith('timing:'))).toBe(false);
     const { l1: _l1, ...noL1 } = TIMING;

@@ -12,7 +12,7 @@ const fermi480 = findPreset('fermi480')!.timing!;
 /** One SM of a preset: the per-SM mechanisms without the other SMs' traffic. */
 const oneSm = (c: TimingConfig, patch: Partial<TimingConfig> = {}): TimingConfig => ({ ...c, sms: 1, ...patch });
 
-const k = (name: string, grid: number, block: number, body: Instr[], arrays: Kernel['arrays'] = [{ name: 'x', elemBytes: 4, length: 1 << 20, space: 'global' }], extra: Partial<Kernel> = {}): Kernel => ({
+const k = (name: string, grid: number, block: number, body: Instr[], arrays: Kernel['arrays'] = [{ name: 'x', elemBytes: 4, length: 1 << 23, space: 'global' }], extra: Partial<Kernel> = {}): Kernel => ({
   name,
   grid,
   block,
@@ -253,10 +253,10 @@ describe('timing engine: coalescing and stall attribution', () => {
   });
 
   it('misses to more lines of one set than it has ways stall on nocacheline; to more lines than MSHRs on nomshrline', () => {
-    const sets = fermi480.l1!.sets;
     const line = fermi480.l1!.lineBytes;
-    // lane l reads line l * sets: all in set 0
-    const oneSet = simulate(oneSm(fermi480), [k('oneset', 1, 32, [{ op: 'ld', array: 'x', index: gtid((sets * line) / 4), dst: 0 }])], { l1: 'hw' });
+    // lane l reads the line 1 MB x l: all in one set, by linear indexing and by fermi480's Fermi hash
+    // (address bits 7-19 are the same for all of them)
+    const oneSet = simulate(oneSm(fermi480), [k('oneset', 1, 32, [{ op: 'ld', array: 'x', index: gtid((1 << 20) / 4), dst: 0 }])], { l1: 'hw' });
     expect(oneSet.stalls.nocacheline).toBeGreaterThan(0);
     expect(oneSet.stalls.nomshrline).toBe(0);
     // 4 warps x 32 lanes on distinct lines over all sets: 128 lines > 32 MSHRs
@@ -472,8 +472,9 @@ describe('timing engine: GPGPU-Sim 3.2.2 queues and ports (fermi480)', () => {
 });
 
 describe('timing engine: GPGPU-Sim 3.2.2 stores, statistics and the DRAM return path (fermi480)', () => {
-  // 4-byte elements, 32 per 128 B line; line 32 j is in L1 set 0 (32 sets)
-  const inSet0 = (j: number) => ({ terms: [{ coef: 1, var: 'tid' }], offset: 32 * 32 * j });
+  // 4-byte elements, 32 per 128 B line; the lines 1 MB x j apart share one L1 set (by fermi480's
+  // Fermi hash as by linear indexing: address bits 7-19 are the same)
+  const inSet0 = (j: number) => ({ terms: [{ coef: 1, var: 'tid' }], offset: (1 << 18) * j });
 
   it('a store to a set whose ways are all reserved waits for a fill; a store hit evicts the line (storeTags)', () => {
     const fill = k('fill', 1, 32, [0, 1, 2, 3].map((j) => ({ op: 'ld', array: 'x', index: inSet0(j), dst: j }) as Instr).concat([{ op: 'st', array: 'x', index: inSet0(4), src: [] }]));

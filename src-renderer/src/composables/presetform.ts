@@ -461,6 +461,7 @@ const TIMING_LABELS: Record<string, string> = {
   mshrMergers: 'Merger fields per MSHR entry',
   hitLatency: 'Hit latency',
   policy: 'Replacement',
+  setIndex: 'Set index function',
   partitions: 'Slices (sub-partitions)',
   bytesPerCycle: 'Bandwidth',
   uncached: 'No L2 for global memory',
@@ -505,6 +506,7 @@ export function refineTimingIssues(issues: readonly Issue[]): Issue[] {
 /** Whole-number fields of the timing block (counts); the others are numbers. */
 const TIMING_COUNTS = new Set(['sms', 'maxWarpsPerSM', 'maxThreadsPerSM', 'maxBlocksPerSM', 'schedulers', 'sets', 'ways', 'mshrEntries', 'mshrMergers', 'partitions', 'channels', 'registersPerSM']);
 const TIMING_POLICIES = ['lru', 'fifo'] as const;
+const TIMING_SET_INDEX = ['linear', 'fermi-hash'] as const;
 
 /** "bytesPerCycle" -> "bytes per cycle" (for fields this form does not know yet). */
 function words(key: string): string {
@@ -515,7 +517,11 @@ function words(key: string): string {
 function timingField(path: string, key: string, value: unknown): FieldDesc | null {
   const label = TIMING_LABELS[key] ?? words(key);
   if (typeof value === 'boolean') return field(path, label, 'boolean', { unit: '' });
-  if (typeof value === 'string') return key === 'policy' ? field(path, label, 'enum', { options: TIMING_POLICIES, unit: '' }) : field(path, label, 'text', { unit: '' });
+  if (typeof value === 'string') {
+    if (key === 'policy') return field(path, label, 'enum', { options: TIMING_POLICIES, unit: '' });
+    if (key === 'setIndex') return field(path, label, 'enum', { options: TIMING_SET_INDEX, unit: '' });
+    return field(path, label, 'text', { unit: '' });
+  }
   if (typeof value !== 'number') return null;
   const unit = unitOf(path);
   return field(path, label, unit === 'B' && Number.isInteger(value) ? 'bytes' : TIMING_COUNTS.has(key) ? 'int' : 'number');
