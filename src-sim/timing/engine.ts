@@ -6,7 +6,7 @@ import { compileKernel, layoutArrays } from './compile';
 import { DramModel } from './dram';
 import { EventQueue } from './events';
 import { grown, grownFreeStack, grownRing } from './pool';
-import { fermiHashSet, INVALID, RESERVED, TagArray, VALID } from './tcache';
+import { fermiHashSetFn, INVALID, RESERVED, TagArray, VALID } from './tcache';
 import type { Kernel, StallReason, TimingConfig, TimingOptions, TimingStats } from './types';
 import { STALL_REASONS } from './types';
 
@@ -693,7 +693,7 @@ class Engine {
     // l2.responseQueue: that many line replies (data + header) waiting for the slice's port.
     this.respBacklog = this.respPorts && c.l2.responseQueue ? c.l2.responseQueue * (c.l2.lineBytes + REQUEST_BYTES) * this.slCyclesPerByte : Infinity;
     this.l1 = [];
-    const l1Set = l1.setIndex === 'fermi-hash' ? (line: number) => fermiHashSet(line, l1.lineBytes, l1.sets) : null;
+    const l1Set = l1.setIndex === 'fermi-hash' ? fermiHashSetFn(l1.lineBytes, l1.sets) : null;
     for (let s = 0; s < S; s++) this.l1.push(new TagArray(l1.sets, l1.ways, l1.policy, 1, l1Set));
     this.l1SlotEntry = new Int32Array(S * this.l1Lines).fill(-1);
     this.mLine = new Float64Array(S * this.l1E).fill(-1);

@@ -27,6 +27,26 @@ export function fermiHashSet(line: number, lineBytes: number, sets: number): num
   return sets === 64 ? set | ((Math.floor(addr / 4096) % 2) << 5) : set;
 }
 
+/**
+ * `fermiHashSet` as a function of the line number alone, for one line size and set count, in 32-bit
+ * integer arithmetic (the L1's lookups call it on every access); line numbers of 2^31 and above take
+ * the general form.
+ */
+export function fermiHashSetFn(lineBytes: number, sets: number): (line: number) => number {
+  const s = Math.round(Math.log2(lineBytes));
+  const b13 = 13 - s;
+  const b17 = 17 - s;
+  const b19 = 19 - s;
+  const b12 = 12 - s;
+  if (2 ** s !== lineBytes || b12 < 0) return (line) => fermiHashSet(line, lineBytes, sets);
+  const six = sets === 64 ? 1 : 0;
+  return (line) => {
+    if (line >= 2147483648) return fermiHashSet(line, lineBytes, sets);
+    const set = (line & 31) ^ ((line >> b13) & 7) ^ (((line >> b17) & 1) << 3) ^ (((line >> b19) & 1) << 4);
+    return set | ((((line >> b12) & 1) & six) << 5);
+  };
+}
+
 export const INVALID = 0;
 export const VALID = 1;
 export const RESERVED = 2;

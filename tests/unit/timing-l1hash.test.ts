@@ -3,7 +3,7 @@ import { findExperiment } from '../../src-sim/experiments';
 import { findPreset } from '../../src-sim/presets';
 import { validatePreset } from '../../src-sim/presets/validate';
 import { checkTimingConfig, simulate } from '../../src-sim/timing/engine';
-import { fermiHashSet } from '../../src-sim/timing/tcache';
+import { fermiHashSet, fermiHashSetFn } from '../../src-sim/timing/tcache';
 import type { Kernel, TimingConfig } from '../../src-sim/timing/types';
 
 /**
@@ -30,6 +30,14 @@ describe('the L1 set index: GPGPU-Sim 3.2 Fermi hash', () => {
     expect(fermiHashSet(line(0x100000), 128, 32)).toBe(0); // bit 20 and above are not used
     // 64 B lines: the low five bits are address bits 6-10
     expect(fermiHashSet(5, 64, 32)).toBe(5);
+  });
+
+  it('the engine\'s integer form gives the same sets as the definition', () => {
+    for (const [bytes, sets] of [[128, 32], [128, 64], [64, 32], [32, 64], [4096, 32]] as const) {
+      const fast = fermiHashSetFn(bytes, sets);
+      for (let l = 0; l < 1 << 16; l += 7) expect(fast(l)).toBe(fermiHashSet(l, bytes, sets));
+      for (const l of [2 ** 31 - 1, 2 ** 31, 2 ** 33 + 5]) expect(fast(l)).toBe(fermiHashSet(l, bytes, sets));
+    }
   });
 
   it('spreads a contiguous range evenly, as linear indexing does', () => {
