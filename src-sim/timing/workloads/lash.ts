@@ -117,11 +117,7 @@ export function matmulKernels(p: MatMulParams): Kernel[] {
       name: `matmul-${e}B`,
       grid: Math.ceil((n * n) / p.block),
       block: p.block,
-      arrays: [
-        { name: 'A', elemBytes: e, length: n * n, space: 'global' },
-        { name: 'B', elemBytes: e, length: n * n, space: 'global' },
-        { name: 'C', elemBytes: e, length: n * n, space: 'global', readWrite: true },
-      ],
+      arrays: matrices(n, e),
       body: [
         { op: 'alu', count: 3, dst: 9 },
         {
@@ -140,6 +136,15 @@ export function matmulKernels(p: MatMulParams): Kernel[] {
   ];
 }
 
+/** The three n x n matrices of C = A x B in global memory, elements of e bytes. */
+function matrices(n: number, e: number): Kernel['arrays'] {
+  return [
+    { name: 'A', elemBytes: e, length: n * n, space: 'global' },
+    { name: 'B', elemBytes: e, length: n * n, space: 'global' },
+    { name: 'C', elemBytes: e, length: n * n, space: 'global', readWrite: true },
+  ];
+}
+
 function tiledMatmul(n: number, e: number): Kernel {
   const T = MATMUL_TILE;
   if (n % T !== 0) throw new Error(`the tiled matrix multiply needs a size that is a multiple of ${T} (got ${n})`);
@@ -152,9 +157,7 @@ function tiledMatmul(n: number, e: number): Kernel {
     grid: nb * nb,
     block: T * T,
     arrays: [
-      { name: 'A', elemBytes: e, length: n * n, space: 'global' },
-      { name: 'B', elemBytes: e, length: n * n, space: 'global' },
-      { name: 'C', elemBytes: e, length: n * n, space: 'global', readWrite: true },
+      ...matrices(n, e),
       { name: 'As', elemBytes: e, length: T * T, space: 'shared', readWrite: true },
       { name: 'Bs', elemBytes: e, length: T * T, space: 'shared', readWrite: true },
     ],
