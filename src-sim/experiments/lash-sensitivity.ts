@@ -140,10 +140,10 @@ export const lashSensitivity: Experiment = {
         evidence: `char ${cyc('MSHRMergers-', i1)}, short ${cyc('MSHRMergers-', i2)} cycles`,
       });
     const tables = [statsTable('Per machine and type', VARIANTS.flatMap((v) => names.map((n) => `${v.name} ${n}`)), stats.flat())];
-    return { series, tables, findings, notes: [
-        `Baseline L1: ${l1.sets} sets x ${l1.ways} ways, ${l1.mshrEntries} MSHRs x ${l1.mshrMergers} mergers${l1.setIndex === 'fermi-hash' ? ", sets by GPGPU-Sim's Fermi hash" : ''}.`,
-        ...VARIANTS.filter((v) => v.change(l1).setIndex === 'linear').map((v) => `${v.name}: ${v.change(l1).sets} sets, indexed linearly (the Fermi hash needs 32 or 64).`),
-      ],
-    };
+    const notes = [
+      `Baseline L1: ${l1.sets} sets x ${l1.ways} ways, ${l1.mshrEntries} MSHRs x ${l1.mshrMergers} mergers${l1.setIndex === 'fermi-hash' ? ", sets by GPGPU-Sim's Fermi hash" : ''}.`,
+      ...VARIANTS.filter((v) => v.change(l1).setIndex === 'linear').map((v) => `${v.name}: ${v.change(l1).sets} sets, indexed linearly (the Fermi hash needs 32 or 64).`),
+    ];
+    return { series, tables, findings, notes };
   },
 };
