@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { findExperiment } from '../../src-sim/experiments';
 import { findPreset } from '../../src-sim/presets';
-import { validatePreset } from '../../src-sim/presets/validate';
+import { formatIssues, validatePreset } from '../../src-sim/presets/validate';
+import { refineTimingIssues } from '../../src-renderer/src/composables/presetform';
 import { checkTimingConfig, simulate } from '../../src-sim/timing/engine';
 import { fermiHashSet, fermiHashSetFn } from '../../src-sim/timing/tcache';
 import type { Kernel, TimingConfig } from '../../src-sim/timing/types';
@@ -57,6 +58,20 @@ describe('the L1 set index: GPGPU-Sim 3.2 Fermi hash', () => {
     const preset = structuredClone(findPreset('fermi480')!);
     (preset.timing!.l1 as { setIndex: string }).setIndex = 'xor';
     expect(validatePreset(preset).ok).toBe(false);
+    // a clone whose L1 a user shrinks to 16 sets is refused, the editor placing the message at l1.setIndex
+    const clone = structuredClone(findPreset('fermi480')!);
+    clone.timing!.l1!.sets = 16;
+    const v = validatePreset(clone);
+    expect(v.ok ? '' : formatIssues(v.issues)).toMatch(/l1\.setIndex 'fermi-hash' needs 32 or 64 sets \(got 16\)/);
+    expect(refineTimingIssues(v.ok ? [] : v.issues).map((i) => i.path)).toContain('timing.l1.setIndex');
+    // the same for the block's other l1 / l2 messages, and a top-level field
+    expect(
+      refineTimingIssues([
+        { path: 'timing', message: 'l2.partitions must be a positive whole number (got 0)' },
+        { path: 'timing', message: 'coalesceBytes must be a power of two (got 96)' },
+        { path: 'timing.sms', message: 'something else' },
+      ]).map((i) => i.path),
+    ).toEqual(['timing.l2.partitions', 'timing.coalesceBytes', 'timing.sms']);
   });
 
   it('lines 4 KB apart share a set by linear indexing but not by the hash: one warp stalls on nocacheline only without it', () => {

@@ -497,7 +497,8 @@ const LINKED = new Set(Object.values(TIMING_LINKS).flat());
 export function refineTimingIssues(issues: readonly Issue[]): Issue[] {
   return issues.map((i) => {
     if (i.path !== 'timing') return i;
-    const m = /^([a-zA-Z]+(?:\.[a-zA-Z]+)?)\b/.exec(i.message);
+    // (field names may hold digits: l1.sets, l2.partitions)
+    const m = /^([a-zA-Z][a-zA-Z0-9]*(?:\.[a-zA-Z][a-zA-Z0-9]*)?)\b/.exec(i.message);
     const key = m?.[1];
     return key && (key.includes('.') || key in TIMING_LABELS) ? { path: `timing.${key}`, message: i.message } : i;
   });
