@@ -1,3 +1,4 @@
+import { withL1Sets } from '../timing/tcache';
 import { stencilKernels } from '../timing/workloads/lash';
 import type { TimingCacheConfig, TimingConfig, TimingStats } from '../timing/types';
 import { resolveParams } from './params';
@@ -10,22 +11,15 @@ import { ExperimentError } from './types';
  * fields per entry, sets and ways, for each element type.
  */
 
-/**
- * `sets` sets; GPGPU-Sim's Fermi hash (l1.setIndex 'fermi-hash') is defined for 32 and 64 sets only,
- * so other counts index linearly (fermi480's Sets-: 16 sets), as a configuration for them must.
- */
-function withSets(l: TimingCacheConfig, sets: number): Partial<TimingCacheConfig> {
-  return l.setIndex === 'fermi-hash' && sets !== 32 && sets !== 64 ? { sets, setIndex: 'linear' } : { sets };
-}
-
 export const VARIANTS: { name: string; change: (l1: TimingCacheConfig) => Partial<TimingCacheConfig> }[] = [
   { name: 'Baseline', change: () => ({}) },
   { name: 'MSHR+', change: (l) => ({ mshrEntries: l.mshrEntries * 2 }) },
   { name: 'MSHR-', change: (l) => ({ mshrEntries: Math.max(1, Math.floor(l.mshrEntries / 2)) }) },
   { name: 'MSHRMergers+', change: (l) => ({ mshrMergers: l.mshrMergers * 2 }) },
   { name: 'MSHRMergers-', change: (l) => ({ mshrMergers: Math.max(1, Math.floor(l.mshrMergers / 2)) }) },
-  { name: 'Sets+', change: (l) => withSets(l, l.sets * 2) },
-  { name: 'Sets-', change: (l) => withSets(l, Math.max(1, Math.floor(l.sets / 2))) },
+  // (a Fermi-hash L1 indexes a count the hash cannot take linearly: fermi480's Sets-, 16 sets)
+  { name: 'Sets+', change: (l) => withL1Sets(l, l.sets * 2) },
+  { name: 'Sets-', change: (l) => withL1Sets(l, Math.max(1, Math.floor(l.sets / 2))) },
   { name: 'Ways+', change: (l) => ({ ways: l.ways * 2 }) },
   { name: 'Ways-', change: (l) => ({ ways: Math.max(1, Math.floor(l.ways / 2)) }) },
 ];
@@ -142,7 +136,9 @@ export const lashSensitivity: Experiment = {
     const tables = [statsTable('Per machine and type', VARIANTS.flatMap((v) => names.map((n) => `${v.name} ${n}`)), stats.flat())];
     const notes = [
       `Baseline L1: ${l1.sets} sets x ${l1.ways} ways, ${l1.mshrEntries} MSHRs x ${l1.mshrMergers} mergers${l1.setIndex === 'fermi-hash' ? ", sets by GPGPU-Sim's Fermi hash" : ''}.`,
-      ...VARIANTS.filter((v) => v.change(l1).setIndex === 'linear').map((v) => `${v.name}: ${v.change(l1).sets} sets, indexed linearly (the Fermi hash needs 32 or 64).`),
+      ...VARIANTS.map((v) => ({ name: v.name, l: { ...l1, ...v.change(l1) } }))
+        .filter((x) => x.l.setIndex !== l1.setIndex)
+        .map((x) => `${x.name}: ${x.l.sets} sets, indexed linearly (the Fermi hash needs 32 or 64).`),
     ];
     return { series, tables, findings, notes };
   },

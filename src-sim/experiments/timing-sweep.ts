@@ -1,6 +1,7 @@
 import { MATMUL_TILE, matmulKernels, stencilKernels, stereoKernels } from '../timing/workloads/lash';
 import type { Kernel, TimingConfig, TimingStats } from '../timing/types';
 import { checkTimingConfig } from '../timing/engine';
+import { withL1Sets } from '../timing/tcache';
 import { resolveParams } from './params';
 import { checkTimingWork, L1_PARAM, pctOver, runStep, SCHEDULER_PARAM, statsTable, timingOf, warpAccesses } from './lash-common';
 import type { Experiment, ParamSpec, ParamValues, Series } from './types';
@@ -91,10 +92,9 @@ export const timingSweep: Experiment = {
     const linear: number[] = [];
     const cfgs = values.map((v) => {
       const c = withPath(base, path, v);
-      // GPGPU-Sim's Fermi hash takes 32 or 64 sets: other counts index linearly, as their configuration must.
-      if (path === 'l1.sets' && c.l1?.setIndex === 'fermi-hash' && v !== 32 && v !== 64) {
-        c.l1.setIndex = 'linear';
-        linear.push(v);
+      if (path === 'l1.sets' && c.l1) {
+        c.l1 = withL1Sets(c.l1, v);
+        if (c.l1.setIndex !== base.l1?.setIndex) linear.push(v);
       }
       const problems = checkTimingConfig(c);
       if (problems.length) throw new ExperimentError(`${path} = ${v}: ${problems.join('; ')}`, 'values');

@@ -6,7 +6,7 @@ import { compileKernel, layoutArrays } from './compile';
 import { DramModel } from './dram';
 import { EventQueue } from './events';
 import { grown, grownFreeStack, grownRing } from './pool';
-import { fermiHashSetFn, INVALID, RESERVED, TagArray, VALID } from './tcache';
+import { fermiHashFits, fermiHashSetFn, INVALID, RESERVED, TagArray, VALID } from './tcache';
 import type { Kernel, StallReason, TimingConfig, TimingOptions, TimingStats } from './types';
 import { STALL_REASONS } from './types';
 
@@ -123,7 +123,7 @@ export function checkTimingConfig(c: TimingConfig): string[] {
     int(cc.mshrMergers, `${name}.mshrMergers`);
     if (!(cc.hitLatency >= 0)) out.push(`${name}.hitLatency must be >= 0`);
     if (cc.setIndex === 'fermi-hash' && name === 'l2') out.push('l2.setIndex: the Fermi hash is an L1 set function (the L2 places lines with l2.addressMap)');
-    if (cc.setIndex === 'fermi-hash' && cc.sets !== 32 && cc.sets !== 64) out.push(`${name}.setIndex 'fermi-hash' needs 32 or 64 sets (got ${cc.sets}), as GPGPU-Sim's FERMI_HASH_SET_FUNCTION`);
+    if (cc.setIndex === 'fermi-hash' && !fermiHashFits(cc.sets)) out.push(`${name}.setIndex 'fermi-hash' needs 32 or 64 sets (got ${cc.sets}), as GPGPU-Sim's FERMI_HASH_SET_FUNCTION`);
   }
   if (c.l1 && c.l1.lineBytes / c.bypassBytes > 30) out.push('l1.lineBytes / bypassBytes must be at most 30');
   int(c.l2.partitions, 'l2.partitions');

@@ -1,3 +1,5 @@
+import type { TimingCacheConfig } from './types';
+
 /**
  * The tag state of a timing-tier cache (an SM's L1 or one L2 slice): set-associative, LRU or FIFO,
  * with the one thing the latency tier's Cache (src-sim/model/cache.ts) has no notion of: a line
@@ -19,6 +21,19 @@
  * `lineBytes`: the five address bits above the line offset XOR address bits 13, 14, 15, 17 and 19;
  * 64 sets take address bit 12 as the sixth bit. Defined for 32 and 64 sets only (the caller checks).
  */
+/** The set counts FERMI_HASH_SET_FUNCTION is defined for: 32 and 64. */
+export function fermiHashFits(sets: number): boolean {
+  return sets === 32 || sets === 64;
+}
+
+/**
+ * `l1` with `sets` sets. A Fermi-hash L1 whose new count the hash cannot take indexes linearly, as a
+ * GPGPU-Sim configuration for that count must (LASH Fig 7's Sets- on fermi480, sweeps of l1.sets).
+ */
+export function withL1Sets(l1: TimingCacheConfig, sets: number): TimingCacheConfig {
+  return l1.setIndex === 'fermi-hash' && !fermiHashFits(sets) ? { ...l1, sets, setIndex: 'linear' } : { ...l1, sets };
+}
+
 export function fermiHashSet(line: number, lineBytes: number, sets: number): number {
   const addr = line * lineBytes;
   const lower = line % 32;
