@@ -1,4 +1,4 @@
-import { LASH_MATMUL, MATMUL_TILE, matmulKernels, stencilKernels, stereoKernels } from '../timing/workloads/lash';
+import { LASH_MATMUL, matmulKernels, matmulSizeProblem, stencilKernels, stereoKernels } from '../timing/workloads/lash';
 import type { Kernel, TimingStats } from '../timing/types';
 import { resolveParams } from './params';
 import { checkTimingWork, L1_PARAM, pctOver, pctUnder, runStep, SCHEDULER_PARAM, statsTable, timingOf, typeName, TYPES_PARAM, warpAccesses } from './lash-common';
@@ -18,7 +18,7 @@ const params: ParamSpec[] = [
   TYPES_PARAM,
   { name: 'stencilN', label: 'Stencil elements', unit: 'elements', kind: 'integer', default: 512 * 1024, min: 1024, max: 16 * 1024 * 1024, description: 'Stencil array length (LASH VI: 512K); 4 iterations.' },
   { name: 'matmulN', label: 'Matrix size', unit: 'rows', kind: 'integer', default: LASH_MATMUL.n, min: 16, max: 1024, description: 'Square matrices of n x n (assumed: LASH gives no size; 256 gives the tiled kernel 256 blocks, about three waves of the 90 a GTX 480 holds); a multiple of 16 for the tiled kernel.' },
-  { name: 'matmulKernel', label: 'Matrix multiply kernel', unit: '', kind: 'enum', default: 'tiled', options: ['tiled', 'naive'], description: "tiled: the CUDA Programming Guide's kernel with 16 x 16 tiles in shared memory; naive: every thread reads its row and column from global memory (assumed: LASH gives no code; docs/TIMING.md)." },
+  { name: 'matmulKernel', label: 'Matrix multiply kernel', unit: '', kind: 'enum', default: LASH_MATMUL.kernel, options: ['tiled', 'naive'], description: "tiled: the CUDA Programming Guide's kernel with 16 x 16 tiles in shared memory; naive: every thread reads its row and column from global memory (assumed: LASH gives no code; docs/TIMING.md)." },
   { name: 'stereoWidth', label: 'Image width', unit: 'pixels', kind: 'integer', default: 192, min: 32, max: 2048, description: 'Image width; the height is 3/4 of it (Tsukuba 384 x 288 halved, assumed: LASH gives no size); 16 labels.' },
   L1_PARAM,
   SCHEDULER_PARAM,
@@ -29,8 +29,8 @@ function kernelsOf(app: App, p: ParamValues, bytes: number): Kernel[] {
   if (app === 'stencil') return stencilKernels({ n: p.stencilN as number, iterations: 4, block: 256, type, elemBytes: bytes });
   if (app === 'matmul') {
     const kernel = p.matmulKernel as 'tiled' | 'naive';
-    if (kernel === 'tiled' && (p.matmulN as number) % MATMUL_TILE !== 0)
-      throw new ExperimentError(`parameter "matmulN" must be a multiple of ${MATMUL_TILE} for the tiled kernel (got ${p.matmulN as number})`, 'matmulN');
+    const problem = matmulSizeProblem(p.matmulN as number, kernel);
+    if (problem) throw new ExperimentError(`parameter "matmulN": ${problem}`, 'matmulN');
     return matmulKernels({ n: p.matmulN as number, block: 256, type, elemBytes: bytes, kernel });
   }
   const w = p.stereoWidth as number;

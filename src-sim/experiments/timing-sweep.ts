@@ -1,4 +1,4 @@
-import { MATMUL_TILE, matmulKernels, stencilKernels, stereoKernels } from '../timing/workloads/lash';
+import { matmulKernels, matmulSizeProblem, stencilKernels, stereoKernels } from '../timing/workloads/lash';
 import type { Kernel, TimingConfig, TimingStats } from '../timing/types';
 import { checkTimingConfig } from '../timing/engine';
 import { withL1Sets } from '../timing/tcache';
@@ -48,7 +48,8 @@ function kernels(p: ParamValues): Kernel[] {
   const n = p.size as number;
   if (p.workload === 'matmul') {
     if (n > 1024) throw new ExperimentError('parameter "size" is the matrix side for matmul: at most 1024', 'size');
-    if (n % MATMUL_TILE !== 0) throw new ExperimentError(`parameter "size" is the matrix side for matmul (the tiled kernel): a multiple of ${MATMUL_TILE}`, 'size');
+    const problem = matmulSizeProblem(n);
+    if (problem) throw new ExperimentError(`parameter "size" is the matrix side for matmul: ${problem}`, 'size');
     return matmulKernels({ n, block: 256, type: 'int', elemBytes: e });
   }
   if (p.workload === 'stereo') {

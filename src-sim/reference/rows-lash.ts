@@ -267,7 +267,7 @@ const LASH_F7: ReproductionRow = {
 
 // ---- LASH-F1: three applications ----------------------------------------------------------------------
 
-const APPS: ParamValues = { types: [4, 2, 1], stencilN: 512 * 1024, matmulN: LASH_MATMUL.n, matmulKernel: 'tiled', stereoWidth: 192, l1: 'hw', scheduler: 'lrr' };
+const APPS: ParamValues = { types: [4, 2, 1], stencilN: 512 * 1024, matmulN: LASH_MATMUL.n, matmulKernel: LASH_MATMUL.kernel, stereoWidth: 192, l1: 'hw', scheduler: 'lrr' };
 const ap = (key: string): Reference['finding'] => ({ experiment: 'lash-apps', key });
 
 const LASH_F1: ReproductionRow = {

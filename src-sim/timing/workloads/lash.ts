@@ -85,7 +85,7 @@ export interface MatMulParams {
 /** Side of the tiled kernel's square tiles and blocks (the Programming Guide's BLOCK_SIZE). */
 export const MATMUL_TILE = 16;
 
-export const LASH_MATMUL: Omit<MatMulParams, 'type'> = { n: 256, block: 256, kernel: 'tiled' };
+export const LASH_MATMUL = { n: 256, block: 256, kernel: 'tiled' } as const satisfies Omit<MatMulParams, 'type'>;
 
 /**
  * Matrix multiply C = A x B, one thread per element of C (LASH II: "every thread reads one entire
@@ -145,9 +145,15 @@ function matrices(n: number, e: number): Kernel['arrays'] {
   ];
 }
 
+/** Why the matrix multiply cannot take size n with `kernel` (the tiled kernel's tiles must divide it), or null. */
+export function matmulSizeProblem(n: number, kernel: MatMulParams['kernel'] = 'tiled'): string | null {
+  return kernel === 'tiled' && n % MATMUL_TILE !== 0 ? `the tiled matrix multiply needs a size that is a multiple of ${MATMUL_TILE} (got ${n})` : null;
+}
+
 function tiledMatmul(n: number, e: number): Kernel {
   const T = MATMUL_TILE;
-  if (n % T !== 0) throw new Error(`the tiled matrix multiply needs a size that is a multiple of ${T} (got ${n})`);
+  const problem = matmulSizeProblem(n);
+  if (problem) throw new Error(problem);
   const nb = n / T;
   // Block (bx, by) = (bid mod nb, bid div nb); thread (tx, ty) = (tid mod T, tid div T).
   const row = [{ coef: n * T, var: 'bid', div: nb }, { coef: n, var: 'tid', div: T }];
