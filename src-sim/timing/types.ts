@@ -11,6 +11,9 @@
 // "timing.<path>".
 // ---------------------------------------------------------------------------------------------
 
+/** How a cache line picks its set (TimingCacheConfig.setIndex). */
+export const SET_INDEX_FUNCTIONS = ['linear', 'fermi-hash'] as const;
+
 export interface TimingCacheConfig {
   sets: number;
   ways: number;
@@ -28,7 +31,7 @@ export interface TimingCacheConfig {
    * after Nugteren et al., HPCA 2014): address bits 7-11 XOR bits 13, 14, 15, 17 and 19, with bit 12
    * prepended for 64 sets; only for 32 or 64 sets.
    */
-  setIndex?: 'linear' | 'fermi-hash';
+  setIndex?: (typeof SET_INDEX_FUNCTIONS)[number];
 }
 
 export interface TimingConfig {

@@ -15,7 +15,7 @@
 import type { CacheLevelConfig, PathConfig } from '../../../src-sim/model/path';
 import type { CacheGeometry, ReplacementPolicy } from '../../../src-sim/model/types';
 import type { Preset } from '../../../src-sim/presets/types';
-import type { TimingConfig } from '../../../src-sim/timing/types';
+import { SET_INDEX_FUNCTIONS, type TimingConfig } from '../../../src-sim/timing/types';
 import { formatBytes, formatQuantity } from './quantity';
 
 // ---------------------------------------------------------------------------------------------
@@ -506,8 +506,8 @@ export function refineTimingIssues(issues: readonly Issue[]): Issue[] {
 
 /** Whole-number fields of the timing block (counts); the others are numbers. */
 const TIMING_COUNTS = new Set(['sms', 'maxWarpsPerSM', 'maxThreadsPerSM', 'maxBlocksPerSM', 'schedulers', 'sets', 'ways', 'mshrEntries', 'mshrMergers', 'partitions', 'channels', 'registersPerSM']);
-const TIMING_POLICIES = ['lru', 'fifo'] as const;
-const TIMING_SET_INDEX = ['linear', 'fermi-hash'] as const;
+/** The timing block's fields that take one of a few words. */
+const TIMING_ENUMS: Record<string, readonly string[]> = { policy: ['lru', 'fifo'], setIndex: SET_INDEX_FUNCTIONS };
 
 /** "bytesPerCycle" -> "bytes per cycle" (for fields this form does not know yet). */
 function words(key: string): string {
@@ -519,9 +519,8 @@ function timingField(path: string, key: string, value: unknown): FieldDesc | nul
   const label = TIMING_LABELS[key] ?? words(key);
   if (typeof value === 'boolean') return field(path, label, 'boolean', { unit: '' });
   if (typeof value === 'string') {
-    if (key === 'policy') return field(path, label, 'enum', { options: TIMING_POLICIES, unit: '' });
-    if (key === 'setIndex') return field(path, label, 'enum', { options: TIMING_SET_INDEX, unit: '' });
-    return field(path, label, 'text', { unit: '' });
+    const options = TIMING_ENUMS[key];
+    return options ? field(path, label, 'enum', { options, unit: '' }) : field(path, label, 'text', { unit: '' });
   }
   if (typeof value !== 'number') return null;
   const unit = unitOf(path);
