@@ -20,6 +20,11 @@ export function channelLocal(line: number, lineBytes: number, interleave: number
 /** The number that `bits` (positions, lowest first) of `local` spell. */
 export function bitsOf(local: number, bits: readonly number[]): number {
   let v = 0;
+  if (local < 2 ** 31) {
+    // Integer shifts where the address fits them (positions of 31 and above are 0 there).
+    for (let i = 0; i < bits.length; i++) if (bits[i] < 31) v |= ((local >>> bits[i]) & 1) << i;
+    return v;
+  }
   for (let i = 0; i < bits.length; i++) v |= (Math.floor(local / 2 ** bits[i]) & 1) << i;
   return v;
 }

@@ -75,6 +75,8 @@ export class DramModel {
   bq: Int32Array;
   bqLen: Int32Array;
   bMrq: Int32Array;
+  /** Per channel, the banks holding a request (bMrq >= 0). */
+  chBusy: Int32Array;
   bActive: Uint8Array;
   bRow: Float64Array;
   bLastRow: Float64Array;
@@ -149,6 +151,7 @@ export class DramModel {
     this.bq = new Int32Array(B * this.win);
     this.bqLen = new Int32Array(B);
     this.bMrq = new Int32Array(B).fill(-1);
+    this.chBusy = new Int32Array(channels);
     this.bActive = new Uint8Array(B);
     this.bRow = new Float64Array(B).fill(-1);
     this.bLastRow = new Float64Array(B).fill(-1);
@@ -222,9 +225,7 @@ export class DramModel {
   }
 
   private idle(c: number): boolean {
-    if (this.winCount[c] > 0) return false;
-    const b0 = c * this.nbk;
-    for (let b = b0; b < b0 + this.nbk; b++) if (this.bMrq[b] >= 0) return false;
+    if (this.winCount[c] > 0 || this.chBusy[c] > 0) return false;
     return this.fLen[c] <= 1;
   }
 
@@ -240,9 +241,7 @@ export class DramModel {
   }
 
   private busy(c: number): boolean {
-    const b0 = c * this.nbk;
-    for (let b = b0; b < b0 + this.nbk; b++) if (this.bMrq[b] >= 0) return true;
-    return false;
+    return this.chBusy[c] > 0;
   }
 
   /** Runs every channel's DRAM cycles up to engine cycle `now`; true when any ran. */
@@ -326,21 +325,22 @@ export class DramModel {
       }
     }
     // One idle bank takes its next request (scheduler_frfcfs: the first from prio, then prio moves on).
-    for (let i = 0; i < nbk; i++) {
-      const bi = (i + this.prio[c]) % nbk;
-      const b = b0 + bi;
-      if (this.bMrq[b] >= 0) continue;
-      const r = this.schedule(b);
-      if (r >= 0) {
-        this.prio[c] = (this.prio[c] + 1) % nbk;
-        this.bMrq[b] = r;
-        this.winCount[c]--;
-        break;
+    if (this.winCount[c] > 0 && this.chBusy[c] < nbk)
+      for (let i = 0, bi = this.prio[c]; i < nbk; i++, bi = bi + 1 === nbk ? 0 : bi + 1) {
+        const b = b0 + bi;
+        if (this.bMrq[b] >= 0) continue;
+        const r = this.schedule(b);
+        if (r >= 0) {
+          this.prio[c] = (this.prio[c] + 1) % nbk;
+          this.bMrq[b] = r;
+          this.chBusy[c]++;
+          this.winCount[c]--;
+          break;
+        }
       }
-    }
     // One command over the bus: the first bank (from prio) that can issue one.
-    for (let i = 0; i < nbk; i++) {
-      const bi = (i + this.prio[c]) % nbk;
+    if (this.chBusy[c] === 0) return;
+    for (let i = 0, bi = this.prio[c]; i < nbk; i++, bi = bi + 1 === nbk ? 0 : bi + 1) {
       const b = b0 + bi;
       const r = this.bMrq[b];
       if (r < 0) continue;
@@ -397,6 +397,7 @@ export class DramModel {
     if (this.rqTx[r] < this.rqBytes[r]) return;
     // The request's last atom: the bank is free; a read's data is back CL cycles later.
     this.bMrq[b] = -1;
+    this.chBusy[c]--;
     // A read reports its L2 MSHR entry; a write reports its entry only when it is below -1 (a store
     // the engine acknowledges after DRAM, storeAcks), when its data is written (WL + burst).
     if (this.rqEntry[r] >= 0 ? !this.rqWrite[r] : this.rqWrite[r] && this.rqEntry[r] < -1) {

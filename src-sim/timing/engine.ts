@@ -40,6 +40,8 @@ const VAR_LOOP: number = C.VAR_LOOP;
 const T_VALID: number = VALID;
 const T_RESERVED: number = RESERVED;
 const T_INVALID: number = INVALID;
+/** Entries of sliceOf's memo (a power of two). */
+const SLICE_MEMO = 1024;
 /** dramReturn: DRAM reports a write-back of slice s (nothing waits for it) as WB_TAG - s. */
 const WB_TAG = -(2 ** 30);
 
@@ -176,6 +178,9 @@ class Engine {
   declare readonly P: number;
   /** l2.addressMap: GPGPU-Sim's placement of lines in slices and sets (null: line i to slice i mod P). */
   declare readonly am: AddressMap | null;
+  /** sliceOf's memo under the address map (direct-mapped by line: a queue head is asked for every cycle it waits). */
+  declare readonly sliceMemoLine: Float64Array;
+  declare readonly sliceMemo: Int32Array;
   declare readonly l2E: number;
   declare readonly l2M: number;
   declare readonly l2Uncached: number;
@@ -235,6 +240,12 @@ class Engine {
   declare readonly smWake: Float64Array;
   /** Per scheduler: the cycle it may issue again (issueCycles). */
   declare readonly schedFree: Float64Array;
+  /**
+   * Per scheduler, a lower bound of its warps' wNext: the least of them when set by a scan that found
+   * nothing to issue, 0 once any of them is woken (wake). While it is ahead of now the scheduler has
+   * nothing to probe.
+   */
+  declare readonly schedNext: Float64Array;
   /** Per LSU: the cycle it may serve its next group (lsuCycles). */
   declare readonly lsuFree: Float64Array;
   declare readonly issueCycles: number;
@@ -569,6 +580,7 @@ class Engine {
     this.smWake = new Float64Array(S);
     this.lsuWaitTop = new Int32Array(S);
     this.schedFree = new Float64Array(S * this.nsched);
+    this.schedNext = new Float64Array(S * this.nsched);
     this.lsuFree = new Float64Array(S);
     this.issueCycles = Math.max(1, Math.round(c.issueCycles ?? 1));
     this.lsuCycles = Math.max(1, Math.round(c.lsuCycles ?? 1));
@@ -722,6 +734,8 @@ class Engine {
     const am = c.l2.addressMap && c.dram.timing ? makeAddressMap(c.dram.timing, c.l2, c.dram.channels) : null;
     if (typeof am === 'string') throw new Error(am); // (checkTimingConfig refused it already)
     this.am = am;
+    this.sliceMemoLine = new Float64Array(am ? SLICE_MEMO : 0).fill(-1);
+    this.sliceMemo = new Int32Array(am ? SLICE_MEMO : 0);
     const l2Set = am ? (line: number) => addrMapSet(am, line) : null;
     for (let p = 0; p < this.P; p++) this.l2.push(new TagArray(c.l2.sets, c.l2.ways, c.l2.policy, this.P, l2Set));
     this.l2SlotEntry = new Int32Array(this.P * this.l2Lines).fill(-1);
@@ -973,7 +987,13 @@ class Engine {
 
   private sliceOf(line: number): number {
     const am = this.am;
-    return am === null ? line % this.P : addrMapSlice(am, line);
+    if (am === null) return line % this.P;
+    const k = line & (SLICE_MEMO - 1);
+    if (this.sliceMemoLine[k] === line) return this.sliceMemo[k];
+    const sl = addrMapSlice(am, line);
+    this.sliceMemoLine[k] = line;
+    this.sliceMemo[k] = sl;
+    return sl;
   }
 
   private enqueue(slice: number, p: number): void {
@@ -1505,7 +1525,7 @@ class Engine {
       }
     } else if (left !== 0) return;
     // A register became ready or the warp has nothing in flight: its SM may issue again.
-    this.wNext[w] = 0;
+    this.wake(w);
     const sm = (w / this.maxW) | 0;
     if (this.smWake[sm] > this.now) this.smWake[sm] = this.now;
   }
@@ -1533,7 +1553,7 @@ class Engine {
       this.fetchLatCount++;
       const w = this.pA[p];
       if (--this.wPending[w] === 0) {
-        this.wNext[w] = 0;
+        this.wake(w);
         if (this.smWake[sm] > this.now) this.smWake[sm] = this.now;
       }
       this.freePacket(p);
@@ -1744,7 +1764,7 @@ class Engine {
     } else {
       this.lsuBusy[sm] = 0;
       if (r >= 0) this.complete(w, r, this.now);
-      else if (this.acks && --this.wPending[w] === 0) this.wNext[w] = 0;
+      else if (this.acks && --this.wPending[w] === 0) this.wake(w);
       if (this.ocN > 0) this.ocToLsu(sm);
       else if (this.memQ > 0) this.lsuNextFromQueue(sm);
       this.lsuFreed(sm);
@@ -1818,12 +1838,18 @@ class Engine {
   private coalesce(sm: number, src: Float64Array, n: number, span: number, group: number, seg: number, kind: number): void {
     const base = sm * GMAX;
     const first = this.lsuN[sm];
+    // Integer masks and shifts where sizes are powers of two and addresses fit 31 bits (the usual case).
+    const ints = (seg & (seg - 1)) === 0 && (group & (group - 1)) === 0 && group < 2 ** 30;
+    const segMask = ~(seg - 1);
+    const groupMask = ~(group - 1);
+    const segShift = 31 - Math.clz32(seg);
     for (let i = 0; i < n; i++) {
       const lo = src[i];
       const hi = lo + span - 1;
-      for (let a = Math.floor(lo / seg) * seg; a <= hi; a += seg) {
-        const ga = Math.floor(a / group) * group;
-        const bit = 1 << Math.floor((a - ga) / seg);
+      const fast = ints && hi < 2 ** 31;
+      for (let a = fast ? lo & segMask : Math.floor(lo / seg) * seg; a <= hi; a += seg) {
+        const ga = fast ? a & groupMask : Math.floor(a / group) * group;
+        const bit = 1 << (fast ? (a - ga) >>> segShift : Math.floor((a - ga) / seg));
         const end = this.lsuN[sm];
         // consecutive lanes usually fall in the group of the lane before
         let j = end > first && this.gAddr[base + end - 1] === ga ? end - 1 : first;
@@ -2030,7 +2056,7 @@ class Engine {
     this.wPending[w]--;
     if (reg >= 0) this.rPending[w * R + reg]--;
     this.lsuGo(sm, w, reg);
-    if (reg < 0 && this.wPending[w] === 0) this.wNext[w] = 0;
+    if (reg < 0 && this.wPending[w] === 0) this.wake(w);
   }
 
   /** The LSU of sm is idle with nothing queued (what S-L1's multi-part accesses need). */
@@ -2221,6 +2247,13 @@ class Engine {
     return true;
   }
 
+  /** Warp w may be able to issue sooner than its wake time said: it is probed again (and its scheduler). */
+  private wake(w: number): void {
+    this.wNext[w] = 0;
+    const l = w % this.maxW;
+    this.schedNext[((w - l) / this.maxW) * this.nsched + (l % this.nsched)] = 0;
+  }
+
   /**
    * canIssue, skipping warps whose wake time is still ahead; a warp that cannot issue gets its wake
    * time (a lower bound, reset by whatever can bring it forward: its data arriving, its own issue, a
@@ -2248,7 +2281,7 @@ class Engine {
     while (this.lsuWaitTop[sm] > 0) {
       const w = this.lsuWaiters[base + --this.lsuWaitTop[sm]];
       this.wLsuListed[w] = 0;
-      this.wNext[w] = 0;
+      this.wake(w);
     }
   }
 
@@ -2305,7 +2338,7 @@ class Engine {
   /** Issues warp w's next instruction (canIssue said yes). */
   private execute(sm: number, w: number): void {
     const ins = this.prog[this.wPc[w]];
-    this.wNext[w] = 0;
+    this.wake(w);
     switch (ins.op) {
       case OP_ALU: {
         if (this.wAluRemain[w] === 0) this.wAluRemain[w] = ins.count;
@@ -2355,7 +2388,7 @@ class Engine {
           for (let x = first; x < first + this.maxW; x++)
             if (this.wBlock[x] === b && this.wState[x] === W_BARRIER) {
               this.wState[x] = W_ACTIVE;
-              this.wNext[x] = 0;
+              this.wake(x);
               this.wWait[x] = this.now + 1;
               this.advance(x);
             }
@@ -2413,6 +2446,14 @@ class Engine {
     }
   }
 
+  /** The least wake time (wNext) of the warps of the scheduler whose first warp slot is `first`. */
+  private leastNext(first: number): number {
+    const end = first - (first % this.maxW) + this.maxW;
+    let lo = Infinity;
+    for (let w = first; w < end; w += this.nsched) if (this.wNext[w] < lo) lo = this.wNext[w];
+    return lo;
+  }
+
   /** One cycle of an SM's schedulers; true when any issued. */
   private issue(sm: number): boolean {
     if (this.smWake[sm] > this.now) return false;
@@ -2424,6 +2465,7 @@ class Engine {
     for (let s = 0; s < S; s++) {
       const li = sm * S + s;
       if (this.schedFree[li] > this.now) continue; // still issuing its previous instruction
+      if (this.schedNext[li] > this.now) continue; // every warp's wake time is still ahead: no probe could succeed
       const last = this.lastIssued[li];
       let pick = -1;
       if (this.gto) {
@@ -2438,16 +2480,28 @@ class Engine {
             }
           }
         }
+        if (pick < 0) this.schedNext[li] = this.leastNext(base + s);
       } else {
         const count = Math.ceil((this.maxW - s) / S);
-        const start = last >= 0 ? ((last - base - s) / S + 1) % count : 0;
-        for (let k = 0; k < count; k++) {
-          const w = base + s + ((start + k) % count) * S;
+        let k = last >= 0 ? ((last - base - s) / S + 1) % count : 0;
+        let lo = Infinity;
+        const wNext = this.wNext;
+        const now = this.now;
+        for (let n = 0; n < count; n++, k = k + 1 === count ? 0 : k + 1) {
+          const w = base + s + k * S;
+          const nx = wNext[w];
+          if (nx > now) {
+            if (nx < lo) lo = nx; // (probe's first test, inline: most warps are waiting)
+            continue;
+          }
           if (this.probe(sm, w)) {
             pick = w;
             break;
           }
+          if (wNext[w] < lo) lo = wNext[w];
         }
+        // (no pick: every warp was probed and lo is the least wake time)
+        if (pick < 0) this.schedNext[li] = lo;
       }
       if (pick >= 0) {
         this.lastIssued[li] = pick;
@@ -2463,12 +2517,14 @@ class Engine {
       // Nothing could issue: sleep until the earliest warp could, or until an event wakes the SM.
       // Every warp of a free scheduler was probed or has a wake time still ahead (wNext); a busy
       // scheduler's warps wait for it at least.
+      // A free scheduler's schedNext is its warps' least wake time here (set by this cycle's scan, or
+      // by the last one if none of its warps was woken since, which would have zeroed it). A busy
+      // scheduler issued when it became busy, and the warp it issued (wake time 0, not probed since)
+      // waits for it.
       let t = Infinity;
       for (let s = 0; s < S; s++) {
-        let lo = Infinity;
-        for (let w = base + s; w < base + this.maxW; w += S) if (this.wNext[w] < lo) lo = this.wNext[w];
         const free = this.schedFree[sm * S + s];
-        if (free > this.now && lo < free) lo = free;
+        const lo = free > this.now ? free : this.schedNext[sm * S + s];
         if (lo < t) t = lo;
       }
       if (this.fqLen[sm] > 0) {
@@ -2519,7 +2575,7 @@ class Engine {
     if (this.wState[w] === W_FREE || this.wState[w] === W_DONE) return;
     this.wIb[w] = this.ibufSize;
     this.wIbReady[w] = this.now + this.fetchLatency;
-    this.wNext[w] = 0;
+    this.wake(w);
   }
 
   // =============================================================================================
@@ -2592,7 +2648,7 @@ class Engine {
       this.wExtra[w] = 0;
       this.wPhase[w] = 0;
       this.wAge[w] = this.ageCounter++;
-      this.wNext[w] = 0;
+      this.wake(w);
       this.wPending[w] = 0;
       this.rPending.fill(0, w * R, w * R + R);
       this.rReady.fill(0, w * R, w * R + R);
@@ -2647,6 +2703,7 @@ class Engine {
   runKernel(k: CompiledKernel): void {
     this.k = k;
     this.prog = k.program;
+    this.schedNext.fill(0);
     this.nextBlock = 0;
     this.blocksDone = 0;
     this.rrSm = 0;

@@ -22,6 +22,14 @@ describe('l2.addressMap (GPGPU-Sim addrdec_tlx / partition_address)', () => {
     expect(bitsOf(2 ** 15, BANK_BITS)).toBe(8);
   });
 
+  it('reads the same bits of addresses beyond 31 bits (where its integer shifts do not reach) as below', () => {
+    const bits = [8, 13, 30, 31, 33];
+    // 2^33 + 2^31 + 2^13 + 256: bits 8, 13, 31 and 33 set, 30 clear
+    expect(bitsOf(2 ** 33 + 2 ** 31 + 2 ** 13 + 256, bits)).toBe(0b11011);
+    expect(bitsOf(2 ** 31 - 1, bits)).toBe(0b00111);
+    expect(bitsOf(2 ** 31, bits)).toBe(0b01000);
+  });
+
   it('puts both lines of a 256 B chunk in one slice and walks the channels, then the sub-partitions', () => {
     expect(gtx480.subBits).toEqual([8]);
     expect([0, 128].map(slice)).toEqual([0, 0]);
