@@ -203,6 +203,23 @@ describe('PDF report', () => {
     expect(text).not.toContain('Comparison:'); // one finished run per experiment: nothing to compare
   });
 
+  it('prints a table too wide for the page in parts of whole columns, each with the row labels, no number broken', async () => {
+    const columns = [{ key: 'run', label: 'Run' }, ...Array.from({ length: 15 }, (_, j) => ({ key: `c${j}`, label: `Quantity number ${j + 1}`, unit: 'cycles' }))];
+    const rows = ['Baseline int', 'MSHRMergers- short'].map((run, i) => ({ run, ...Object.fromEntries(columns.slice(1).map((c, j) => [c.key, 10_000_000 + 1000 * i + j])) }));
+    const result = { series: [], findings: [], notes: [], tables: [{ name: 'Per machine and type', columns, rows }] };
+    const id = lab.finish({ experiment: 'lash-sensitivity', preset: preset('fermi480'), params: {}, seed: 1, title: 'Wide table' }, result);
+    const file = await exportPdf(lab.store, [id], { now: NOW });
+    if (!HAS_POPPLER) return;
+    const text = textOf(save(file.bytes));
+    const parts = [...text.matchAll(/\(part (\d) of (\d); column 1 repeated\)/g)].map((m) => [Number(m[1]), Number(m[2])]);
+    expect(parts.length).toBeGreaterThan(1);
+    expect(parts).toEqual(parts.map((_, i) => [i + 1, parts.length]));
+    // every cell whole, and each row label once per part
+    for (const r of rows) for (const c of columns.slice(1)) expect(text).toContain(String(r[c.key as keyof typeof r]));
+    for (const r of rows) expect(text.split(r.run).length - 1).toBe(parts.length);
+    for (const c of columns.slice(1)) expect(text).toContain(`${c.label} (cycles)`);
+  });
+
   it('is reproducible: the same runs and date give the same bytes', async () => {
     const id = lab.run('shared-bank-stride', 'kepler', {}, 1);
     const a = await exportPdf(lab.store, [id], { now: NOW });

@@ -160,7 +160,18 @@ export class PdfWriter {
     if (weighted === 0) {
       // Narrow content: widened up to 1.6 times (a short table need not span the page).
       if (naturalSum <= total) return natural.map((w) => w * Math.min(total / naturalSum, 1.6));
-      // Too wide: narrow columns keep their width, wide ones share the rest in proportion.
+      // Too wide: every column gets what it needs not to break a word or a short cell, and the rest
+      // goes to those that want more, in proportion to what they want.
+      const least = columns.map((c, j) => {
+        this.doc.font(BOLD).fontSize(fontSize);
+        let w = Math.max(0, ...c.header.split(/\s+/).map((word) => this.doc.widthOfString(word)));
+        this.doc.font(FONT).fontSize(fontSize);
+        for (let i = 0; i < Math.min(rows.length, 300); i++) w = Math.max(w, Math.min(this.doc.widthOfString(rows[i][j] ?? ''), 90));
+        return Math.min(w + pad, natural[j]);
+      });
+      const leastSum = least.reduce((a, b) => a + b, 0);
+      if (leastSum <= total) return natural.map((w, j) => least[j] + ((w - least[j]) / (naturalSum - leastSum)) * (total - leastSum));
+      // Not even that fits: narrow columns keep their width, wide ones share the rest in proportion.
       const small = natural.filter((w) => w <= fair);
       const rest = total - small.reduce((a, b) => a + b, 0);
       const bigSum = naturalSum - small.reduce((a, b) => a + b, 0);
@@ -169,6 +180,43 @@ export class PdfWriter {
     naturalSum = Math.min(naturalSum, total * 0.6);
     const scale = naturalSum / natural.reduce((a, b) => a + b, 0);
     return columns.map((c, j) => (c.weight !== undefined ? ((c.weight as number) / weighted) * (total - naturalSum) : natural[j] * scale));
+  }
+
+  /**
+   * Splits a table too wide for the page into parts of whole columns, each repeating the first `keep`
+   * columns (the row labels): a column needs its widest short cell (numbers, labels up to `wrapAt`
+   * points; longer text may wrap) and its header's longest word. Returns the column indices of each
+   * part; one part when everything fits.
+   */
+  columnParts(headers: readonly string[], rows: readonly (readonly string[])[], options: { fontSize?: number; keep?: number; wrapAt?: number } = {}): number[][] {
+    const fs = options.fontSize ?? 8;
+    const keep = Math.min(options.keep ?? 1, headers.length);
+    const wrapAt = options.wrapAt ?? 90;
+    const pad = 8;
+    const doc = this.doc;
+    const need = headers.map((h, j) => {
+      doc.font(BOLD).fontSize(fs);
+      let w = Math.max(0, ...pdfText(h).split(/\s+/).map((word) => doc.widthOfString(word)));
+      doc.font(FONT).fontSize(fs);
+      for (let i = 0; i < Math.min(rows.length, 300); i++) w = Math.max(w, Math.min(doc.widthOfString(pdfText(rows[i][j] ?? '')), wrapAt));
+      return w + pad;
+    });
+    const fixed = need.slice(0, keep).reduce((a, b) => a + b, 0);
+    const parts: number[][] = [];
+    let cur: number[] = [];
+    let used = fixed;
+    for (let j = keep; j < headers.length; j++) {
+      if (cur.length > 0 && used + need[j] > this.width) {
+        parts.push(cur);
+        cur = [];
+        used = fixed;
+      }
+      cur.push(j);
+      used += need[j];
+    }
+    if (cur.length > 0 || parts.length === 0) parts.push(cur);
+    const lead = Array.from({ length: keep }, (_, j) => j);
+    return parts.map((p) => [...lead, ...p]);
   }
 
   /** A table; rows break across pages and the header repeats. */

@@ -124,7 +124,7 @@ class Report {
     w.paragraph(this.title, { size: 17, bold: true, gapAfter: 10 });
     const versions = [this.options.appVersion ? `app ${this.options.appVersion}` : null, `simulator ${SIM_VERSION}`].filter(Boolean).join(', ');
     w.paragraph(`Generated ${displayTime(this.now)} (${versions}).`, { muted: true });
-    w.paragraph('Simulated measurements of the GPU memory hierarchy, reproducing the microbenchmarks of Mei et al. 2014 and Wong et al. 2010.', { muted: true, gapAfter: 24 });
+    w.paragraph('Simulated measurements of the GPU memory hierarchy, reproducing the studies of Mei et al. 2014, Wong et al. 2010, Lashgar and Baniasadi 2014, and Mokhtari and Stumm 2015.', { muted: true, gapAfter: 24 });
     w.heading(`Runs in this report (${this.runs.length})`, 2, 40);
     w.table(
       [{ header: '#', weight: 4 }, { header: 'Title', weight: 30 }, { header: 'Experiment', weight: 20 }, { header: 'Preset', weight: 14 }, { header: 'Seed', weight: 8, align: 'right' }, { header: 'Status', weight: 10 }, { header: 'Finished', weight: 18 }],
@@ -225,10 +225,17 @@ class Report {
     const w = this.w;
     w.heading(t.name, 3, 50);
     const rows = t.rows.slice(0, this.maxTableRows);
-    w.table(
-      t.columns.map((c) => ({ header: c.unit ? `${c.label} (${c.unit})` : c.label, align: 'left' as const })),
-      rows.map((r) => t.columns.map((c) => (r[c.key] === undefined ? '' : typeof r[c.key] === 'number' ? displayValue(r[c.key] as number, '') : String(r[c.key])))),
-    );
+    const headers = t.columns.map((c) => (c.unit ? `${c.label} (${c.unit})` : c.label));
+    const cells = rows.map((r) => t.columns.map((c) => (r[c.key] === undefined ? '' : typeof r[c.key] === 'number' ? displayValue(r[c.key] as number, '') : String(r[c.key]))));
+    // A table wider than the page is printed in parts of whole columns, each with the row labels.
+    const parts = w.columnParts(headers, cells);
+    parts.forEach((cols, i) => {
+      if (parts.length > 1) w.paragraph(`Columns ${cols.slice(1).map((j) => j + 1).join(', ')} of ${headers.length} (part ${i + 1} of ${parts.length}; column 1 repeated)`, { size: 8, muted: true });
+      w.table(
+        cols.map((j) => ({ header: headers[j], align: 'left' as const })),
+        cells.map((r) => cols.map((j) => r[j])),
+      );
+    });
     if (t.rows.length > rows.length) w.paragraph(`The first ${rows.length} of ${t.rows.length} rows; the CSV export holds them all.`, { size: 8, muted: true });
   }
 
