@@ -445,6 +445,10 @@ class Engine {
   declare readonly qBuf: Int32Array[];
   declare readonly qHead: Int32Array;
   declare readonly qLen: Int32Array;
+  /** Bit p: slice p has requests queued (qLen > 0). */
+  declare readonly qMask: Int32Array;
+  /** Slices with requests queued (bits set in qMask). */
+  declare qSlices: number;
   declare readonly chFree: Float64Array;
   /** The command-level DRAM model (dram.timing), or null: each channel a first-come queue of bandwidth. */
   declare readonly dramT: DramModel | null;
@@ -756,6 +760,8 @@ class Engine {
     for (let p = 0; p < this.P; p++) this.qBuf.push(new Int32Array(1024));
     this.qHead = new Int32Array(this.P);
     this.qLen = new Int32Array(this.P);
+    this.qMask = new Int32Array(Math.ceil(this.P / 32));
+    this.qSlices = 0;
     this.chFree = new Float64Array(c.dram.channels);
     this.dramT = c.dram.timing && !c.l2.uncached ? new DramModel(c.dram.timing, c.dram.channels, c.clocks.coreMHz, c.l2.lineBytes, c.dram.latency) : null;
 
@@ -1004,7 +1010,10 @@ class Engine {
       this.qHead[slice] = 0;
     }
     buf[(this.qHead[slice] + this.qLen[slice]) % buf.length] = p;
-    this.qLen[slice]++;
+    if (this.qLen[slice]++ === 0) {
+      this.qMask[slice >> 5] |= 1 << (slice & 31);
+      this.qSlices++;
+    }
   }
 
   /** Reads `bytes` of L2 line `line` from DRAM for MSHR entry e of a slice: EV_DRAM_FILL when the data is back. */
@@ -1453,7 +1462,10 @@ class Engine {
         return false;
       }
       this.qHead[slice] = (this.qHead[slice] + 1) % this.qBuf[slice].length;
-      this.qLen[slice]--;
+      if (--this.qLen[slice] === 0) {
+        this.qMask[slice >> 5] &= ~(1 << (slice & 31));
+        this.qSlices--;
+      }
       this.l2PortFree[slice] = this.now + this.l2PortCycles * Math.max(1, Math.ceil(this.l2PortUse / this.l2PortBytes));
       return true;
     }
@@ -1467,7 +1479,10 @@ class Engine {
         break;
       }
       this.qHead[slice] = (this.qHead[slice] + 1) % this.qBuf[slice].length;
-      this.qLen[slice]--;
+      if (--this.qLen[slice] === 0) {
+        this.qMask[slice >> 5] &= ~(1 << (slice & 31));
+        this.qSlices--;
+      }
       served = true;
       if (this.l2CyclesPerByte === 0) break;
       // Bandwidth mode: a slice moves bytesPerCycle / partitions bytes per cycle.
@@ -2734,7 +2749,17 @@ class Engine {
       if (this.miqE > 0) for (let sm = 0; sm < sms; sm++) if (this.miqStep(sm)) act = true;
       for (let sm = 0; sm < sms; sm++) if (this.lsuStep(sm)) act = true;
       if (this.ejQ > 0 && this.ejStep()) act = true;
-      for (let p = 0; p < P; p++) if (this.l2Step(p)) act = true;
+      // Slices with queued requests, in ascending order (the mask is read again after each step).
+      if (this.qSlices > 0) {
+        for (let wi = 0; wi < this.qMask.length; wi++)
+          for (let from = 0; from < 32; ) {
+            const m = (this.qMask[wi] >>> from) << from;
+            if (m === 0) break;
+            const bit = 31 - Math.clz32(m & -m);
+            if (this.l2Step(wi * 32 + bit)) act = true;
+            from = bit + 1;
+          }
+      }
       if (this.dqCap > 0 && this.dqStep()) act = true;
       if (this.dramT && this.dramStep()) act = true;
       if (this.drCap > 0 && this.drStep()) act = true;
@@ -2752,8 +2777,9 @@ class Engine {
       if (!act) {
         next = this.events.peekTime();
         for (let sm = 0; sm < sms; sm++) if (this.smBlocks[sm] > 0 && this.smWake[sm] < next) next = this.smWake[sm];
-        for (let p = 0; p < P; p++) if (this.qLen[p] > 0 && !this.l2Blocked[p] && this.l2Free[p] < next) next = Math.max(this.now + 1, Math.ceil(this.l2Free[p]));
-        if (this.l2PortBytes > 0)
+        const queued = this.qSlices > 0;
+        if (queued) for (let p = 0; p < P; p++) if (this.qLen[p] > 0 && !this.l2Blocked[p] && this.l2Free[p] < next) next = Math.max(this.now + 1, Math.ceil(this.l2Free[p]));
+        if (this.l2PortBytes > 0 && queued)
           for (let p = 0; p < P; p++)
             if (this.qLen[p] > 0 && !this.l2Blocked[p]) {
               let t = this.l2PortFree[p];

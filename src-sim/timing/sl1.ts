@@ -248,6 +248,17 @@ export function monitorKernel(
   const sampleN = Math.min(totalThreads, opts.sample ?? SL1_MONITOR_SAMPLE);
   const lines = new Float64Array(globals.length);
   const byName = new Map(kernel.arrays.map((a) => [a.name, a] as const));
+  // Each global load and store, looked up once: its structure, base address and array.
+  const globalAccess = new Map<Instr, { id: number; base: number; length: number; elemBytes: number }>();
+  const collect = (body: readonly Instr[]): void => {
+    for (const ins of body) {
+      if ((ins.op === 'ld' || ins.op === 'st') && isGlobal(ins.array)) {
+        const a = byName.get(ins.array) as KernelArray;
+        globalAccess.set(ins, { id: ids.get(ins.array) as number, base: bases.get(ins.array) as number, length: a.length, elemBytes: a.elemBytes });
+      } else if (ins.op === 'loop') collect(ins.body);
+    }
+  };
+  collect(loop.body);
   let accessesPerThread = 0;
   for (let s = 0; s < sampleN; s++) {
     const gtid = Math.floor((s * totalThreads) / sampleN);
@@ -263,10 +274,10 @@ export function monitorKernel(
     const visit = (body: readonly Instr[]): void => {
       for (const ins of body) {
         if (ins.op === 'ld' || ins.op === 'st') {
-          if (!isGlobal(ins.array)) continue;
-          const a = byName.get(ins.array) as KernelArray;
-          const id = ids.get(ins.array) as number;
-          const addr = (bases.get(ins.array) as number) + evalIndex(ins.index, vars, a.length) * a.elemBytes;
+          const g = globalAccess.get(ins);
+          if (g === undefined) continue;
+          const addr = g.base + evalIndex(ins.index, vars, g.length) * g.elemBytes;
+          const id = g.id;
           const line = Math.floor(addr / lineBytes);
           if (line === lines[id]) hits[id]++;
           else {
@@ -281,8 +292,8 @@ export function monitorKernel(
             vars[ins.var] = start + k;
             visit(ins.body);
           }
-          if (saved === undefined) delete vars[ins.var];
-          else vars[ins.var] = saved;
+          // (restored, or left undefined: a delete would put vars in dictionary mode)
+          vars[ins.var] = saved;
         }
       }
     };
