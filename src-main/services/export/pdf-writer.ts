@@ -36,6 +36,9 @@ export function clip(text: string, max: number): string {
   return text.length <= max ? text : `${text.slice(0, max - 1)}…`;
 }
 
+/** Room a column needs beside its text when widths are fitted (both sides' padding and a margin). */
+const CELL_PAD = 8;
+
 export interface Column {
   header: string;
   /** Relative width; omitted: from the content. */
@@ -141,7 +144,7 @@ export class PdfWriter {
 
   /** Widths of the columns: given weights, or the content's natural widths fitted to `total`. */
   private columnWidths(columns: readonly Column[], rows: readonly string[][], fontSize: number, total: number): number[] {
-    const pad = 8;
+    const pad = CELL_PAD;
     const natural = columns.map((c, j) => {
       if (c.weight !== undefined) return 0;
       let w = this.doc.font(BOLD).fontSize(fontSize).widthOfString(c.header) + pad;
@@ -162,13 +165,7 @@ export class PdfWriter {
       if (naturalSum <= total) return natural.map((w) => w * Math.min(total / naturalSum, 1.6));
       // Too wide: every column gets what it needs not to break a word or a short cell, and the rest
       // goes to those that want more, in proportion to what they want.
-      const least = columns.map((c, j) => {
-        this.doc.font(BOLD).fontSize(fontSize);
-        let w = Math.max(0, ...c.header.split(/\s+/).map((word) => this.doc.widthOfString(word)));
-        this.doc.font(FONT).fontSize(fontSize);
-        for (let i = 0; i < Math.min(rows.length, 300); i++) w = Math.max(w, Math.min(this.doc.widthOfString(rows[i][j] ?? ''), 90));
-        return Math.min(w + pad, natural[j]);
-      });
+      const least = columns.map((c, j) => Math.min(this.leastWidth(c.header, rows, j, fontSize), natural[j]));
       const leastSum = least.reduce((a, b) => a + b, 0);
       if (leastSum <= total) return natural.map((w, j) => least[j] + ((w - least[j]) / (naturalSum - leastSum)) * (total - leastSum));
       // Not even that fits: narrow columns keep their width, wide ones share the rest in proportion.
@@ -183,24 +180,28 @@ export class PdfWriter {
   }
 
   /**
+   * The narrowest a column can be without breaking a word of its header or a short cell (cells wider
+   * than `wrapAt` points may wrap), padding included; texts already through pdfText.
+   */
+  private leastWidth(header: string, rows: readonly (readonly string[])[], j: number, fontSize: number, wrapAt = 90): number {
+    const doc = this.doc;
+    doc.font(BOLD).fontSize(fontSize);
+    let w = Math.max(0, ...header.split(/\s+/).map((word) => doc.widthOfString(word)));
+    doc.font(FONT).fontSize(fontSize);
+    for (let i = 0; i < Math.min(rows.length, 300); i++) w = Math.max(w, Math.min(doc.widthOfString(rows[i][j] ?? ''), wrapAt));
+    return w + CELL_PAD;
+  }
+
+  /**
    * Splits a table too wide for the page into parts of whole columns, each repeating the first `keep`
    * columns (the row labels): a column needs its widest short cell (numbers, labels up to `wrapAt`
    * points; longer text may wrap) and its header's longest word. Returns the column indices of each
    * part; one part when everything fits.
    */
   columnParts(headers: readonly string[], rows: readonly (readonly string[])[], options: { fontSize?: number; keep?: number; wrapAt?: number } = {}): number[][] {
-    const fs = options.fontSize ?? 8;
     const keep = Math.min(options.keep ?? 1, headers.length);
-    const wrapAt = options.wrapAt ?? 90;
-    const pad = 8;
-    const doc = this.doc;
-    const need = headers.map((h, j) => {
-      doc.font(BOLD).fontSize(fs);
-      let w = Math.max(0, ...pdfText(h).split(/\s+/).map((word) => doc.widthOfString(word)));
-      doc.font(FONT).fontSize(fs);
-      for (let i = 0; i < Math.min(rows.length, 300); i++) w = Math.max(w, Math.min(doc.widthOfString(pdfText(rows[i][j] ?? '')), wrapAt));
-      return w + pad;
-    });
+    const cells = rows.map((r) => headers.map((_, j) => pdfText(r[j] ?? '')));
+    const need = headers.map((h, j) => this.leastWidth(pdfText(h), cells, j, options.fontSize ?? 8, options.wrapAt));
     const fixed = need.slice(0, keep).reduce((a, b) => a + b, 0);
     const parts: number[][] = [];
     let cur: number[] = [];
