@@ -1,4 +1,4 @@
-import { withL1Sets } from '../timing/tcache';
+import { LINEAR_FALLBACK, withL1Sets } from '../timing/tcache';
 import { stencilKernels } from '../timing/workloads/lash';
 import type { TimingCacheConfig, TimingConfig, TimingStats } from '../timing/types';
 import { resolveParams } from './params';
@@ -55,11 +55,12 @@ export const lashSensitivity: Experiment = {
     const names = types.map(typeName);
     const steps = VARIANTS.length * types.length;
     let step = 0;
-    // stats[v][t]
-    const stats: TimingStats[][] = VARIANTS.map((v) => {
-      const cfg: TimingConfig = { ...base, l1: { ...l1, ...v.change(l1) } };
+    // each machine's L1, and stats[v][t]
+    const machines = VARIANTS.map((v) => ({ name: v.name, l1: { ...l1, ...v.change(l1) } }));
+    const stats: TimingStats[][] = machines.map((m) => {
+      const cfg: TimingConfig = { ...base, l1: m.l1 };
       return types.map((b, ti) =>
-        runStep(cfg, kernelsFor(p, b), { l1: 'hw', scheduler: p.scheduler as 'lrr' | 'gto', seed }, progress, step++, steps, `${v.name} ${names[ti]}`),
+        runStep(cfg, kernelsFor(p, b), { l1: 'hw', scheduler: p.scheduler as 'lrr' | 'gto', seed }, progress, step++, steps, `${m.name} ${names[ti]}`),
       );
     });
     progress(1, 1, 'done');
@@ -136,9 +137,7 @@ export const lashSensitivity: Experiment = {
     const tables = [statsTable('Per machine and type', VARIANTS.flatMap((v) => names.map((n) => `${v.name} ${n}`)), stats.flat())];
     const notes = [
       `Baseline L1: ${l1.sets} sets x ${l1.ways} ways, ${l1.mshrEntries} MSHRs x ${l1.mshrMergers} mergers${l1.setIndex === 'fermi-hash' ? ", sets by GPGPU-Sim's Fermi hash" : ''}.`,
-      ...VARIANTS.map((v) => ({ name: v.name, l: { ...l1, ...v.change(l1) } }))
-        .filter((x) => x.l.setIndex !== l1.setIndex)
-        .map((x) => `${x.name}: ${x.l.sets} sets, indexed linearly (the Fermi hash needs 32 or 64).`),
+      ...machines.filter((m) => m.l1.setIndex !== l1.setIndex).map((m) => `${m.name}: ${m.l1.sets} sets, ${LINEAR_FALLBACK}.`),
     ];
     return { series, tables, findings, notes };
   },

@@ -1,7 +1,7 @@
 import { matmulKernels, matmulSizeProblem, stencilKernels, stereoKernels } from '../timing/workloads/lash';
 import type { Kernel, TimingConfig, TimingStats } from '../timing/types';
 import { checkTimingConfig } from '../timing/engine';
-import { withL1Sets } from '../timing/tcache';
+import { LINEAR_FALLBACK, withL1Sets } from '../timing/tcache';
 import { resolveParams } from './params';
 import { checkTimingWork, L1_PARAM, pctOver, runStep, SCHEDULER_PARAM, statsTable, timingOf, warpAccesses } from './lash-common';
 import type { Experiment, ParamSpec, ParamValues, Series } from './types';
@@ -121,7 +121,7 @@ export const timingSweep: Experiment = {
       ],
       notes: [
         `Baseline ${path} = ${String(path.split('.').reduce<unknown>((o, k) => (o as Record<string, unknown> | undefined)?.[k], base))}.`,
-        ...(linear.length ? [`${linear.join(', ')} sets: indexed linearly (the preset's Fermi hash set index needs 32 or 64 sets).`] : []),
+        ...(linear.length ? [`${linear.join(', ')} sets: ${LINEAR_FALLBACK}.`] : []),
       ],
     };
   },

@@ -6,7 +6,7 @@ import { compileKernel, layoutArrays } from './compile';
 import { DramModel } from './dram';
 import { EventQueue } from './events';
 import { grown, grownFreeStack, grownRing } from './pool';
-import { fermiHashFits, fermiHashSetFn, INVALID, RESERVED, TagArray, VALID } from './tcache';
+import { FERMI_HASH_SETS, fermiHashFits, fermiHashSetFn, INVALID, RESERVED, TagArray, VALID } from './tcache';
 import type { Kernel, StallReason, TimingConfig, TimingOptions, TimingStats } from './types';
 import { STALL_REASONS } from './types';
 
@@ -40,8 +40,6 @@ const VAR_LOOP: number = C.VAR_LOOP;
 const T_VALID: number = VALID;
 const T_RESERVED: number = RESERVED;
 const T_INVALID: number = INVALID;
-/** Entries of sliceOf's memo (a power of two). */
-const SLICE_MEMO = 1024;
 /** dramReturn: DRAM reports a write-back of slice s (nothing waits for it) as WB_TAG - s. */
 const WB_TAG = -(2 ** 30);
 
@@ -125,7 +123,7 @@ export function checkTimingConfig(c: TimingConfig): string[] {
     int(cc.mshrMergers, `${name}.mshrMergers`);
     if (!(cc.hitLatency >= 0)) out.push(`${name}.hitLatency must be >= 0`);
     if (cc.setIndex === 'fermi-hash' && name === 'l2') out.push('l2.setIndex: the Fermi hash is an L1 set function (the L2 places lines with l2.addressMap)');
-    if (cc.setIndex === 'fermi-hash' && !fermiHashFits(cc.sets)) out.push(`${name}.setIndex 'fermi-hash' needs 32 or 64 sets (got ${cc.sets}), as GPGPU-Sim's FERMI_HASH_SET_FUNCTION`);
+    if (cc.setIndex === 'fermi-hash' && !fermiHashFits(cc.sets)) out.push(`${name}.setIndex 'fermi-hash' needs ${FERMI_HASH_SETS.join(' or ')} sets (got ${cc.sets}), as GPGPU-Sim's FERMI_HASH_SET_FUNCTION`);
   }
   if (c.l1 && c.l1.lineBytes / c.bypassBytes > 30) out.push('l1.lineBytes / bypassBytes must be at most 30');
   int(c.l2.partitions, 'l2.partitions');
@@ -178,9 +176,6 @@ class Engine {
   declare readonly P: number;
   /** l2.addressMap: GPGPU-Sim's placement of lines in slices and sets (null: line i to slice i mod P). */
   declare readonly am: AddressMap | null;
-  /** sliceOf's memo under the address map (direct-mapped by line: a queue head is asked for every cycle it waits). */
-  declare readonly sliceMemoLine: Float64Array;
-  declare readonly sliceMemo: Int32Array;
   declare readonly l2E: number;
   declare readonly l2M: number;
   declare readonly l2Uncached: number;
@@ -457,6 +452,8 @@ class Engine {
   declare pSm: Int32Array;
   declare pKind: Uint8Array;
   declare pAddr: Float64Array;
+  /** The L2 slice of the packet's address (sliceOf, once per packet: a miss-queue head is asked for it every cycle it waits). */
+  declare pSlice: Int32Array;
   declare pBytes: Int32Array;
   declare pA: Int32Array;
   declare pB: Int32Array;
@@ -738,8 +735,6 @@ class Engine {
     const am = c.l2.addressMap && c.dram.timing ? makeAddressMap(c.dram.timing, c.l2, c.dram.channels) : null;
     if (typeof am === 'string') throw new Error(am); // (checkTimingConfig refused it already)
     this.am = am;
-    this.sliceMemoLine = new Float64Array(am ? SLICE_MEMO : 0).fill(-1);
-    this.sliceMemo = new Int32Array(am ? SLICE_MEMO : 0);
     const l2Set = am ? (line: number) => addrMapSet(am, line) : null;
     for (let p = 0; p < this.P; p++) this.l2.push(new TagArray(c.l2.sets, c.l2.ways, c.l2.policy, this.P, l2Set));
     this.l2SlotEntry = new Int32Array(this.P * this.l2Lines).fill(-1);
@@ -769,6 +764,7 @@ class Engine {
     this.pSm = new Int32Array(PK);
     this.pKind = new Uint8Array(PK);
     this.pAddr = new Float64Array(PK);
+    this.pSlice = new Int32Array(PK);
     this.pBytes = new Int32Array(PK);
     this.pA = new Int32Array(PK);
     this.pB = new Int32Array(PK);
@@ -833,6 +829,7 @@ class Engine {
     this.pSm = grown(this.pSm, m);
     this.pKind = grown(this.pKind, m);
     this.pAddr = grown(this.pAddr, m);
+    this.pSlice = grown(this.pSlice, m);
     this.pBytes = grown(this.pBytes, m);
     this.pA = grown(this.pA, m);
     this.pB = grown(this.pB, m);
@@ -847,6 +844,7 @@ class Engine {
     this.pSm[p] = sm;
     this.pKind[p] = kind;
     this.pAddr[p] = addr;
+    this.pSlice[p] = this.sliceOf(Math.floor(addr / this.l2Line));
     this.pBytes[p] = bytes;
     this.pA[p] = a;
     this.pB[p] = b;
@@ -903,7 +901,7 @@ class Engine {
     const flits = Math.ceil(bytes / this.miqFlitBytes);
     // l2Input: the network's buffers at the request's slice are full; it moves when the slice takes one.
     if (this.ejQ > 0) {
-      const sl = this.sliceOf(Math.floor(this.pAddr[p] / this.l2Line));
+      const sl = this.pSlice[p];
       if (this.ejWait[sl] + this.upFlits(p) > this.ejFlits) return Infinity;
     }
     // Queued flits at time t: ceil((upFree - t) / cycles per flit); room when that + flits <= injectFlits.
@@ -920,7 +918,7 @@ class Engine {
 
   /** l2Input: a request reached the network's buffers at its slice. */
   private ejPush(p: number): void {
-    const sl = this.sliceOf(Math.floor(this.pAddr[p] / this.l2Line));
+    const sl = this.pSlice[p];
     let buf = this.ejBuf[sl];
     if (this.ejLen[sl] === buf.length) {
       buf = grownRing(buf, this.ejHead[sl], this.ejLen[sl]);
@@ -977,7 +975,7 @@ class Engine {
     this.downTotalFree = t + bytes * this.totalCyclesPerByte;
     if (this.respPorts) {
       // responsePorts: the slice's own port first (one flit per interconnect cycle per node).
-      const sl = this.sliceOf(Math.floor(this.pAddr[p] / this.l2Line));
+      const sl = this.pSlice[p];
       if (this.slDownFree[sl] > t) t = this.slDownFree[sl];
       this.slDownFree[sl] = t + bytes * this.slCyclesPerByte;
     }
@@ -993,13 +991,7 @@ class Engine {
 
   private sliceOf(line: number): number {
     const am = this.am;
-    if (am === null) return line % this.P;
-    const k = line & (SLICE_MEMO - 1);
-    if (this.sliceMemoLine[k] === line) return this.sliceMemo[k];
-    const sl = addrMapSlice(am, line);
-    this.sliceMemoLine[k] = line;
-    this.sliceMemo[k] = sl;
-    return sl;
+    return am === null ? line % this.P : addrMapSlice(am, line);
   }
 
   private enqueue(slice: number, p: number): void {
@@ -1148,7 +1140,7 @@ class Engine {
   private doneSlice(e: number): number {
     if (e >= 0) return Math.floor(e / this.l2E);
     if (e <= WB_TAG) return WB_TAG - e;
-    return this.sliceOf(Math.floor(this.pAddr[-2 - e] / this.l2Line));
+    return this.pSlice[-2 - e];
   }
 
   /** dramReturn: a credit comes back to slice sl (arbitration_metadata::return_credit). */
@@ -1606,7 +1598,7 @@ class Engine {
       q.pop();
       switch (kind) {
         case EV_L2_ARRIVE:
-          this.enqueue(this.sliceOf(Math.floor(this.pAddr[a] / this.l2Line)), a);
+          this.enqueue(this.pSlice[a], a);
           break;
         case EV_DRAM_FILL:
           this.dramFill(a);

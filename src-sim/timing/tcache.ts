@@ -15,16 +15,15 @@ import type { TimingCacheConfig } from './types';
  * arrays; nothing is allocated per access.
  */
 
-/**
- * GPGPU-Sim 3.2's FERMI_HASH_SET_FUNCTION (gpu-cache.cc `l1d_cache_config::set_index`, from Nugteren
- * et al., "A Detailed GPU Cache Model Based on Reuse Distance Theory", HPCA 2014) for a line of
- * `lineBytes`: the five address bits above the line offset XOR address bits 13, 14, 15, 17 and 19;
- * 64 sets take address bit 12 as the sixth bit. Defined for 32 and 64 sets only (the caller checks).
- */
-/** The set counts FERMI_HASH_SET_FUNCTION is defined for: 32 and 64. */
+/** The set counts FERMI_HASH_SET_FUNCTION is defined for. */
+export const FERMI_HASH_SETS: readonly number[] = [32, 64];
+
 export function fermiHashFits(sets: number): boolean {
-  return sets === 32 || sets === 64;
+  return FERMI_HASH_SETS.includes(sets);
 }
+
+/** What a run's notes say of a set count `withL1Sets` moved from the Fermi hash to linear indexing. */
+export const LINEAR_FALLBACK = `indexed linearly (the Fermi hash needs ${FERMI_HASH_SETS.join(' or ')} sets)`;
 
 /**
  * `l1` with `sets` sets. A Fermi-hash L1 whose new count the hash cannot take indexes linearly, as a
@@ -34,6 +33,12 @@ export function withL1Sets(l1: TimingCacheConfig, sets: number): TimingCacheConf
   return l1.setIndex === 'fermi-hash' && !fermiHashFits(sets) ? { ...l1, sets, setIndex: 'linear' } : { ...l1, sets };
 }
 
+/**
+ * GPGPU-Sim 3.2's FERMI_HASH_SET_FUNCTION (gpu-cache.cc `l1d_cache_config::set_index`, from Nugteren
+ * et al., "A Detailed GPU Cache Model Based on Reuse Distance Theory", HPCA 2014) for a line of
+ * `lineBytes`: the five address bits above the line offset XOR address bits 13, 14, 15, 17 and 19;
+ * 64 sets take address bit 12 as the sixth bit. Defined for FERMI_HASH_SETS only (the caller checks).
+ */
 export function fermiHashSet(line: number, lineBytes: number, sets: number): number {
   const addr = line * lineBytes;
   const lower = line % 32;

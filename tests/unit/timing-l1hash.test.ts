@@ -94,12 +94,12 @@ describe('the L1 set index: GPGPU-Sim 3.2 Fermi hash', () => {
   it('a timing-sweep of l1.sets on fermi480 indexes the counts the hash cannot take linearly and says which', () => {
     const r = findExperiment('timing-sweep')!.run(findPreset('fermi480')!, { workload: 'stencil', size: 4096, path: 'l1.sets', values: '16, 32, 64' }, 1, () => {});
     expect(r.series[0]!.y.length).toBe(3);
-    expect(r.notes).toContain("16 sets: indexed linearly (the preset's Fermi hash set index needs 32 or 64 sets).");
+    expect(r.notes).toContain('16 sets: indexed linearly (the Fermi hash needs 32 or 64 sets).');
   });
 
   it("LASH Fig 7's Sets- (16 sets) indexes linearly on fermi480 and says so", () => {
     const r = findExperiment('lash-sensitivity')!.run(findPreset('fermi480')!, { n: 4096, iterations: 1, types: '4' }, 1, () => {});
-    expect(r.notes).toContain('Sets-: 16 sets, indexed linearly (the Fermi hash needs 32 or 64).');
+    expect(r.notes).toContain('Sets-: 16 sets, indexed linearly (the Fermi hash needs 32 or 64 sets).');
     expect(r.notes![0]).toMatch(/sets by GPGPU-Sim's Fermi hash/);
   });
 });
