@@ -344,6 +344,8 @@ interface RowOut {
   simulated: string;
   deviation?: number;
   pass: boolean;
+  /** Known deviations of the failing checks ("check: why"), when their references give one. */
+  notes?: string[];
 }
 
 function reproduceCommand(args: string[], v: Values, format: string, ctx: CliContext): CliOutput {
@@ -361,16 +363,16 @@ function reproduceCommand(args: string[], v: Values, format: string, ctx: CliCon
   const out: RowOut[] = [];
   rows.forEach((row, i) => {
     progress(i, rows.length, row.id);
-    let results: RowOut[];
     try {
       // Row by row: a row that throws is reported as failed, the others still run.
-      results = reproduce(row.id, override, seed);
+      for (const r of reproduce(row.id, override, seed)) {
+        const notes = r.checks.flatMap((c) => (c.note ? [`${c.name}: ${c.note}`] : []));
+        out.push({ id: r.id, preset: r.preset, target: r.target, simulated: r.simulated, ...(r.deviation !== undefined ? { deviation: r.deviation } : {}), pass: r.pass, ...(notes.length ? { notes } : {}) });
+      }
     } catch (err) {
       const presets = override ? [override.id] : row.presets;
-      results = presets.map((preset) => ({ id: row.id, preset, target: '', simulated: `error: ${(err as Error).message}`, pass: false }));
+      for (const preset of presets) out.push({ id: row.id, preset, target: '', simulated: `error: ${(err as Error).message}`, pass: false });
     }
-    for (const r of results)
-      out.push({ id: r.id, preset: r.preset, target: r.target, simulated: r.simulated, ...(r.deviation !== undefined ? { deviation: r.deviation } : {}), pass: r.pass });
   });
   const seconds = (Date.now() - started) / 1000;
   const passed = out.filter((r) => r.pass).length;
@@ -382,6 +384,7 @@ function reproduceCommand(args: string[], v: Values, format: string, ctx: CliCon
       `${r.pass ? 'PASS' : 'FAIL'}  ${r.id} on ${r.preset}${r.deviation !== undefined ? `  (largest deviation ${formatNumber(r.deviation * 100)} %)` : ''}`,
       `      paper:     ${r.target || '-'}`,
       `      simulated: ${r.simulated}`,
+      ...(r.notes ?? []).map((n) => `      known:     ${n}`),
     ].join('\n'),
   );
   return { code, stdout: `${lines.join('\n')}\n\n${passed} passed, ${failed} failed in ${formatNumber(seconds)} s (seed ${seed})\n`, stderr: '' };

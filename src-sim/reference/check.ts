@@ -31,7 +31,13 @@ export function bandOf(ref: Reference): [number, number] | undefined {
   return undefined;
 }
 
+/** A check with its reference's citation, and its known deviation when it fails. */
 export function checkOne(ref: Reference, measured: number | string | undefined): CheckResult {
+  const c = verdict(ref, measured);
+  return { ...c, citation: ref.citation, ...(!c.pass && ref.knownDeviation ? { note: ref.knownDeviation } : {}) };
+}
+
+function verdict(ref: Reference, measured: number | string | undefined): CheckResult {
   const band = bandOf(ref);
   const target = band ? `${fmt(band[0], '')}..${fmt(band[1], ref.unit)}` : fmt(ref.value, ref.unit);
   if (measured === undefined) return { name: ref.name, target, simulated: '(not measured)', pass: false };

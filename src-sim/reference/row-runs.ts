@@ -1,7 +1,7 @@
 import { findExperiment } from '../experiments';
 import type { ExperimentResult, ParamValues } from '../experiments/types';
 import type { Preset } from '../presets/types';
-import type { RowResult } from './types';
+import type { Reference, RowResult } from './types';
 
 /** What a row measured, by reference name. */
 export type Measured = Record<string, number | string>;
@@ -32,4 +32,9 @@ export function memoRun(runs: RowResult['runs'], experiment: string, preset: Pre
 export function take(out: Measured, name: string, r: ExperimentResult, key: string): void {
   const v = r.findings.find((f) => f.key === key)?.value;
   if (v !== undefined) out[name] = v;
+}
+
+/** `ref` with the cause, measured and documented, of the model missing its value (Reference.knownDeviation). */
+export function known(ref: Reference, why: string): Reference {
+  return { ...ref, knownDeviation: why };
 }

@@ -1,5 +1,5 @@
 import type { ParamValues } from '../experiments/types';
-import { memoRun, take, type Measured } from './row-runs';
+import { known, memoRun, take, type Measured } from './row-runs';
 import type { Reference, ReproductionRow, RowResult } from './types';
 import { LASH_MATMUL } from '../timing/workloads/lash';
 
@@ -154,8 +154,14 @@ const LASH_F4: ReproductionRow = {
   presets: ['fermi480'],
   references: () => [
     exact('fastest type', 'short', '', 'LASH Fig 4, VII-A (the optimal type is in the middle)', st('stencil.fastestType')),
-    half('short faster than int', 11, '%', 'LASH II ("short outperforms int ... by 11%"); Fig 1, by LASH VI the real GTX 480 ("the real GPU is used to measure performance"); of the simulator VII-A says only "the same trend can be seen"', st('stencil.shortVsInt')),
-    half('short faster than char', 12, '%', 'LASH II ("... and char by 12%"); Fig 1, by LASH VI the real GTX 480 ("the real GPU is used to measure performance"); of the simulator VII-A says only "the same trend can be seen"', st('stencil.shortVsChar')),
+    known(
+      half('short faster than int', 11, '%', 'LASH II ("short outperforms int ... by 11%"); Fig 1, by LASH VI the real GTX 480 ("the real GPU is used to measure performance"); of the simulator VII-A says only "the same trend can be seen"', st('stencil.shortVsInt')),
+      'fermi480 is GPGPU-Sim 3.2.2\'s GTX 480, LASH\'s simulator. Its write-allocate L2 writes every store on to DRAM and then reads the line back (gpu-cache.cc wr_miss_wa), so int, with twice short\'s bytes, is DRAM-bound and short beats it by far more than the 11 % LASH measured on the real GTX 480 (LASH VI). A clone without the fetch (l2.writeMissFetch off) makes int the fastest type instead. docs/TIMING.md, "Session 7".',
+    ),
+    known(
+      half('short faster than char', 12, '%', 'LASH II ("... and char by 12%"); Fig 1, by LASH VI the real GTX 480 ("the real GPU is used to measure performance"); of the simulator VII-A says only "the same trend can be seen"', st('stencil.shortVsChar')),
+      'A char block puts about 19 requests on each 128 B input line; once the 8 merger fields of the line\'s MSHR entry are taken, the LSU waits for the fill (nomerger stalls, LASH-F6), which in the full stencil (512K elements, 4 iterations) costs char a few points more than the 12 % LASH measured on the real GTX 480. The mechanisms involved were checked against GPGPU-Sim 3.2.2\'s source. docs/TIMING.md, "Session 3c".',
+    ),
   ],
   measure(preset, seed) {
     const runs: Runs = [];
@@ -174,12 +180,15 @@ const LASH_F5: ReproductionRow = {
   title: 'Stencil memory metrics (LASH Fig 5): char makes fewer requests, uses less DRAM bandwidth, sees lower latency and L1 miss rate than int',
   presets: ['fermi480'],
   references: () => [
-    half(
-      'fewer memory requests (char vs int)',
-      24,
-      '%',
-      'LASH VII-B, Fig 5a ("char ... reduces memory accesses by 24%"). Assumed: GPGPU-Sim 3.2.2\'s gpgpu_n_mem_read_global + gpgpu_n_mem_write_global, the requests SMs inject (shader.cc simt_core_cluster::icnt_inject_request_packet); its L1 access count is the same for every type',
-      st('stencil.requestsCharVsInt'),
+    known(
+      half(
+        'fewer memory requests (char vs int)',
+        24,
+        '%',
+        'LASH VII-B, Fig 5a ("char ... reduces memory accesses by 24%"). Assumed: GPGPU-Sim 3.2.2\'s gpgpu_n_mem_read_global + gpgpu_n_mem_write_global, the requests SMs inject (shader.cc simt_core_cluster::icnt_inject_request_packet); its L1 access count is the same for every type',
+        st('stencil.requestsCharVsInt'),
+      ),
+      'Counted as GPGPU-Sim counts them: the line fetches and stores the SMs send out. Per warp of 32 elements, int fetches one 128 B input line and stores once (2 requests), char fetches a quarter of a line and stores once (1.25): with every line fetched once, char makes 37.5 % fewer requests whatever the timing. The model sits about a point below that bound; LASH\'s 24 % would need char to fetch its lines more often than int does. docs/TIMING.md, "The LASH study".',
     ),
     half(
       'lower DRAM utilisation (char vs int)',
@@ -249,7 +258,10 @@ const LASH_F7: ReproductionRow = {
     range('int: largest change', 0, 10, '%', 'LASH VII-C ("no change to these resources impact int\'s performance heavily"; assumed: within 10 %)', se('sens.int.maxChange')),
     half('MSHRMergers+: int-char gap widens', 26, '%', 'LASH VII-C ("widens the gap between int and char by 26%")', se('sens.mergersPlus.gapWidening')),
     half('MSHRMergers-: short slower', 52, '%', 'LASH VII-C ("degrades performance of short and char by 52% and 25%")', se('sens.mergersMinus.shortSlowdown')),
-    half('MSHRMergers-: char slower', 25, '%', 'LASH VII-C (25 %)', se('sens.mergersMinus.charSlowdown')),
+    known(
+      half('MSHRMergers-: char slower', 25, '%', 'LASH VII-C (25 %)', se('sens.mergersMinus.charSlowdown')),
+      'Under loose round-robin an SM\'s warps run in step, so each of char\'s input lines overflows its MSHR entry once with 8 merger fields and once with 4: halving the fields leaves char\'s time where it was. GPGPU-Sim\'s 25 % depends on the order in which its operand collector hands memory instructions to the LSU (register-bank timing), which the model leaves out; under greedy-then-oldest the model slows char by about 40 % but moves other rows out of their bands. docs/TIMING.md, "Session 3c" and "Session 3d".',
+    ),
     exact('MSHRMergers-: char beats short', 'yes', '', 'LASH VII-C ("char outperforms short")', se('sens.mergersMinus.charBeatsShort')),
   ],
   measure(preset, seed) {
@@ -276,7 +288,10 @@ const LASH_F1: ReproductionRow = {
   title: 'Three applications x three types (LASH Fig 1): matrix multiply within 3 % and fastest with char, stereo matching 37 % faster with char, stencil best with short',
   presets: ['fermi480'],
   references: () => [
-    range('matrix multiply: spread over types', 0, 4.5, '%', 'LASH II ("less than 3% gap between int and char"; half of 3 % above); Fig 1, measured on the real GTX 480 (LASH VI: "the real GPU is used to measure performance")', ap('apps.matmul.spread')),
+    known(
+      range('matrix multiply: spread over types', 0, 4.5, '%', 'LASH II ("less than 3% gap between int and char"; half of 3 % above); Fig 1, measured on the real GTX 480 (LASH VI: "the real GPU is used to measure performance")', ap('apps.matmul.spread')),
+      'LASH gives no matrix multiply code. The model runs the CUDA Programming Guide\'s tiled kernel at n = 256, where int\'s wider requests hold the L1\'s MSHRs longer (nomshrline stalls) and spread the types by several percent; n = 512 narrows the spread to about the band\'s edge but takes minutes a type. LASH\'s 3 % was measured on the real GTX 480 (LASH VI). docs/TIMING.md, "Session 6".',
+    ),
     exact('matrix multiply: fastest type', 'char', '', 'LASH II ("Although the same trend can be seen in matrix-matrix multiplication": smaller types faster, as in stereo matching)', ap('apps.matmul.fastestType')),
     half('stereo: char faster than int', 37, '%', 'LASH II ("char data type reduces the execution time by 37%"); Fig 1, measured on the real GTX 480 (LASH VI)', ap('apps.stereo.charVsInt')),
     exact('stereo: fastest type', 'char', '', 'LASH II (smaller types reduce execution time significantly)', ap('apps.stereo.fastestType')),

@@ -21,6 +21,11 @@ export interface Reference {
    * finding (src-main/services/export/references.ts); without it, names are matched with labels.
    */
   finding?: { experiment: string; key: string; params?: Record<string, string | number | boolean> };
+  /**
+   * Why the model is known to miss this value, where it does: the measured cause and the docs
+   * section that shows it. Shown beside the check only when it fails; it never changes the verdict.
+   */
+  knownDeviation?: string;
 }
 
 export interface CheckResult {
@@ -30,6 +35,10 @@ export interface CheckResult {
   /** Relative deviation for numeric checks (0.02 = 2 %), absent for exact words. */
   deviation?: number;
   pass: boolean;
+  /** Where the paper's value comes from (the reference's citation). */
+  citation?: string;
+  /** The reference's known deviation, on a failing check only. */
+  note?: string;
 }
 
 export interface RowResult {

@@ -134,6 +134,23 @@ describe('PDF report', () => {
     expect(renderPages(path)).toHaveLength(pageCount(path));
   });
 
+  it('lists the known deviation of each finding that differs from the paper, and of no other', async () => {
+    const id = lab.run('lash-stencil', 'fermi480', { n: 16384, iterations: 1 }, 1, { title: 'Small stencil' });
+    const run = lab.store.getRun(id);
+    const cmp = paperComparison(run, run.result?.findings ?? []);
+    const differs = cmp.findings.filter((b) => b.check && !b.check.pass && b.paper?.reference.knownDeviation);
+    const agrees = cmp.findings.filter((b) => b.check?.pass && b.paper?.reference.knownDeviation);
+    // The small stencil misses LASH's short-vs-int figure, and meets the request count's band.
+    expect(differs.map((b) => b.finding.key)).toContain('stencil.shortVsInt');
+    expect(agrees.map((b) => b.finding.key)).toContain('stencil.requestsCharVsInt');
+    if (!HAS_POPPLER) return;
+    const text = textOf(save((await exportPdf(lab.store, [id], { now: NOW })).bytes));
+    expect(text).toContain('Known deviations');
+    const flat = (s: string): string => s.replace(/\s+/g, ' ');
+    for (const b of differs) expect(text).toContain(flat(`${b.finding.label}: ${b.paper?.reference.knownDeviation}`));
+    for (const b of agrees) expect(text).not.toContain(flat(b.paper?.reference.knownDeviation as string).slice(0, 60));
+  });
+
   it('reports three runs of one experiment on different presets with a comparison section', async () => {
     const ids = ['fermi', 'kepler', 'titan'].map((p, i) => lab.run('global-latency-patterns', p, {}, 7 + i));
     const file = await exportPdf(lab.store, ids, { now: NOW, title: 'Latency patterns on three GPUs' });

@@ -447,7 +447,7 @@ describe('the scorecard', () => {
       simulated: 'L2 size 1 MB',
       deviation: 0.333,
       pass: false,
-      checks: [{ name: 'L2 size', target: '1.5 MB', simulated: '1 MB', deviation: 0.333, pass: false }],
+      checks: [{ name: 'L2 size', target: '1.5 MB', simulated: '1 MB', deviation: 0.333, pass: false, citation: 'MEI Table 4 (L2)', note: 'the probe stops at 1 MB' }],
       runs: [{ experiment: 'pchase-average', params: { sizeFrom: 1024 } }],
     },
     { id: 'WONG-F10..F12', preset: 'fermi', target: 'texture L1 5 KB', simulated: 'texture L1 5 KB', pass: true, checks: [], runs: [] },
@@ -501,8 +501,15 @@ describe('the scorecard', () => {
       ['pattern 5', '1259 cycles', '1262 cycles', '0.24 %', 'pass'],
     ]);
 
+    expect(checks.find('[data-testid="score-known"]').exists()).toBe(false);
+
     await w.get('[data-testid="score-failed-only"]').setValue(true);
     expect(w.findAll('[data-testid="score-row"]').map((r) => r.attributes('data-row'))).toEqual(['MEI-T4']);
+    // A failing check shows its citation and its known deviation.
+    await w.get('[data-testid="score-row"][data-row="MEI-T4"] button.expand').trigger('click');
+    const failing = w.findAll('[data-testid="score-checks"]').at(-1)!;
+    expect(failing.text()).toContain('MEI Table 4 (L2)');
+    expect(failing.get('[data-testid="score-known"]').text()).toBe('Known deviation: the probe stops at 1 MB');
   });
 
   it('opens a row as a run: queues its first run tagged with the row id and goes to it', async () => {

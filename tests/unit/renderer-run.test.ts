@@ -555,7 +555,7 @@ describe('RunView', () => {
       findings: [
         // The main process's check is what the verdict shows.
         { key: 'cache.sizeBytes', paper: { rowIds: ['MEI-T4'], reference: ref('L1 size', 16384, 'B', 'exact', 'MEI Table 4 (Fermi L1)') }, check: { name: 'L1 size', target: '16 KB', simulated: '16 KB', deviation: 0, pass: true } },
-        { key: 'cache.ways', paper: { rowIds: ['MEI-T4'], reference: ref('L1 ways', 4, '', 'exact', 'MEI Table 4 (Fermi L1 ways)') }, check: { name: 'L1 ways', target: '4', simulated: '5', deviation: 0.25, pass: false } },
+        { key: 'cache.ways', paper: { rowIds: ['MEI-T4'], reference: ref('L1 ways', 4, '', 'exact', 'MEI Table 4 (Fermi L1 ways)') }, check: { name: 'L1 ways', target: '4', simulated: '5', deviation: 0.25, pass: false, note: 'the probe counts one way too many' } },
       ],
       unmatched: [{ rowIds: ['MEI-T4'], reference: ref('L1 line', 128, 'B', 'exact', 'MEI Table 4 (Fermi L1 line)') }],
     });
@@ -576,6 +576,9 @@ describe('RunView', () => {
     expect(ways.find('[data-testid="finding-paper"]').text()).toContain('4');
     expect(ways.find('[data-testid="finding-dev-paper"]').text()).toBe('+25 %');
     expect(ways.find('[data-testid="finding-verdict"]').text()).toContain('fail');
+    // A failing check's known deviation sits under its verdict; a passing one has none.
+    expect(ways.find('[data-testid="finding-known"]').text()).toContain('the probe counts one way too many');
+    expect(size.find('[data-testid="finding-known"]').exists()).toBe(false);
     const hit = w.find('[data-testid="finding-cache.hitLatency"]');
     expect(hit.find('[data-testid="finding-paper"]').text()).toContain('116 cycles');
     expect(hit.find('[data-testid="finding-dev-paper"]').text()).toBe('+3.4 %');

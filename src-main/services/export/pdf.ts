@@ -211,6 +211,12 @@ class Report {
         cmp.findings.map((b) => [b.finding.label, findingValue(b.finding), b.finding.evidence]),
       );
     else w.paragraph('The analysers reported no findings.', { size: 9 });
+    const known = cmp.findings.filter((b) => b.check?.note);
+    if (known.length) {
+      w.heading('Known deviations', 3, 40);
+      w.paragraph("Why the model is known to differ from the paper on these findings, at the reproduction rows' parameters (docs/TIMING.md and docs/SL1.md measure each cause).", { size: 8.5, muted: true });
+      for (const b of known) w.paragraph(`${b.finding.label}: ${b.check?.note}`, { size: 8.5 });
+    }
     if (cmp.unmatched.length) {
       w.heading('Paper values', 3, 40);
       w.paragraph('Published values of the rows that reproduce with this experiment on this preset, for which no finding above names the same quantity (some need other parameters or other experiments).', { size: 8.5, muted: true });

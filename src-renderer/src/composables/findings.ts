@@ -49,6 +49,8 @@ export interface PaperRef {
   rowIds?: string[];
   /** The main process's check of the finding against it (src-sim/reference/check.ts), when given. */
   pass?: boolean;
+  /** Why the model is known to miss the paper's value (Reference.knownDeviation), when that check fails. */
+  note?: string;
 }
 
 /** The paper values of `reproduce.references`, one per finding key they sit beside. */
@@ -63,6 +65,7 @@ export function paperRefs(refs: Pick<RunReferences, 'findings'> | null | undefin
     name: paper.reference.name,
     rowIds: paper.rowIds,
     pass: check.pass,
+    ...(check.note ? { note: check.note } : {}),
   }));
 }
 
