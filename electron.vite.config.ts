@@ -8,7 +8,7 @@ import { CSP, CSP_DEV } from './src-main/electron/csp';
 // Electron's binary may be absent (it is an optionalDependency, see README); electron-vite reads the
 // major version from electron/package.json unless ELECTRON_MAJOR_VER is set.
 const __dirname = dirname(fileURLToPath(import.meta.url));
-process.env.ELECTRON_MAJOR_VER ??= '41';
+process.env.ELECTRON_MAJOR_VER ??= '43';
 
 /** Writes the renderer's Content Security Policy into index.html: strict when built, hot-reload friendly in dev. */
 function csp(): Plugin {
@@ -32,7 +32,13 @@ export default defineConfig({
     // simulation worker (src-main/electron/worker-path.ts, `?modulePath`) is its own chunk,
     // out/main/chunks/worker-<hash>.js, which electron-builder.json unpacks from the asar.
     build: {
-      rolldownOptions: { input: { index: resolve(__dirname, 'src-main/electron/main.ts') } },
+      // store-check: the same bundled store without Electron, run by CI under Node (see store-check.ts).
+      rolldownOptions: {
+        input: {
+          index: resolve(__dirname, 'src-main/electron/main.ts'),
+          'store-check': resolve(__dirname, 'src-main/electron/store-check.ts'),
+        },
+      },
     },
   },
   preload: {
