@@ -1,4 +1,4 @@
-import type { CheckResult, Reference, ReproductionRow, RowResult } from './types';
+import type { CheckResult, KindDecl, Reference, ReproductionRow, RowResult } from './types';
 import type { Preset } from '../presets/types';
 import { formatBytes } from '../experiments/params';
 
@@ -31,13 +31,34 @@ export function bandOf(ref: Reference): [number, number] | undefined {
   return undefined;
 }
 
-/** A check with its reference's citation, and its known deviation when it fails. */
-export function checkOne(ref: Reference, measured: number | string | undefined): CheckResult {
-  const c = verdict(ref, measured);
-  return { ...c, citation: ref.citation, ...(!c.pass && ref.knownDeviation ? { note: ref.knownDeviation } : {}) };
+/** The kind a reference's check declares: its own, else its row's. */
+export function kindOf(ref: Reference, rowKind: KindDecl | undefined): KindDecl {
+  const k = ref.kind ?? rowKind;
+  if (!k) throw new Error(`reference "${ref.name}" (${ref.citation}) declares no kind, and neither does its row`);
+  return k;
 }
 
-function verdict(ref: Reference, measured: number | string | undefined): CheckResult {
+/**
+ * A check with its reference's citation and kind, its known deviation when it fails, its context, and
+ * `unexpectedPass` when a check with a known deviation passes (the deviation note is then stale).
+ */
+export function checkOne(ref: Reference, measured: number | string | undefined, rowKind?: KindDecl): CheckResult {
+  const c = verdict(ref, measured);
+  const k = kindOf(ref, rowKind);
+  return {
+    ...c,
+    citation: ref.citation,
+    kind: k.kind,
+    ...(k.reason ? { kindReason: k.reason } : {}),
+    ...(!c.pass && ref.knownDeviation ? { note: ref.knownDeviation } : {}),
+    ...(c.pass && ref.knownDeviation ? { unexpectedPass: true } : {}),
+    ...(ref.context ? { context: ref.context } : {}),
+  };
+}
+
+type Verdict = Omit<CheckResult, 'kind'>;
+
+function verdict(ref: Reference, measured: number | string | undefined): Verdict {
   const band = bandOf(ref);
   const target = band ? `${fmt(band[0], '')}..${fmt(band[1], ref.unit)}` : fmt(ref.value, ref.unit);
   if (measured === undefined) return { name: ref.name, target, simulated: '(not measured)', pass: false };
@@ -56,7 +77,7 @@ function verdict(ref: Reference, measured: number | string | undefined): CheckRe
 export function runRow(row: ReproductionRow, preset: Preset, seed = 1): RowResult {
   const refs = row.references(preset);
   const { measured, runs } = row.measure(preset, seed);
-  const checks = refs.map((r) => checkOne(r, measured[r.name]));
+  const checks = refs.map((r) => checkOne(r, measured[r.name], row.kind));
   const devs = checks.map((c) => c.deviation).filter((d): d is number => d !== undefined);
   return {
     id: row.id,

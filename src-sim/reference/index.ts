@@ -11,7 +11,10 @@ import { ROWS as SL1 } from './rows-sl1';
 import { ROWS as SIMT } from './rows-simt';
 import type { ReproductionRow, RowResult } from './types';
 
-export type { ReproductionRow, RowResult, Reference, CheckResult } from './types';
+export type { ReproductionRow, RowResult, Reference, CheckResult, CheckKind, KindDecl } from './types';
+export { CHECK_KINDS } from './types';
+export { checkStatus, gateOpen, kindTotals, KIND_LABELS, rowGate } from './gate';
+export type { CheckStatus, KindTotals, RowGate } from './gate';
 
 /** Every implemented row of REPRODUCTION.md (MEI and WONG memory rows, WONG's SIMT rows, LASH and SL1 timing rows). */
 export const REPRODUCTION_ROWS: readonly ReproductionRow[] = [...CORE, ...STRUCTURE, ...TLB, ...WONG, ...CORE_WONG, ...SIMT, ...LASH, ...SL1];
@@ -57,7 +60,7 @@ export function reproduce(selector: string, presetOverride?: Preset, seed = 1, o
       const reason = err instanceof Error ? err.message : String(err);
       let target = '';
       try {
-        target = row.references(preset).map((r) => `${r.name} ${checkOne(r, undefined).target}`).join('; ');
+        target = row.references(preset).map((r) => `${r.name} ${checkOne(r, undefined, row.kind).target}`).join('; ');
       } catch {
         // The references themselves failed: no target to show.
       }

@@ -1,6 +1,7 @@
 import type { ParamValues } from '../experiments/types';
 import { beside, runFor } from './rows-core';
-import type { Reference, ReproductionRow, RowResult } from './types';
+import { calibrated, INFERRED, predictedBecause, withKind } from './kinds';
+import type { KindDecl, Reference, ReproductionRow, RowResult } from './types';
 
 /**
  * WONG's core rows on the Tesla preset: arithmetic latency and throughput (Tables II-IV), latency and
@@ -22,12 +23,13 @@ interface Spec {
 }
 
 /** A row whose references are each one finding of one run: references and measure from one list. */
-function row(id: string, title: string, experiment: string, sweeps: { params: ParamValues; specs: Spec[] }[]): ReproductionRow {
+function row(id: string, title: string, kind: KindDecl, experiment: string, sweeps: { params: ParamValues; specs: Spec[] }[]): ReproductionRow {
   return {
     id,
     paper: 'WONG',
     title,
     presets: ['tesla'],
+    kind,
     references: () => sweeps.flatMap((s) => s.specs.map((x) => beside(x.ref, experiment, x.key, s.params))),
     measure(preset, seed) {
       const runs: Runs = [];
@@ -99,6 +101,7 @@ const UNITS: [key: 'sp' | 'sfu' | 'dpu', name: string, latency: number, throughp
 const WONG_T2: ReproductionRow = row(
   'WONG-T2..T4',
   'Arithmetic pipelines: SP 24 clk, 8 ops/clk; SFU 28, 2 (4 for mul); DPU 48, 1; every row of Tables III and IV (WONG IV-B)',
+  calibrated("the preset's units, per-operation latencies and throughputs, instruction counts and dual issue were set from Tables II-IV and IV-B"),
   'wong-arith',
   [
     {
@@ -128,7 +131,11 @@ const WONG_T2: ReproductionRow = row(
 // ---- WONG IV-B, Fig 6 ----------------------------------------------------------------------------------
 
 const F6 = 'WONG IV-B, Fig 6';
-const WONG_F6: ReproductionRow = row('WONG-F6', 'SP latency and throughput against warps: 24 clk up to 6 warps, linear rise, saturation at 8 ops/clk; 6 and 7 warps do not fill the pipeline (WONG Fig 6)', 'wong-warps', [
+/** Fig 6's shape: the SP's latency and rate are Table II inputs, and the write-back delay was fitted to Fig 6 itself. */
+const F6_KIND = calibrated(
+  "the SP's 24 cycles and 8 ops/clk are preset inputs (Table II), and the assumed write-back delay was chosen to reproduce Fig 6's six and seven unfilled warps",
+);
+const WONG_F6: ReproductionRow = row('WONG-F6', 'SP latency and throughput against warps: 24 clk up to 6 warps, linear rise, saturation at 8 ops/clk; 6 and 7 warps do not fill the pipeline (WONG Fig 6)', F6_KIND, 'wong-warps', [
   {
     params: { warpsFrom: 1, warpsTo: 24, chain: 256, op: 'int.add' },
     specs: [
@@ -146,7 +153,7 @@ const WONG_F6: ReproductionRow = row('WONG-F6', 'SP latency and throughput again
 // ---- WONG IV-E, Fig 9 ----------------------------------------------------------------------------------
 
 const RF = 'WONG IV-E';
-const WONG_F9: ReproductionRow = row('WONG-F9', 'Register file: 16,384 registers; threads per block quantised to 64 when registers limit; 88 registers: 128 threads, 69 % used (WONG Fig 9)', 'wong-regfile', [
+const WONG_F9: ReproductionRow = row('WONG-F9', 'Register file: 16,384 registers; threads per block quantised to 64 when registers limit; 88 registers: 128 threads, 69 % used (WONG Fig 9)', calibrated("the preset's register file (16,384 registers, 64 logical banks, granularity 4, the launch limits) was set from IV-E and Table I"), 'wong-regfile', [
   {
     params: { regsFrom: 1, regsTo: 136, tryThreads: 1024 },
     specs: [
@@ -168,13 +175,13 @@ const WONG_F9: ReproductionRow = row('WONG-F9', 'Register file: 16,384 registers
 // ---- WONG IV-J3, Fig 19 --------------------------------------------------------------------------------
 
 const F19 = 'WONG IV-J3, Fig 19';
-const WONG_F19: ReproductionRow = row('WONG-F19', 'Constant L3 bandwidth: ~9.75 B/clk aggregate between 10 and 20 blocks, ~1.2 B/clk for one SM (WONG Fig 19)', 'wong-const-bw', [
+const WONG_F19: ReproductionRow = row('WONG-F19', 'Constant L3 bandwidth: ~9.75 B/clk aggregate between 10 and 20 blocks, ~1.2 B/clk for one SM (WONG Fig 19)', calibrated("the constant L3's per-SM and aggregate rates were set from Fig 19"), 'wong-const-bw', [
   {
     params: { blocksFrom: 1, blocksTo: 40, bytesPerBlock: 8192 },
     specs: [
       spec(lat('aggregate bandwidth, 10-20 blocks', 9.75, 'B/clk', `${F19} (~9.75 bytes/clock between 10 and 20 blocks)`), 'constL3.aggregate'),
       spec(lat('one SM', 1.2, 'B/clk', `${F19} (one block: an SM fetches only ~1.2 bytes/clock)`), 'constL3.perSM'),
-      spec(exact('drops above 30 blocks', 'yes', '', `${F19} (above 30 blocks some SMs run more than one block: load imbalance)`), 'constL3.dropAbove30'),
+      spec(withKind(exact('drops above 30 blocks', 'yes', '', `${F19} (above 30 blocks some SMs run more than one block: load imbalance)`), predictedBecause('the rates are preset inputs; the drop comes from blocks doubling up on SMs past 30 blocks')), 'constL3.dropAbove30'),
     ],
   },
 ]);
@@ -182,12 +189,17 @@ const WONG_F19: ReproductionRow = row('WONG-F19', 'Constant L3 bandwidth: ~9.75 
 // ---- WONG IV-K, Figs 22-24 -----------------------------------------------------------------------------
 
 const IK = 'WONG IV-K';
-const WONG_F22: ReproductionRow = row('WONG-F22..F24', 'Instruction caches: L1 4 KB 4-way 256 B lines per SM; L2 8 KB and L3 32 KB (shared with constants); 64-byte fetch (WONG Figs 22-24)', 'wong-icache', [
+/** Instruction-cache checks that read back an input or a fitted setting, or follow from inputs. */
+const ICACHE_PREFETCH = calibrated('the assumed one-line prefetch was chosen so that Fig 22 sees the L2 and L3 but not the L1');
+const ICACHE_FETCH = calibrated("the preset's 64-byte fetch was set from Fig 24");
+const ICACHE_PLACEMENT = calibrated('the preset puts the interconnect after the per-TPC instruction L2, as Fig 23 shows');
+const ICACHE_EVICTED = predictedBecause("the L1's line size and the 64-byte fetch are inputs; the evicted region is measured from the fetch timings of Fig 24's code");
+const WONG_F22: ReproductionRow = row('WONG-F22..F24', 'Instruction caches: L1 4 KB 4-way 256 B lines per SM; L2 8 KB and L3 32 KB (shared with constants); 64-byte fetch (WONG Figs 22-24)', INFERRED, 'wong-icache', [
   {
     params: { probe: 'latency' },
     specs: [
-      spec(exact('levels seen, SM alone', 2, '', `${IK}, Fig 22 (the 8 KB L2 and 32 KB L3 are visible, the 4 KB L1 is not)`), 'fig22.levels'),
-      spec(exact('first level seen, SM alone', 8192, 'B', `${IK}, Fig 22 (this test fails to detect the 4 KB L1: prefetching hides the L2 latency)`), 'fig22.level1.sizeBytes'),
+      spec(withKind(exact('levels seen, SM alone', 2, '', `${IK}, Fig 22 (the 8 KB L2 and 32 KB L3 are visible, the 4 KB L1 is not)`), ICACHE_PREFETCH), 'fig22.levels'),
+      spec(withKind(exact('first level seen, SM alone', 8192, 'B', `${IK}, Fig 22 (this test fails to detect the 4 KB L1: prefetching hides the L2 latency)`), ICACHE_PREFETCH), 'fig22.level1.sizeBytes'),
       spec(exact('L2 ways', 4, '', `${IK}2, Fig 22 (8 KB 4-way L2)`), 'fig22.level1.ways'),
       spec(exact('L3 size', 32768, 'B', `${IK}3, Fig 22 (32 KB L3)`), 'fig22.level2.sizeBytes'),
       spec(exact('L3 ways', 8, '', `${IK}3, Fig 22 (8-way L3)`), 'fig22.level2.ways'),
@@ -200,17 +212,17 @@ const WONG_F22: ReproductionRow = row('WONG-F22..F24', 'Instruction caches: L1 4
       spec(exact('L1 line', 256, 'B', `${IK}1, Fig 23 (256-byte lines)`), 'fig23.level1.lineBytes'),
       spec(exact('L1 sets', 4, '', `${IK}1, Fig 23 (four cache sets)`), 'fig23.level1.sets'),
       spec(exact('L1 ways', 4, '', `${IK}1, Fig 23 (4-way)`), 'fig23.level1.ways'),
-      spec(exact('L1 time depends on TPC placement', 'no', '', `${IK}, Fig 23 (maximum and minimum over placements part only past the L1)`), 'fig23.firstDependsOnTpc'),
-      spec(exact('L3 time depends on TPC placement', 'yes', '', `${IK}, Fig 23 (L3 has TPC placement-dependent latency)`), 'fig23.lastDependsOnTpc'),
+      spec(withKind(exact('L1 time depends on TPC placement', 'no', '', `${IK}, Fig 23 (maximum and minimum over placements part only past the L1)`), ICACHE_PLACEMENT), 'fig23.firstDependsOnTpc'),
+      spec(withKind(exact('L3 time depends on TPC placement', 'yes', '', `${IK}, Fig 23 (L3 has TPC placement-dependent latency)`), ICACHE_PLACEMENT), 'fig23.lastDependsOnTpc'),
     ],
   },
   {
     params: { probe: 'fetch' },
     specs: [
-      spec(exact('fetch size', 64, 'B', `${IK}4, Fig 24 (the SM fetches from the L1 in blocks of 64 bytes)`), 'fetch.blockBytes'),
-      spec(exact('evicted region from', 160, 'B', `${IK}4, Fig 24 (the code spans three 256-byte lines, boundaries at 160 and 416)`), 'fetch.evictedFrom'),
-      spec(exact('evicted region to', 416, 'B', `${IK}4, Fig 24 (a whole line, 160-416, is evicted when a conflict occurs)`), 'fetch.evictedTo'),
-      spec(exact('evicted region size', 256, 'B', `${IK}4, Fig 24 (a whole 256-byte cache line is evicted)`), 'fetch.evictedBytes'),
+      spec(withKind(exact('fetch size', 64, 'B', `${IK}4, Fig 24 (the SM fetches from the L1 in blocks of 64 bytes)`), ICACHE_FETCH), 'fetch.blockBytes'),
+      spec(withKind(exact('evicted region from', 160, 'B', `${IK}4, Fig 24 (the code spans three 256-byte lines, boundaries at 160 and 416)`), ICACHE_EVICTED), 'fetch.evictedFrom'),
+      spec(withKind(exact('evicted region to', 416, 'B', `${IK}4, Fig 24 (a whole line, 160-416, is evicted when a conflict occurs)`), ICACHE_EVICTED), 'fetch.evictedTo'),
+      spec(withKind(exact('evicted region size', 256, 'B', `${IK}4, Fig 24 (a whole 256-byte cache line is evicted)`), ICACHE_EVICTED), 'fetch.evictedBytes'),
     ],
   },
 ]);

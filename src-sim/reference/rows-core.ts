@@ -2,6 +2,7 @@ import { dominantLevel, latencyLevels } from '../analysis/levels';
 import { findExperiment } from '../experiments';
 import type { ExperimentResult, ParamValues } from '../experiments/types';
 import type { Preset } from '../presets/types';
+import { calibrated, predictedBecause, specification, withKind } from './kinds';
 import type { Reference, ReproductionRow, RowResult } from './types';
 
 /** Runs one experiment for a row and records it among the row's runs. */
@@ -76,13 +77,17 @@ const T1: Record<string, Reference[]> = {
   ],
 };
 
+/** The bank count is measured, but the preset's bank count was set from the same Table 1 entry. */
+const BANKS_KIND = calibrated("the preset's bank count was set from Table 1; the stride sweep's largest conflict degree measures it back");
+
 const MEI_T1: ReproductionRow = {
   id: 'MEI-T1',
   paper: 'MEI',
   title: 'Device facts (MEI Table 1): specification values read from the preset, bank count measured',
   presets: ['tesla', 'fermi', 'kepler'],
+  kind: specification("read back from the preset's Table 1 data, except the bank count, which the stride sweep measures"),
   // The bank count is the sweep's largest conflict degree; the other facts are the preset's specification.
-  references: (preset) => (T1[preset.generation] ?? []).map((r) => (r.name === 'shared memory banks' ? onBankSweep(r, 'shared.maxDegree', preset) : r)),
+  references: (preset) => (T1[preset.generation] ?? []).map((r) => (r.name === 'shared memory banks' ? withKind(onBankSweep(r, 'shared.maxDegree', preset), BANKS_KIND) : r)),
   measure(preset, seed) {
     const runs: RowResult['runs'] = [];
     const banks = runFor(runs, 'shared-bank-stride', preset, BANK_SWEEP, seed);
@@ -107,18 +112,24 @@ const MEI_T1: ReproductionRow = {
 
 // ---- MEI Fig 5: Fermi shared memory -------------------------------------------------------------------
 
+/** The conflict rule is inferred from latencies over every stride; only the word-to-bank mapping is an input. */
+const BANK_RULE_KIND = predictedBecause(
+  'the preset gives the word-to-bank mapping (word w in bank w mod 32, Fig 4); the degree rule is inferred from the simulated latencies of 65 strides',
+);
+
 const MEI_F5: ReproductionRow = {
   id: 'MEI-F5',
   paper: 'MEI',
   title: 'Fermi shared memory latency vs stride (bank conflicts)',
   presets: ['fermi'],
+  kind: calibrated("the preset's conflict-free latency and cost per further way were fitted to Fig 5's 50, 88 and 1210 cycles"),
   references: (preset) => [
     // Stride 0 is conflict-free (a broadcast): the sweep's conflict-free latency is the same quantity.
     onBankSweep(lat('stride 0 (broadcast)', 50, 'MEI 4.1, Fig 5 (about 50 cycles)'), 'shared.base', preset),
     lat('2-way conflict', 88, 'MEI 4.1, Fig 5 (88 cycles)'),
     lat('32-way conflict', 1210, 'MEI 4.1, Fig 5 (1210 cycles)'),
-    onBankSweep(exact('degree rule', 'gcd(stride, 32)', '', 'MEI 4.1, Fig 4 (the way of bank conflict equals gcd(stride, 32))'), 'shared.rule', preset),
-    onBankSweep(exact('odd strides conflict-free', 'yes', '', 'MEI 4.1 (no bank conflict for odd strides)'), 'shared.oddConflictFree', preset),
+    withKind(onBankSweep(exact('degree rule', 'gcd(stride, 32)', '', 'MEI 4.1, Fig 4 (the way of bank conflict equals gcd(stride, 32))'), 'shared.rule', preset), BANK_RULE_KIND),
+    withKind(onBankSweep(exact('odd strides conflict-free', 'yes', '', 'MEI 4.1 (no bank conflict for odd strides)'), 'shared.oddConflictFree', preset), BANK_RULE_KIND),
   ],
   measure(preset, seed) {
     const runs: RowResult['runs'] = [];
@@ -152,6 +163,7 @@ const MEI_F7: ReproductionRow = {
   paper: 'MEI',
   title: 'Kepler shared memory: 4-byte vs 8-byte bank mode, even strides',
   presets: ['kepler'],
+  kind: predictedBecause("the preset gives each mode's word-to-bank mapping (the reading of Fig 6); the conflict degree at each stride is measured from simulated latencies"),
   references: () => {
     const c = 'MEI 4.1, Figs 6-7';
     // "8-byte mode is superior to 4-byte mode for other even strides whose number is not a power of two":
@@ -199,6 +211,7 @@ const MEI_T3: ReproductionRow = {
   paper: 'MEI',
   title: 'Global memory latency by access pattern (one non-uniform-stride run)',
   presets: ['fermi', 'kepler'],
+  kind: calibrated("each pattern's latency in the preset's tables was set from Table 3"),
   references: (preset) => {
     // The finding each value sits beside in a run's findings table: pattern N of a run in that space.
     const at = (space: string, i: number): Reference['finding'] => ({ experiment: 'global-latency-patterns', key: `pattern${i + 1}.latency`, params: { space } });
@@ -267,6 +280,7 @@ const MEI_T5: ReproductionRow = {
   paper: 'MEI',
   title: 'Texture vs global memory latency',
   presets: ['fermi', 'kepler'],
+  kind: calibrated("the preset's texture and global latencies were set from Table 5"),
   references: (preset) => T5[preset.generation] ?? [],
   measure(preset, seed) {
     const runs: RowResult['runs'] = [];

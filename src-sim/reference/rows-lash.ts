@@ -1,4 +1,5 @@
 import type { ParamValues } from '../experiments/types';
+import { PREDICTED, predictedBecause, specification } from './kinds';
 import { known, memoRun, take, type Measured } from './row-runs';
 import type { Reference, ReproductionRow, RowResult } from './types';
 import { LASH_MATMUL } from '../timing/workloads/lash';
@@ -72,6 +73,7 @@ const LASH_CFG: ReproductionRow = {
   paper: 'LASH',
   title: 'GPGPU-Sim GTX 480 configuration (LASH Tables I, II): MSHRs and mergers measured, the rest read from the timing data',
   presets: ['fermi480'],
+  kind: specification('read back from the timing data of fermi480, which was set from LASH Tables I, II'),
   references: () => [
     exact('SMs', TABLE_II.sms, '', 'LASH Table II (15 SMs)'),
     exact('memory controllers', TABLE_II.memoryControllers, '', 'LASH Table II (6)'),
@@ -126,6 +128,7 @@ const LASH_MLP: ReproductionRow = {
   paper: 'LASH',
   title: 'Outstanding loads per SM (LASH IV): mergers x min(lines, MSHRs); mergers x min(ways, MSHRs) in one set; mergers on one line',
   presets: ['fermi480'],
+  kind: predictedBecause('Table II gives the MSHR entries and merger fields (inputs); the outstanding requests they allow are produced by the engine\'s MSHR table under the probe'),
   references: () => {
     const { l1Mergers: m, l1Sets: s, l1Ways: w, l1Mshrs: e } = TABLE_II;
     return [
@@ -152,6 +155,7 @@ const LASH_F4: ReproductionRow = {
   paper: 'LASH',
   title: '1D stencil, 512K elements, 4 iterations: short fastest, beating int by about 11 % and char by about 12 % (LASH Fig 4, II)',
   presets: ['fermi480'],
+  kind: predictedBecause("LASH VI names GPGPU-Sim's GTX 480 configuration, the source of fermi480's settings; the stencil's times are simulated from them, nothing was set from Fig 4 or Fig 1"),
   references: () => [
     exact('fastest type', 'short', '', 'LASH Fig 4, VII-A (the optimal type is in the middle)', st('stencil.fastestType')),
     known(
@@ -179,6 +183,7 @@ const LASH_F5: ReproductionRow = {
   paper: 'LASH',
   title: 'Stencil memory metrics (LASH Fig 5): char makes fewer requests, uses less DRAM bandwidth, sees lower latency and L1 miss rate than int',
   presets: ['fermi480'],
+  kind: PREDICTED,
   references: () => [
     known(
       half(
@@ -230,6 +235,7 @@ const LASH_F6: ReproductionRow = {
   paper: 'LASH',
   title: 'LSU stall breakdown (LASH Fig 6): nomerger stalls rise from int to short to char, coalescing stalls fall',
   presets: ['fermi480'],
+  kind: PREDICTED,
   references: () => [
     exact('nomerger stalls rise', 'yes', '', 'LASH VII-B, Fig 6 ("significant increase in the number of nomerger stalls")', st('stencil.nomergerRises')),
     exact('coalescing stalls fall', 'yes', '', 'LASH VII-B, Fig 6 ("significant decrease in coalescing stalls")', st('stencil.coalescingFalls')),
@@ -254,6 +260,7 @@ const LASH_F7: ReproductionRow = {
   paper: 'LASH',
   title: 'Sensitivity to MSHRs, mergers, sets, ways (LASH Fig 7): int hardly changes; mergers decide short and char',
   presets: ['fermi480'],
+  kind: PREDICTED,
   references: () => [
     range('int: largest change', 0, 10, '%', 'LASH VII-C ("no change to these resources impact int\'s performance heavily"; assumed: within 10 %)', se('sens.int.maxChange')),
     half('MSHRMergers+: int-char gap widens', 26, '%', 'LASH VII-C ("widens the gap between int and char by 26%")', se('sens.mergersPlus.gapWidening')),
@@ -287,6 +294,7 @@ const LASH_F1: ReproductionRow = {
   paper: 'LASH',
   title: 'Three applications x three types (LASH Fig 1): matrix multiply within 3 % and fastest with char, stereo matching 37 % faster with char, stencil best with short',
   presets: ['fermi480'],
+  kind: PREDICTED,
   references: () => [
     known(
       range('matrix multiply: spread over types', 0, 4.5, '%', 'LASH II ("less than 3% gap between int and char"; half of 3 % above); Fig 1, measured on the real GTX 480 (LASH VI: "the real GPU is used to measure performance")', ap('apps.matmul.spread')),
@@ -317,6 +325,7 @@ const LASH_280: ReproductionRow = {
   paper: 'LASH',
   title: 'The stencil on GTX 280 (no L1; LASH VIII): smaller types always faster',
   presets: ['tesla'],
+  kind: predictedBecause("LASH VIII's GTX 280 without L1 is an input of the Tesla preset; the order of the types is simulated"),
   references: () => [exact('types fastest to slowest', 'char < short < int', '', 'LASH VIII ("under GTX280 ... smaller data types consistently perform better")', st('stencil.order'))],
   measure(preset, seed) {
     const runs: Runs = [];

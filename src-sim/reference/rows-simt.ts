@@ -1,5 +1,6 @@
 import type { ParamValues } from '../experiments/types';
 import { beside, finding, runFor } from './rows-core';
+import { calibrated, PREDICTED, withKind } from './kinds';
 import type { Reference, ReproductionRow, RowResult } from './types';
 
 /**
@@ -23,7 +24,7 @@ const DIV_REFS: [Reference, string][] = [
   [exact('first thread, c = 0..31', 31, '', 'WONG IV-C2, Fig 8 (c = {0, 1, ..., 31}: thread 31 is the first thread to execute)'), 'divergence.increasing.first'],
   [exact('last thread, c = 0..31', 0, '', 'WONG IV-C2 (the first then-clause, if (tid == c[0]), is executed last)'), 'divergence.increasing.last'],
   [exact('first thread, c = 31..0', 0, '', 'WONG IV-C2 (c decreasing: thread 0 is the first to execute; thread id does not affect the order)'), 'divergence.decreasing.first'],
-  [exact('taken path first', 'yes', '', 'WONG IV-C2 (when a warp reaches a conditional branch, the taken path is always executed first)'), 'divergence.takenFirst'],
+  [withKind(exact('taken path first', 'yes', '', 'WONG IV-C2 (when a warp reaches a conditional branch, the taken path is always executed first)'), calibrated('the SIMT executor pushes the taken path first by construction, after this statement')), 'divergence.takenFirst'],
 ];
 
 const WONG_F7: ReproductionRow = {
@@ -31,6 +32,7 @@ const WONG_F7: ReproductionRow = {
   paper: 'WONG',
   title: 'Branch divergence: paths serialised within a warp, warps overlap, the taken path first (WONG IV-C, Figs 7 and 8)',
   presets: ['tesla'],
+  kind: PREDICTED,
   references: () => DIV_REFS.map(([ref, key]) => beside(ref, 'simt-divergence', key, DIVERGENCE)),
   measure(preset, seed) {
     const runs: RowResult['runs'] = [];
@@ -63,6 +65,7 @@ const WONG_SYNC: ReproductionRow = {
   paper: 'WONG',
   title: '__syncthreads() at warp granularity: Listings 4 and 6 deadlock, 5 reads stale values, 7 pairs barriers 2-3 and 1-4 (WONG IV-C3, IV-D)',
   presets: ['tesla'],
+  kind: PREDICTED,
   references: () => SYNC_REFS.map(([ref, key]) => beside(ref, 'simt-sync', key, SYNC)),
   measure(preset, seed) {
     const runs: RowResult['runs'] = [];

@@ -4,6 +4,7 @@ import { simulate } from '../timing/engine';
 import { chooseStructures, monitorKernel, sl1Capacity, type StructureStats } from '../timing/sl1';
 import type { Instr, Kernel, TimingConfig } from '../timing/types';
 import { SL1_APPS } from '../timing/workloads/sl1-apps';
+import { calibrated, PREDICTED, predictedBecause, specification } from './kinds';
 import { known, memoRun, take, type Measured } from './row-runs';
 import type { Reference, ReproductionRow, RowResult } from './types';
 
@@ -64,6 +65,7 @@ const SL1_LAT: ReproductionRow = {
   paper: 'SL1',
   title: 'Isolated access latencies: registers 10, L1 80, shared 80, L2 240, DRAM 350 cycles (SL1 2.1)',
   presets: ['titan'],
+  kind: calibrated('the Titan preset\'s latencies were solved from these SL1 2.1 values'),
   references: () => [
     lat('registers', 10, 'SL1 2.1 (registers 10 cycles)'),
     lat('L1', 80, 'SL1 2.1 (L1 80 cycles)'),
@@ -83,6 +85,7 @@ const SL1_F1: ReproductionRow = {
   paper: 'SL1',
   title: 'wc: hardware L1 hit rate near 127/128 with few threads, falling toward zero (SL1 Fig 1)',
   presets: ['titan'],
+  kind: PREDICTED,
   references: () => [
     range('hit rate, fewest threads', 99.2, [95, 100], '%', 'SL1 Fig 1 caption (first access misses, the next 127 hit)'),
     range('hit rate, most threads', 0, [0, 10], '%', 'SL1 Fig 1 (with many threads 128 accesses can be 128 misses)'),
@@ -104,6 +107,7 @@ const SL1_F5: ReproductionRow = {
   paper: 'SL1',
   title: 'L2 throughput of one block flattens after about 512 threads, a little under 32 GB/s (SL1 Fig 5)',
   presets: ['titan'],
+  kind: calibrated('the per-SMX interconnect bandwidth was set from Fig 5\'s plateau'),
   references: () => [
     range('one block, 1024 threads', 31, [24, 32], 'GB/s', 'SL1 2.3.1, Fig 5 ("slightly less than 32 GB/s")'),
     range('flattens after', 512, [384, 768], 'threads', 'SL1 2.3.1, Fig 5 ("flattens out after about 512 threads")'),
@@ -123,6 +127,7 @@ const SL1_F6: ReproductionRow = {
   paper: 'SL1',
   title: 'L2 near-linear to about 480 GB/s at 15 blocks; DRAM near-linear to 10 blocks, then flat near 300 GB/s (SL1 Fig 6)',
   presets: ['titan'],
+  kind: calibrated('the L2 and DRAM bandwidth caps were set from SL1 2.1 and Fig 6'),
   references: () => [
     half('L2, 15 blocks', 480, 'GB/s', 'SL1 2.3.1, Fig 6 ("close to 480 GB/s with 15 blocks")'),
     range('L2 linearity', 1, [0.9, 1.05], '', 'SL1 2.3.1, Fig 6 ("increases almost linearly")'),
@@ -146,6 +151,7 @@ const SL1_SHM: ReproductionRow = {
   paper: 'SL1',
   title: 'Shared-memory throughput about 60 GB/s per SMX, about 900 GB/s over 15 (SL1 2.3.1)',
   presets: ['titan'],
+  kind: calibrated('the shared-memory bandwidth per SMX was set from SL1 2.1'),
   references: () => [
     half('one SMX', 60, 'GB/s', 'SL1 2.3.1 ("reaches 60GB/s")'),
     half('15 SMXs', 900, 'GB/s', 'SL1 2.3.1 ("close to 900GB/s with 15 SMXs")'),
@@ -167,6 +173,7 @@ const SL1_CLN: ReproductionRow = {
   paper: 'SL1',
   title: 'S-L1 lines per thread: floor((shared bytes per SM / threads per SM) / 16 B) (SL1 3.1)',
   presets: ['titan'],
+  kind: specification('SL1 3.1\'s formula evaluated on the preset\'s shared memory and thread limits, no simulation'),
   references: () => [
     exact('lines, 2048 threads per SMX', 1, 'lines', 'SL1 3.1 formula with 48 KB shared (4.1), 2048 threads per SMX (2.1), 16 B lines (3.1)'),
     exact('lines, 1024 threads per SMX', 3, 'lines', 'SL1 3.1 formula, 48 KB / 1024 threads / 16 B'),
@@ -213,6 +220,7 @@ const SL1_MON: ReproductionRow = {
   paper: 'SL1',
   title: 'Monitoring: 300 simulated accesses per thread; cache only above 50 %; read-write needs twice the hits (SL1 3.2.1, 3.2.2)',
   presets: ['titan'],
+  kind: specification('the monitoring constants of SL1 3.2 are the S-L1 model\'s parameters, read back'),
   references: () => [
     exact('accesses monitored per thread (wc)', 300, 'accesses', 'SL1 3.2.1 (threshold 300)'),
     range('lowest hit rate cached', 50.5, [50.0001, 51], '%', 'SL1 3.2.2 ("only ... above 50%")'),
@@ -246,6 +254,7 @@ const SL1_F7: ReproductionRow = {
   paper: 'SL1',
   title: 'S-L1 about 2.1x over no L1 and 1.9x over hardware L1; hardware L1 slower than no L1 for wc, PageViewCount, MatrixMultiply (SL1 Fig 7)',
   presets: ['titan'],
+  kind: predictedBecause("SL1 4.2's 32-byte sector fills are an input of the Titan preset; the applications' times and hit rates are simulated from the preset, nothing was set from them"),
   references: () => [
     known(gain('S-L1 over no L1, mean', 2.1, 'SL1 abstract, 4.2, Fig 7 (2.1 times faster on average than no L1)'), F7_CAUSE),
     known(gain('S-L1 over hardware L1, mean', 1.9, 'SL1 abstract, 4.2 (1.9 times faster on average than hardware L1)'), F7_CAUSE),
@@ -273,6 +282,7 @@ const SL1_F8: ReproductionRow = {
   paper: 'SL1',
   title: 'S-L1 hit rate: wc about 15 of 16; Kmeans zero (SL1 Fig 8)',
   presets: ['titan'],
+  kind: predictedBecause("SL1 4.2's 32-byte sector fills are an input of the Titan preset; the applications' times and hit rates are simulated from the preset, nothing was set from them"),
   references: () => [
     range('wc', 93.75, [90, 97], '%', 'SL1 4.2 ("each S-L1 miss is typically followed by 15 hits")'),
     exact('Kmeans', 0, '%', 'SL1 4.2 (no shared memory left: "the effective S-L1 hit rate is zero")'),
@@ -292,6 +302,7 @@ const SL1_F9: ReproductionRow = {
   paper: 'SL1',
   title: 'Best number of online threads is larger with S-L1 (SL1 4.2, Fig 9)',
   presets: ['titan'],
+  kind: predictedBecause("SL1 4.2's 32-byte sector fills are an input of the Titan preset; the applications' times and hit rates are simulated from the preset, nothing was set from them"),
   references: () => [exact('larger with S-L1 (mean over apps)', 'yes', '', 'SL1 4.2, Fig 9 ("applications perform best with a larger number of threads when using S-L1")')],
   measure(preset, seed) {
     const runs: Runs = [];
@@ -307,6 +318,7 @@ const SL1_F12: ReproductionRow = {
   paper: 'SL1',
   title: 'S-L1 enabled with nothing cached: about 8 % overhead on average (SL1 4.4, Fig 12)',
   presets: ['titan'],
+  kind: PREDICTED,
   references: () => [half('overhead, mean', 8, '%', 'SL1 4.4, Fig 12 ("the overhead is 8% on average")')],
   measure(preset, seed) {
     const runs: Runs = [];
@@ -322,6 +334,7 @@ const SL1_F13: ReproductionRow = {
   paper: 'SL1',
   title: 'Line size: 16 B best; 8 B worse everywhere; 24 B worse in all but two (SL1 4.5, Fig 13)',
   presets: ['titan'],
+  kind: PREDICTED,
   references: () => [
     known(
       exact('apps slower with 8 B lines', 10, 'apps', 'SL1 4.5 ("impacts performance negatively in every case")'),

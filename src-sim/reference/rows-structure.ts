@@ -2,6 +2,7 @@ import { onTlbProbe, tlbStructure } from './rows-tlb';
 import type { ExperimentResult, ParamValues } from '../experiments/types';
 import type { Preset } from '../presets/types';
 import { beside, finding, runFor } from './rows-core';
+import { calibrated, INFERRED, predictedBecause, withKind } from './kinds';
 import type { Reference, ReproductionRow, RowResult } from './types';
 
 /**
@@ -79,6 +80,7 @@ const MEI_T4: ReproductionRow = {
   paper: 'MEI',
   title: 'Structures found with the fine-grained P-chase (MEI Table 4: Fermi L1 data cache, L1 and L2 TLBs, texture L1)',
   presets: ['fermi'],
+  kind: INFERRED,
   references: () => [
     onL1(exact('L1 data size', 16 * 1024, 'B', 'MEI Table 4 (Fermi L1 data cache: N = 16 KB)'), 'cache.sizeBytes'),
     onL1(exact('L1 data line', 128, 'B', 'MEI Table 4 (b = 128 byte)'), 'cache.lineBytes'),
@@ -123,8 +125,9 @@ const MEI_F8: ReproductionRow = {
   paper: 'MEI',
   title: 'Fermi L1 replacement (MEI Fig 8): aperiodic, one hot way replaced half the time',
   presets: ['fermi'],
+  kind: calibrated("the preset's replacement policy was set from Fig 8: hot way 2 replaced with probability 1/2, the others 1/6, the hot way moving every two misses"),
   references: () => [
-    onL1(exact('policy', 'not LRU', '', 'MEI 4.1 ("its replacement policy is not LRU, because the memory access process is aperiodic")'), 'cache.policy'),
+    withKind(onL1(exact('policy', 'not LRU', '', 'MEI 4.1 ("its replacement policy is not LRU, because the memory access process is aperiodic")'), 'cache.policy'), INFERRED),
     onL1(range('way 1 share', 1 / 6, 0.1, 0.24, 'MEI 4.1, Fig 8 (replacement probabilities 1/6, 1/2, 1/6, 1/6)'), 'cache.way1.evictionShare'),
     onL1(range('way 2 share', 1 / 2, 0.4, 0.6, 'MEI 4.1, Fig 8 (way 2 replaced with probability 1/2)'), 'cache.way2.evictionShare'),
     onL1(range('way 3 share', 1 / 6, 0.1, 0.24, 'MEI 4.1, Fig 8'), 'cache.way3.evictionShare'),
@@ -168,6 +171,7 @@ const MEI_F9: ReproductionRow = {
   paper: 'MEI',
   title: 'Fermi L1 miss rate vs N = 16..24 KB, s = 128 B (MEI Fig 9): at most about 50 %, where LRU reaches 100 %',
   presets: ['fermi'],
+  kind: predictedBecause("the preset's replacement policy was set from Fig 8's probabilities, not from Fig 9's miss rates, which emerge from simulating it"),
   references: () => [
     onL1(range('max miss rate, Fermi L1', 0.5, 0.35, 0.65, 'MEI 4.1, Fig 9 ("the non-LRU Fermi cache has a maximum miss rate of 50%")'), 'cache.maxMissRate'),
     // Measured on a copy of the preset with an LRU L1: no run of a paper's preset shows it.
@@ -196,6 +200,7 @@ const MEI_L1_48: ReproductionRow = {
   paper: 'MEI',
   title: 'Fermi L1 configured as 48 KB: 6 ways (MEI 4.1, citing Meltzer)',
   presets: ['fermi'],
+  kind: INFERRED,
   references: () => [
     beside(exact('L1 size (48 KB configuration)', 48 * 1024, 'B', 'MEI 4.1 ("Fermi cache can be either 16 KB or 48 KB")'), 'cache-structure', 'cache.sizeBytes', L1_48_WALK),
     beside(
@@ -219,6 +224,7 @@ const MEI_F12: ReproductionRow = {
   paper: 'MEI',
   title: 'Texture L1 set mapping (MEI Fig 12): 384 lines of 32 B in 4 sets of 96, address bits 7-8 select the set, LRU',
   presets: ['fermi', 'kepler'],
+  kind: INFERRED,
   references: () => [
     onTexture(exact('size', 12 * 1024, 'B', 'MEI 4.3 ("The 12 KB cache can store up to 384 cache lines")'), 'texture.sizeBytes'),
     onTexture(exact('lines', 384, '', 'MEI 4.3, Fig 12 (384 cache lines)'), 'texture.lines'),
@@ -280,6 +286,7 @@ const MEI_METHOD: ReproductionRow = {
   paper: 'MEI',
   title: 'The four-step fine-grained P-chase method (MEI 3.2), walked automatically on the first cache level',
   presets: ['fermi'],
+  kind: INFERRED,
   references: (preset) => METHOD_REFS[l1Space(preset)],
   measure(preset, seed) {
     const runs: RowResult['runs'] = [];

@@ -3,6 +3,7 @@ import type { ExperimentResult, Finding, ParamValues } from '../experiments/type
 import { tlbProbes } from '../experiments/tlb-probes';
 import type { Preset } from '../presets/types';
 import { beside } from './rows-core';
+import { calibrated, INFERRED } from './kinds';
 import type { Reference, ReproductionRow, RowResult } from './types';
 
 /** TLB rows: MEI Table 4 (TLB columns), Figs 10-11, page size, Kepler's 512 MB window; WONG Figs 13-16. */
@@ -35,7 +36,15 @@ function take(out: Measured, findings: readonly Finding[], map: Record<string, s
 }
 
 const exact = (name: string, value: number | string, unit: string, citation: string): Reference => ({ name, value, unit, tolerance: 'exact', citation });
-const latency = (name: string, value: number, citation: string): Reference => ({ name, value, unit: 'cycles', tolerance: 'latency', citation });
+/** A latency the TLB probes measure: the preset's latency table was set from the same value. */
+const latency = (name: string, value: number, citation: string): Reference => ({
+  name,
+  value,
+  unit: 'cycles',
+  tolerance: 'latency',
+  citation,
+  kind: calibrated("the preset's latency for this hit-and-miss combination was set from the same value"),
+});
 
 /**
  * The reference beside finding `key` of a tlb-probes run with these parameters. A probe the row runs
@@ -103,6 +112,7 @@ export const ROWS: ReproductionRow[] = [
     paper: 'MEI',
     title: 'L2 TLB sets from missed entries, s = 2 MB, N = 130..144 MB',
     presets: ['fermi', 'kepler'],
+    kind: INFERRED,
     references: () => [
       onTlbProbe(exact('missed entries at 132 MB', 17, '', 'MEI 4.2, Fig 11 ("N = 132 MB causes 17 missed entries at once")'), 'tlb.l2.firstMissedEntries', MISSED),
       onTlbProbe(exact('missed entries added per 2 MB, 134..144 MB', 8, '', 'MEI 4.2, Fig 11 ("8 more missed entries each time")'), 'tlb.l2.missedEntriesPerStep', MISSED),
@@ -133,6 +143,7 @@ export const ROWS: ReproductionRow[] = [
     paper: 'MEI',
     title: 'Page size (brute force)',
     presets: ['fermi', 'kepler'],
+    kind: INFERRED,
     references: () => [
       onTlbProbe(exact('page size', 2 * MB, 'B', 'MEI slides "TLB" ("the page size of both Fermi and Kepler are 2 MB, by brute force experiments")'), 'tlb.pageBytes', PAGE),
       onTlbProbe(exact('L1 TLB entry coverage', 2 * MB, 'B', 'MEI Table 4 (L1 TLB b = 2 MB)'), 'tlb.l1.entryBytes', PAGE),
@@ -150,6 +161,7 @@ export const ROWS: ReproductionRow[] = [
     paper: 'MEI',
     title: 'Kepler page-table activation window',
     presets: ['kepler'],
+    kind: INFERRED,
     references: () => [
       onTlbProbe(exact('active page window', 512 * MB, 'B', 'MEI 4.2 ("only memory page entries of 512 MB are activated"); slides "Global memory: an overview III"'), 'tlb.window.bytes', WINDOW),
       onTlbProbe(latency('pattern 6 latency (page-table switch)', 1000, 'MEI Table 3, Kepler pattern 6'), 'tlb.window.switchLatency', WINDOW),
@@ -172,6 +184,7 @@ export const ROWS: ReproductionRow[] = [
     paper: 'WONG',
     title: 'Global memory TLBs: reach (Fig 13), 16 vs 17 elements (Fig 14), offset (Fig 15)',
     presets: ['tesla'],
+    kind: INFERRED,
     references: () => [
       onTlbProbe(exact('L1 TLB reach', 8 * MB, 'B', 'WONG IV-I1, Fig 13 (8 MB L1 TLB)'), 'tlb.l1.reachBytes', REACH),
       onTlbProbe(exact('L1 TLB entries', 16, '', 'WONG IV-I1 (16 lines), Fig 14'), 'tlb.l1.entries', REACH),
@@ -226,6 +239,7 @@ export const ROWS: ReproductionRow[] = [
     paper: 'WONG',
     title: 'Texture memory TLBs (256 KB stride; 512 KB for the L2 way count)',
     presets: ['tesla'],
+    kind: INFERRED,
     references: () => [
       onTlbProbe(exact('L1 TLB reach', 8 * MB, 'B', 'WONG IV-I2, Fig 16 (8 MB fully associative L1 TLB)'), 'tlb.l1.reachBytes', TEX_REACH),
       onTlbProbe(exact('L1 TLB entries', 16, '', 'WONG IV-I2 (16-way fully associative)'), 'tlb.l1.entries', TEX_REACH),

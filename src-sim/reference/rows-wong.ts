@@ -6,6 +6,7 @@ import type { ExperimentResult, ParamValues } from '../experiments/types';
 import type { Preset } from '../presets/types';
 import { Rng } from '../rng';
 import { beside, runFor } from './rows-core';
+import { calibrated, INFERRED, predictedBecause, withKind } from './kinds';
 import type { Reference, ReproductionRow, RowResult } from './types';
 
 /**
@@ -49,15 +50,22 @@ function tpcCount(preset: Preset): number {
 
 const SHM_STRIDES = [4, 64, 512];
 
+/** Latencies and placement effects the Tesla preset's texture and constant paths were set from. */
+const TEX_LATENCY = calibrated("the preset's texture latencies were set from WONG Table V and IV-H");
+const TEX_PLACEMENT = calibrated('the preset puts the interconnect between the texture L1 and L2, as Fig 11 shows');
+const CONST_LATENCY = calibrated("the preset's constant-cache latencies were set from WONG IV-J's raw 8 / 81 / 220 / 476 cycles");
+const CONST_PLACEMENT = calibrated('the preset puts the interconnect between the constant L2 and L3, as Fig 17 shows');
+
 const WONG_SHM: ReproductionRow = {
   id: 'WONG-SHM',
   paper: 'WONG',
   title: 'Shared memory: 38-cycle loads, no caching effects over footprint and stride (WONG IV-F)',
   presets: ['tesla'],
+  kind: calibrated("the preset's shared-memory latency was set from IV-F's 38 cycles"),
   references: () => [
     // The row chases shared memory itself; the bank-stride sweep's conflict-free latency is the same load.
     beside(lat('latency', 38, 'WONG IV-F, Table V (38 cycles)'), 'shared-bank-stride', 'shared.base'),
-    exact('cache levels', 0, '', 'WONG IV-F (varying footprint and stride shows no caching)'),
+    withKind(exact('cache levels', 0, '', 'WONG IV-F (varying footprint and stride shows no caching)'), calibrated('the preset models shared memory with no cache, after IV-F; the analyser reads the flat curve that follows')),
   ],
   measure(preset, seed) {
     // No registered experiment chases shared memory; the row runs the chase itself (shared-chase.ts).
@@ -91,6 +99,7 @@ const WONG_GLB: ReproductionRow = {
   paper: 'WONG',
   title: 'Global memory: 436-443 cycles with an L1 TLB hit, no caching (WONG IV-G)',
   presets: ['tesla'],
+  kind: calibrated("the preset's global latency with an L1 TLB hit was set from IV-G's 436-443 cycles"),
   references: () => [
     beside(
       { name: 'latency (mean placement)', value: 440, unit: 'cycles', tolerance: 'range', range: [436, 443], citation: 'WONG IV-G (436-443 cycles without a TLB miss)' },
@@ -101,7 +110,7 @@ const WONG_GLB: ReproductionRow = {
     lat('fastest placement', 436, 'WONG IV-G (436-443 cycles over placements)'),
     lat('slowest placement', 443, 'WONG IV-G (436-443 cycles over placements)'),
     // The row takes the larger count of the two sweeps; beside a run, the fine sweep's count.
-    beside(exact('cache levels', 0, '', 'WONG IV-G (no caching effects observed)'), 'pchase-average', `${curve(64)}.levels`, { ...GLB_FINE, tpc: -1 }),
+    withKind(beside(exact('cache levels', 0, '', 'WONG IV-G (no caching effects observed)'), 'pchase-average', `${curve(64)}.levels`, { ...GLB_FINE, tpc: -1 }), calibrated('the preset gives global memory no data cache, after IV-G; the analyser reads the flat curve that follows')),
   ],
   measure(preset, seed) {
     const runs: Runs = [];
@@ -139,18 +148,19 @@ const WONG_F10: ReproductionRow = {
   paper: 'WONG',
   title: 'Texture caches: L1 5 KB 20-way 32 B lines, L2 256 KB 8-way 256 B lines (WONG Figs 10-12)',
   presets: ['tesla'],
+  kind: INFERRED,
   references: () => [
     onCurve(exact('L1 size', 5 * 1024, 'B', `${TEX}1, Figs 10, 11 (5 KB)`), TEX_L1, 'level1.sizeBytes'),
     onCurve(exact('L1 line', 32, 'B', `${TEX}1, Fig 11 (32-byte lines)`), TEX_L1, 'level1.lineBytes'),
     onCurve(exact('L1 ways', 20, '', `${TEX}1, Fig 11 (256-byte way: 20-way)`), TEX_L1, 'level1.ways'),
-    onCurve(lat('L1 latency', 261, `${TEX}1, Table V (261 clocks)`), TEX_L1, 'plateau1.latency'),
+    withKind(onCurve(lat('L1 latency', 261, `${TEX}1, Table V (261 clocks)`), TEX_L1, 'plateau1.latency'), TEX_LATENCY),
     onCurve(exact('L2 size', 256 * 1024, 'B', `${TEX}2, Fig 10 (256 KB)`), TEX_L2, 'level1.sizeBytes'),
     onCurve(exact('L2 line', 256, 'B', `${TEX}2, Fig 12 (256-byte lines)`), TEX_ZOOM, 'level1.lineBytes'),
     onCurve(exact('L2 ways', 8, '', `${TEX}2, Fig 10 (32 KB way: 8-way)`), TEX_L2, 'level1.ways'),
-    onCurve(lat('L2 latency', 371, 'WONG Table V (371 clocks)'), TEX_L2, 'plateau1.latency'),
-    onCurve(lat('memory latency', 499, `${TEX}1 (499 clocks)`), TEX_L2, 'plateau2.latency'),
-    exact('L1 latency depends on TPC placement', 'no', '', 'WONG Fig 11 (maximum and minimum over placements separate only past the L1)'),
-    exact('L2 latency depends on TPC placement', 'yes', '', `${TEX}2, Fig 11 (L2 has TPC placement-dependent latency)`),
+    withKind(onCurve(lat('L2 latency', 371, 'WONG Table V (371 clocks)'), TEX_L2, 'plateau1.latency'), TEX_LATENCY),
+    withKind(onCurve(lat('memory latency', 499, `${TEX}1 (499 clocks)`), TEX_L2, 'plateau2.latency'), TEX_LATENCY),
+    withKind(exact('L1 latency depends on TPC placement', 'no', '', 'WONG Fig 11 (maximum and minimum over placements separate only past the L1)'), TEX_PLACEMENT),
+    withKind(exact('L2 latency depends on TPC placement', 'yes', '', `${TEX}2, Fig 11 (L2 has TPC placement-dependent latency)`), TEX_PLACEMENT),
   ],
   measure(preset, seed) {
     const runs: Runs = [];
@@ -203,6 +213,7 @@ const WONG_F17: ReproductionRow = {
   paper: 'WONG',
   title: 'Constant caches: L1 2 KB, L2 8 KB, L3 32 KB; raw latencies 8 / 81 / 220 / 476 (WONG Figs 17, 18)',
   presets: ['tesla'],
+  kind: INFERRED,
   references: () => [
     onConst(exact('L1 size', 2048, 'B', `${CON}1, Figs 17, 18 (2 KB)`), F17, 'level1.sizeBytes'),
     onConst(exact('L1 line', 64, 'B', `${CON}1, Fig 18 (64-byte lines)`), F18, 'level1.lineBytes'),
@@ -216,13 +227,13 @@ const WONG_F17: ReproductionRow = {
     onConst(exact('L3 line', 256, 'B', `${CON}3 (256-byte lines)`), NEAR32, 'level1.lineBytes'),
     onConst(exact('L3 ways', 8, '', `${CON}3 (8-way)`), F17, 'level3.ways'),
     onConst(exact('L3 sets', 16, '', `${CON}3 (16 sets)`), NEAR32, 'level1.sets'),
-    onConst(lat('L1 latency (raw)', 8, `${CON}, Table V (8 clocks after removing ~48 of two arithmetic instructions)`), F17, 'plateau1.latency'),
-    onConst(lat('L2 latency (raw)', 81, `${CON}, Table V (81 clocks, raw)`), F17, 'plateau2.latency'),
-    onConst(lat('L3 latency (raw)', 220, `${CON}, Table V (220 clocks, raw)`), F17, 'plateau3.latency'),
-    onConst(lat('memory latency (raw)', 476, `${CON} (476 clocks, raw)`), F17, 'plateau4.latency'),
-    onConst(lat('L1 latency (measured)', 56, `${CON} (measured values include about 48 cycles of two arithmetic instructions: 8 + 48)`), MEASURED, 'plateau1.latency'),
-    exact('L2 latency depends on TPC placement', 'no', '', `${CON}2, Fig 17 (the L2 is in the TPC; the spread starts in the 8-32 KB region)`),
-    exact('L3 latency depends on TPC placement', 'yes', '', `${CON}3, Fig 17 (L3 latency differs significantly by TPC)`),
+    withKind(onConst(lat('L1 latency (raw)', 8, `${CON}, Table V (8 clocks after removing ~48 of two arithmetic instructions)`), F17, 'plateau1.latency'), CONST_LATENCY),
+    withKind(onConst(lat('L2 latency (raw)', 81, `${CON}, Table V (81 clocks, raw)`), F17, 'plateau2.latency'), CONST_LATENCY),
+    withKind(onConst(lat('L3 latency (raw)', 220, `${CON}, Table V (220 clocks, raw)`), F17, 'plateau3.latency'), CONST_LATENCY),
+    withKind(onConst(lat('memory latency (raw)', 476, `${CON} (476 clocks, raw)`), F17, 'plateau4.latency'), CONST_LATENCY),
+    withKind(onConst(lat('L1 latency (measured)', 56, `${CON} (measured values include about 48 cycles of two arithmetic instructions: 8 + 48)`), MEASURED, 'plateau1.latency'), CONST_LATENCY),
+    withKind(exact('L2 latency depends on TPC placement', 'no', '', `${CON}2, Fig 17 (the L2 is in the TPC; the spread starts in the 8-32 KB region)`), CONST_PLACEMENT),
+    withKind(exact('L3 latency depends on TPC placement', 'yes', '', `${CON}3, Fig 17 (L3 latency differs significantly by TPC)`), CONST_PLACEMENT),
   ],
   measure(preset, seed) {
     const runs: Runs = [];
@@ -281,6 +292,7 @@ const WONG_F20: ReproductionRow = {
   paper: 'WONG',
   title: 'Constant cache sharing: per-SM L1, per-TPC L2, global L3; L2 and L3 shared with instructions (WONG Figs 20, 21)',
   presets: ['tesla'],
+  kind: predictedBecause("the levels' scopes (per SM, per TPC, global: IV-J) are preset inputs; the sizes seen beside a second block or beside instruction fetch are measured"),
   references: () => {
     const refs: Reference[] = [];
     for (const [id, label] of PLACES)
@@ -338,10 +350,11 @@ const WONG_CLK: ReproductionRow = {
   paper: 'WONG',
   title: 'clock(): 28 cycles followed by a non-dependent operation; clock registers per TPC (WONG IV-A, Fig 5)',
   presets: ['tesla'],
+  kind: calibrated("the preset's clock() overhead and per-TPC clock registers were set from IV-A and Fig 5"),
   references: () => [
     { ...lat('clock() overhead', 28, 'WONG IV-A (a clock() followed by a non-dependent operation takes 28 cycles)'), finding: { experiment: 'clock', key: 'clock.overhead' } },
     { ...exact('clock register scope', 'TPC', '', 'WONG IV-A, Fig 5 (blocks on the same TPC share timestamp values)'), finding: { experiment: 'clock', key: 'clock.scope' } },
-    { ...exact('launches serialised', 'yes', '', 'WONG Fig 5 (kernel calls are serialised)'), finding: { experiment: 'clock', key: 'clock.serialized' } },
+    { ...exact('launches serialised', 'yes', '', 'WONG Fig 5 (kernel calls are serialised)'), finding: { experiment: 'clock', key: 'clock.serialized' }, kind: predictedBecause('the per-TPC clock registers of Fig 5 are an input; the serialisation of launches is read from the simulated timestamps') },
   ],
   measure(preset, seed) {
     const runs: Runs = [];

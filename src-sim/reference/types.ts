@@ -1,5 +1,22 @@
 import type { Preset } from '../presets/types';
 
+/**
+ * What a check can prove (REPRODUCTION.md, "Every check declares its kind"):
+ * - 'predicted': the model produced the value from inputs that do not contain it (structure inferred by
+ *   the analysers, orderings and ratios of many-thread runs, curve shapes): a reproduction;
+ * - 'calibrated': a preset number was set from this very value (latency tables, bandwidth caps): a
+ *   pass proves consistency only;
+ * - 'specification': the value is read back from preset data (Table 1 facts, configuration rows).
+ */
+export type CheckKind = 'predicted' | 'calibrated' | 'specification';
+export const CHECK_KINDS: readonly CheckKind[] = ['predicted', 'calibrated', 'specification'];
+
+/** A check's kind with its reason, which 'calibrated' and 'specification' must give (one line). */
+export interface KindDecl {
+  kind: CheckKind;
+  reason?: string;
+}
+
 /** One published value: what the paper reports, where, and how close the simulation must come. */
 export interface Reference {
   /** Short name of the quantity, e.g. "pattern 1" or "L1 size". */
@@ -26,6 +43,13 @@ export interface Reference {
    * section that shows it. Shown beside the check only when it fails; it never changes the verdict.
    */
   knownDeviation?: string;
+  /**
+   * Shown beside the result for context and never judged: a value of the paper's that is not the
+   * simulator's target (a real-GPU measurement, say), with where it comes from.
+   */
+  context?: string;
+  /** This check's kind where it differs from its row's (ReproductionRow.kind). */
+  kind?: KindDecl;
 }
 
 export interface CheckResult {
@@ -39,6 +63,13 @@ export interface CheckResult {
   citation?: string;
   /** The reference's known deviation, on a failing check only. */
   note?: string;
+  /** What the check can prove, and why where it is not 'predicted'. */
+  kind: CheckKind;
+  kindReason?: string;
+  /** A check with a known deviation that passes: the note is stale, and the gate fails until it goes. */
+  unexpectedPass?: boolean;
+  /** The reference's context (Reference.context), shown beside the result, never judged. */
+  context?: string;
 }
 
 export interface RowResult {
@@ -63,6 +94,8 @@ export interface ReproductionRow {
   presets: string[];
   /** The published values, as data with citations. */
   references: (preset: Preset) => Reference[];
+  /** The kind of the row's checks (a reference may override it with its own `kind`). */
+  kind: KindDecl;
   /** Runs the experiment(s) and measures what the references name. */
   measure: (preset: Preset, seed: number) => { measured: Record<string, number | string>; runs: RowResult['runs'] };
 }

@@ -9,6 +9,7 @@ import { describe, expect, it } from 'vitest';
 import { findPreset } from '../../src-sim/presets';
 import { REPRODUCTION_ROWS } from '../../src-sim/reference';
 import { bandOf, checkOne } from '../../src-sim/reference/check';
+import { PREDICTED } from '../../src-sim/reference/kinds';
 import type { Reference } from '../../src-sim/reference/types';
 
 const ROOT = join(__dirname, '..', '..');
@@ -60,21 +61,21 @@ describe('known deviations', () => {
   it('travel with a failing check only; the citation travels with every check', () => {
     const { ref } = withNotes.find((r) => r.row === 'LASH-F4' && r.ref.name === 'short faster than int') as { ref: Reference };
     const [lo, hi] = bandOf(ref) as [number, number];
-    const inside = checkOne(ref, (lo + hi) / 2);
+    const inside = checkOne(ref, (lo + hi) / 2, PREDICTED);
     expect(inside.pass).toBe(true);
     expect(inside.note).toBeUndefined();
     expect(inside.citation).toBe(ref.citation);
-    const outside = checkOne(ref, hi * 2);
+    const outside = checkOne(ref, hi * 2, PREDICTED);
     expect(outside.pass).toBe(false);
     expect(outside.note).toBe(ref.knownDeviation);
     expect(outside.citation).toBe(ref.citation);
     // A check with no known deviation has no note, pass or fail.
     const plain: Reference = { ...ref, knownDeviation: undefined };
-    expect(checkOne(plain, hi * 2).note).toBeUndefined();
+    expect(checkOne(plain, hi * 2, PREDICTED).note).toBeUndefined();
     // An exact word check.
     const words = withNotes.find((r) => r.row === 'SL1-F7' && r.ref.tolerance === 'exact')?.ref as Reference;
-    expect(checkOne(words, 'yes').note).toBeUndefined();
-    expect(checkOne(words, 'no').note).toBe(words.knownDeviation);
-    expect(checkOne(words, undefined).note).toBe(words.knownDeviation);
+    expect(checkOne(words, 'yes', PREDICTED).note).toBeUndefined();
+    expect(checkOne(words, 'no', PREDICTED).note).toBe(words.knownDeviation);
+    expect(checkOne(words, undefined, PREDICTED).note).toBe(words.knownDeviation);
   });
 });

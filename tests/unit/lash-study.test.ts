@@ -6,6 +6,7 @@ import { findPreset } from '../../src-sim/presets';
 import type { Preset } from '../../src-sim/presets/types';
 import { runRow } from '../../src-sim/reference/check';
 import { bandOf, checkOne } from '../../src-sim/reference/check';
+import { PREDICTED } from '../../src-sim/reference/kinds';
 import { selectRows } from '../../src-sim/reference';
 import { ROWS } from '../../src-sim/reference/rows-lash';
 import { simulate } from '../../src-sim/timing/engine';
@@ -23,17 +24,17 @@ describe('tolerance for relative figures', () => {
   it("'half' accepts half of the paper's value either way", () => {
     const ref = { name: 'x', value: 11, unit: '%', tolerance: 'half' as const, citation: 'LASH II' };
     expect(bandOf(ref)).toEqual([5.5, 16.5]);
-    expect(checkOne(ref, 5.5).pass).toBe(true);
-    expect(checkOne(ref, 16.5).pass).toBe(true);
-    expect(checkOne(ref, 5.4).pass).toBe(false);
-    expect(checkOne(ref, 17).pass).toBe(false);
-    expect(checkOne(ref, 12).target).toBe('5.5..16.5 %');
+    expect(checkOne(ref, 5.5, PREDICTED).pass).toBe(true);
+    expect(checkOne(ref, 16.5, PREDICTED).pass).toBe(true);
+    expect(checkOne(ref, 5.4, PREDICTED).pass).toBe(false);
+    expect(checkOne(ref, 17, PREDICTED).pass).toBe(false);
+    expect(checkOne(ref, 12, PREDICTED).target).toBe('5.5..16.5 %');
   });
   it("'half-gain' judges a ratio by its gain over 1", () => {
     const ref = { name: 'speedup', value: 1.9, unit: 'x', tolerance: 'half-gain' as const, citation: 'SL1 4.2' };
     expect(bandOf(ref)).toEqual([1.45, 2.35]);
-    expect(checkOne(ref, 1.46).pass).toBe(true);
-    expect(checkOne(ref, 1.44).pass).toBe(false);
+    expect(checkOne(ref, 1.46, PREDICTED).pass).toBe(true);
+    expect(checkOne(ref, 1.44, PREDICTED).pass).toBe(false);
   });
 });
 

@@ -435,8 +435,8 @@ describe('the scorecard', () => {
       deviation: 0.0024,
       pass: true,
       checks: [
-        { name: 'pattern 1', target: '116 cycles', simulated: '116 cycles', deviation: 0, pass: true },
-        { name: 'pattern 5', target: '1259 cycles', simulated: '1262 cycles', deviation: 0.0024, pass: true },
+        { name: 'pattern 1', target: '116 cycles', simulated: '116 cycles', deviation: 0, pass: true, kind: 'calibrated', kindReason: 'the preset was set from Table 3' },
+        { name: 'pattern 5', target: '1259 cycles', simulated: '1262 cycles', deviation: 0.0024, pass: true, kind: 'calibrated', kindReason: 'the preset was set from Table 3' },
       ],
       runs: [{ experiment: 'pchase-fine', params: { space: 'global', strideBytes: 128 } }],
     },
@@ -447,7 +447,7 @@ describe('the scorecard', () => {
       simulated: 'L2 size 1 MB',
       deviation: 0.333,
       pass: false,
-      checks: [{ name: 'L2 size', target: '1.5 MB', simulated: '1 MB', deviation: 0.333, pass: false, citation: 'MEI Table 4 (L2)', note: 'the probe stops at 1 MB' }],
+      checks: [{ name: 'L2 size', target: '1.5 MB', simulated: '1 MB', deviation: 0.333, pass: false, citation: 'MEI Table 4 (L2)', note: 'the probe stops at 1 MB', kind: 'predicted' }],
       runs: [{ experiment: 'pchase-average', params: { sizeFrom: 1024 } }],
     },
     { id: 'WONG-F10..F12', preset: 'fermi', target: 'texture L1 5 KB', simulated: 'texture L1 5 KB', pass: true, checks: [], runs: [] },
@@ -482,13 +482,20 @@ describe('the scorecard', () => {
     expect(w.get('[data-testid="score-passed"]').text()).toBe('2 passed');
     expect(w.get('[data-testid="score-failed"]').text()).toBe('1 failed');
     expect(w.get('[data-testid="score-failed"]').classes()).toContain('fail');
+    // The headline counts predicted checks; calibrated and specification ones are consistency.
+    expect(w.get('[data-testid="score-predicted"]').text()).toContain('Predicted checks: 0 of 1 passed (0 %)');
+    expect(w.get('[data-testid="score-consistency"]').text()).toContain('calibrated 2 of 2');
+    expect(w.get('[data-testid="score-consistency"]').text()).toContain('specification 0 of 0');
+    expect(w.get('[data-testid="score-failed-detail"]').text()).toContain('1 only on known deviations, 0 with a new failure');
+    expect(w.find('[data-testid="score-unexpected"]').exists()).toBe(false);
 
     const trs = w.findAll('[data-testid="score-row"]');
     expect(trs.map((r) => r.attributes('data-row'))).toEqual(['MEI-T3', 'MEI-T4', 'WONG-F10..F12']);
     expect(trs[0]!.text()).toContain('Mei et al. 2014 · Table 3');
     expect(trs[0]!.text()).toContain('Fine-grained P-chase');
     expect(trs[0]!.text()).toContain('0.24 %');
-    expect(trs[1]!.get('[data-testid="score-verdict"]').classes()).toContain('fail');
+    expect(trs[1]!.get('[data-testid="score-verdict"]').attributes('data-gate')).toBe('known');
+    expect(trs[1]!.get('[data-testid="score-verdict"]').text()).toBe('✗ fail (known)');
     expect(trs[1]!.text()).toContain('33.3 %');
     expect(trs[2]!.text()).toContain('Figs 10–12');
     expect(trs[2]!.get('[data-testid="score-open-run"]').attributes('disabled')).toBeDefined();
@@ -497,8 +504,8 @@ describe('the scorecard', () => {
     await trs[0]!.get('button.expand').trigger('click');
     const checks = w.get('[data-testid="score-checks"]');
     expect(checks.findAll('tbody tr').map((r) => r.findAll('td').map((td) => td.text()))).toEqual([
-      ['pattern 1', '116 cycles', '116 cycles', '0 %', 'pass'],
-      ['pattern 5', '1259 cycles', '1262 cycles', '0.24 %', 'pass'],
+      ['pattern 1', 'calibrated the preset was set from Table 3', '116 cycles', '116 cycles', '0 %', 'pass'],
+      ['pattern 5', 'calibrated the preset was set from Table 3', '1259 cycles', '1262 cycles', '0.24 %', 'pass'],
     ]);
 
     expect(checks.find('[data-testid="score-known"]').exists()).toBe(false);

@@ -554,13 +554,13 @@ describe('RunView', () => {
       rows: [{ id: 'MEI-T4', paper: 'MEI', title: 'Cache structures' }],
       findings: [
         // The main process's check is what the verdict shows.
-        { key: 'cache.sizeBytes', paper: { rowIds: ['MEI-T4'], reference: ref('L1 size', 16384, 'B', 'exact', 'MEI Table 4 (Fermi L1)') }, check: { name: 'L1 size', target: '16 KB', simulated: '16 KB', deviation: 0, pass: true } },
-        { key: 'cache.ways', paper: { rowIds: ['MEI-T4'], reference: ref('L1 ways', 4, '', 'exact', 'MEI Table 4 (Fermi L1 ways)') }, check: { name: 'L1 ways', target: '4', simulated: '5', deviation: 0.25, pass: false, note: 'the probe counts one way too many' } },
+        { key: 'cache.sizeBytes', paper: { rowIds: ['MEI-T4'], reference: ref('L1 size', 16384, 'B', 'exact', 'MEI Table 4 (Fermi L1)') }, check: { name: 'L1 size', target: '16 KB', simulated: '16 KB', deviation: 0, pass: true, kind: 'predicted' as const } },
+        { key: 'cache.ways', paper: { rowIds: ['MEI-T4'], reference: ref('L1 ways', 4, '', 'exact', 'MEI Table 4 (Fermi L1 ways)') }, check: { name: 'L1 ways', target: '4', simulated: '5', deviation: 0.25, pass: false, note: 'the probe counts one way too many', kind: 'predicted' as const, context: 'the real GPU: 4 ways' } },
       ],
       unmatched: [{ rowIds: ['MEI-T4'], reference: ref('L1 line', 128, 'B', 'exact', 'MEI Table 4 (Fermi L1 line)') }],
     });
     const fake = fakeLab(detail({ result: { ...detail().result!, findings: [...detail().result!.findings, { key: 'cache.hitLatency', label: 'Hit latency', value: 120, unit: 'cycles', evidence: 'e' }] } }), (id) =>
-      id === ID ? { ...references(id), findings: [...references(id).findings, { key: 'cache.hitLatency', paper: { rowIds: ['MEI-T4'], reference: ref('L1 hit', 116, 'cycles', 'latency', 'MEI Table 3') }, check: { name: 'L1 hit', target: '116 cycles', simulated: '120 cycles', deviation: 0.034, pass: true } }] } : new Error('wrong run'),
+      id === ID ? { ...references(id), findings: [...references(id).findings, { key: 'cache.hitLatency', paper: { rowIds: ['MEI-T4'], reference: ref('L1 hit', 116, 'cycles', 'latency', 'MEI Table 3') }, check: { name: 'L1 hit', target: '116 cycles', simulated: '120 cycles', deviation: 0.034, pass: true, kind: 'calibrated' as const, kindReason: 'the preset latency was set from Table 3' } }] } : new Error('wrong run'),
     );
     const { w } = await mountRun(fake);
     const size = w.find('[data-testid="finding-cache.sizeBytes"]');
@@ -583,6 +583,12 @@ describe('RunView', () => {
     expect(hit.find('[data-testid="finding-paper"]').text()).toContain('116 cycles');
     expect(hit.find('[data-testid="finding-dev-paper"]').text()).toBe('+3.4 %');
     expect(hit.find('[data-testid="finding-verdict"] .pass').exists()).toBe(true);
+    // Each paper verdict says what it can prove: a reproduction, or consistency with the reason.
+    expect(size.find('[data-testid="finding-kind"]').text()).toBe('predicted');
+    expect(hit.find('[data-testid="finding-kind"]').text()).toBe('calibrated');
+    expect(hit.find('[data-testid="finding-kind"]').attributes('title')).toBe('the preset latency was set from Table 3');
+    expect(ways.find('[data-testid="finding-context"]').text()).toBe('context: the real GPU: 4 ways');
+    expect(size.find('[data-testid="finding-context"]').exists()).toBe(false);
     // A finding without a paper value keeps its preset verdict (none here) and a dash.
     expect(w.find('[data-testid="finding-cache.maxMissRate"] [data-testid="finding-paper"]').text()).toBe('—');
     expect(w.find('[data-testid="findings-summary"]').text()).toBe('2 of 3 checked values pass');

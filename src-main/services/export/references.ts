@@ -21,13 +21,14 @@ import { findExperiment } from '../../../src-sim/experiments';
 import type { Finding, ParamValues } from '../../../src-sim/experiments/types';
 import type { Preset } from '../../../src-sim/presets/types';
 import { REPRODUCTION_ROWS } from '../../../src-sim/reference';
-import { checkOne } from '../../../src-sim/reference/check';
+import { checkOne, kindOf } from '../../../src-sim/reference/check';
 import type { CheckResult, Reference, ReproductionRow } from '../../../src-sim/reference/types';
 
 export interface PaperRow {
   id: string;
   paper: ReproductionRow['paper'];
   title: string;
+  /** The row's references, each with its kind resolved (its own, else its row's). */
   references: Reference[];
 }
 
@@ -57,7 +58,7 @@ export function paperRows(experimentId: string, presetId: string, preset: Preset
   const experiment = findExperiment(experimentId);
   if (!experiment) return [];
   return REPRODUCTION_ROWS.filter((r) => experiment.reproduces.includes(r.id) && r.presets.includes(presetId))
-    .map((r) => ({ id: r.id, paper: r.paper, title: r.title, references: r.references(preset) }))
+    .map((r) => ({ id: r.id, paper: r.paper, title: r.title, references: r.references(preset).map((ref) => ({ ...ref, kind: kindOf(ref, r.kind) })) }))
     .filter((r) => r.references.length > 0);
 }
 
@@ -135,7 +136,7 @@ export function besidePaper(findings: readonly Finding[], rows: readonly PaperRo
     rows: [...rows],
     findings: findings.map((finding, i) => {
       const paper = pairedWith.get(i);
-      return paper ? { finding, paper, check: checkOne(paper.reference, finding.value) } : { finding };
+      return paper ? { finding, paper, check: checkOne(paper.reference, finding.value, paper.reference.kind) } : { finding };
     }),
     unmatched,
   };

@@ -11,7 +11,7 @@
  */
 import type { RunReferences } from '../../../src-main/contract';
 import type { Finding, ParamValues } from '../../../src-sim/experiments/types';
-import type { Reference } from '../../../src-sim/reference/types';
+import type { CheckKind, Reference } from '../../../src-sim/reference/types';
 import type { CacheLevelConfig, PathConfig, TranslationConfig } from '../../../src-sim/model/path';
 import type { CacheGeometry } from '../../../src-sim/model/types';
 import type { Preset, SpaceId } from '../../../src-sim/presets/types';
@@ -51,6 +51,11 @@ export interface PaperRef {
   pass?: boolean;
   /** Why the model is known to miss the paper's value (Reference.knownDeviation), when that check fails. */
   note?: string;
+  /** What the check can prove: predicted (a reproduction), calibrated or specification (consistency). */
+  kind?: CheckKind;
+  kindReason?: string;
+  /** A value shown for context beside the paper's, never judged (a real-GPU figure). */
+  context?: string;
 }
 
 /** The paper values of `reproduce.references`, one per finding key they sit beside. */
@@ -66,6 +71,9 @@ export function paperRefs(refs: Pick<RunReferences, 'findings'> | null | undefin
     rowIds: paper.rowIds,
     pass: check.pass,
     ...(check.note ? { note: check.note } : {}),
+    kind: check.kind,
+    ...(check.kindReason ? { kindReason: check.kindReason } : {}),
+    ...(check.context ? { context: check.context } : {}),
   }));
 }
 

@@ -5,6 +5,7 @@
 import { shallowRef } from 'vue';
 import type { ArgsOf } from '../../../src-main/contract';
 import type { RowResult } from '../../../src-sim/reference/types';
+import { kindTotals, rowGate, type KindTotals } from '../../../src-sim/reference/gate';
 
 const PAPERS: Record<string, string> = { MEI: 'Mei et al. 2014', WONG: 'Wong et al. 2010', LASH: 'Lashgar et al. 2014', SL1: 'Mokhtari and Stumm 2015' };
 
@@ -28,11 +29,26 @@ export interface ScoreSummary {
   total: number;
   passed: number;
   failed: number;
+  /** Rows that fail only on known deviations, rows with a new failure, rows with an unexpected pass. */
+  known: number;
+  newFailures: number;
+  unexpectedPasses: number;
+  /** Checks passed of counted per kind: the headline counts the predicted ones. */
+  totals: KindTotals;
 }
 
-export function summarize(rows: readonly Pick<RowResult, 'pass'>[]): ScoreSummary {
+export function summarize(rows: readonly Pick<RowResult, 'pass' | 'checks'>[]): ScoreSummary {
   const passed = rows.filter((r) => r.pass).length;
-  return { total: rows.length, passed, failed: rows.length - passed };
+  const gates = rows.map(rowGate);
+  return {
+    total: rows.length,
+    passed,
+    failed: rows.length - passed,
+    known: gates.filter((g) => g === 'known').length,
+    newFailures: gates.filter((g) => g === 'fail').length,
+    unexpectedPasses: gates.filter((g) => g === 'unexpected-pass').length,
+    totals: kindTotals(rows),
+  };
 }
 
 /** The request that queues a row's first run on the preset it was checked on, tagged with the row id. */
