@@ -230,21 +230,30 @@ describe('gpulab reproduce', () => {
   });
 
   const row = REPRODUCTION_ROWS[0];
-  it.runIf(row !== undefined)('prints exactly {rows, passed, failed} as JSON, one row per preset, and exits 1 only on a failure', () => {
+  it.runIf(row !== undefined)('prints {rows, passed, failed, gate, totals} as JSON, one row per preset with its checks and their kinds, and exits 1 only when the gate closes', () => {
     const r = lab('reproduce', row.id, '--format', 'json');
     expect(r.stderr).toBe('');
     const out = JSON.parse(r.stdout);
-    expect(Object.keys(out).sort()).toEqual(['failed', 'passed', 'rows']);
+    expect(Object.keys(out).sort()).toEqual(['failed', 'gate', 'passed', 'rows', 'totals']);
     expect(out.rows.map((x: { preset: string }) => x.preset)).toEqual(row.presets);
+    const counted = { predicted: [0, 0], calibrated: [0, 0], specification: [0, 0] } as Record<string, number[]>;
     for (const x of out.rows) {
-      expect(x).toMatchObject({ id: row.id, target: expect.any(String), simulated: expect.any(String), pass: expect.any(Boolean) });
-      for (const key of Object.keys(x)) expect(['id', 'preset', 'target', 'simulated', 'pass', 'deviation']).toContain(key);
+      expect(x).toMatchObject({ id: row.id, target: expect.any(String), simulated: expect.any(String), pass: expect.any(Boolean), gate: expect.any(String) });
+      for (const key of Object.keys(x)) expect(['id', 'preset', 'target', 'simulated', 'pass', 'deviation', 'gate', 'checks', 'notes']).toContain(key);
       if ('deviation' in x) expect(typeof x.deviation).toBe('number');
+      expect(x.checks.length).toBeGreaterThan(0);
+      for (const c of x.checks) {
+        expect(c).toMatchObject({ name: expect.any(String), target: expect.any(String), simulated: expect.any(String), pass: expect.any(Boolean), citation: expect.any(String) });
+        expect(['predicted', 'calibrated', 'specification']).toContain(c.kind);
+        counted[c.kind][1]++;
+        if (c.pass) counted[c.kind][0]++;
+      }
     }
+    for (const [k, [passed, total]] of Object.entries(counted)) expect(out.totals[k]).toEqual({ passed, total });
     const passed = out.rows.filter((x: { pass: boolean }) => x.pass).length;
     expect(out.passed).toBe(passed);
     expect(out.failed).toBe(out.rows.length - passed);
-    expect(r.code).toBe(out.failed ? 1 : 0);
+    expect(r.code).toBe(out.gate.open ? 0 : 1);
   });
 
   it.runIf(row !== undefined)('runs a row on the preset given instead of its own, and reports it in text', () => {
@@ -252,8 +261,10 @@ describe('gpulab reproduce', () => {
     const json = JSON.parse(lab('reproduce', row.id, '--preset', target.id, '--format', 'json').stdout);
     expect(json.rows.map((x: { preset: string }) => x.preset)).toEqual([target.id]);
     const text = lab('reproduce', row.id);
-    expect(text.stdout).toMatch(new RegExp(`^(PASS|FAIL)  ${row.id} on ${row.presets[0]}`, 'm'));
-    expect(text.stdout).toMatch(/^\d+ passed, \d+ failed in /m);
+    expect(text.stdout).toMatch(new RegExp(`^(PASS|KNOWN|FAIL|UNEXPECTED PASS)  ${row.id} on ${row.presets[0]}`, 'm'));
+    expect(text.stdout).toMatch(/^ {6}\[(predicted|calibrated|specification)\] +\S/m);
+    expect(text.stdout).toMatch(/^Predicted checks \(reproductions\): \d+ of \d+ passed\.$/m);
+    expect(text.stdout).toMatch(/^Rows: \d+ passed, \d+ failed .* in .*; gate (open|CLOSED)\.$/m);
   });
 });
 

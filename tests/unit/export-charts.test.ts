@@ -153,7 +153,14 @@ describe('paper values beside findings', () => {
     id,
     paper: 'MEI',
     title: id,
-    references: refs.map(([name, value, unit]) => ({ name, value, unit, tolerance: typeof value === 'number' && unit === 'cycles' ? 'latency' : 'exact', citation: `${id} cite ${name}` })),
+    references: refs.map(([name, value, unit]) => ({
+      name,
+      value,
+      unit,
+      tolerance: typeof value === 'number' && unit === 'cycles' ? 'latency' : 'exact',
+      citation: `${id} cite ${name}`,
+      kind: { kind: 'calibrated', reason: 'the preset was set from it' },
+    })),
   });
 
   it('matches a reference to the finding that names it, in full, after a prefix, or followed by a remark', () => {
@@ -184,6 +191,7 @@ describe('paper values beside findings', () => {
     ]);
     expect(cmp.findings[0].paper?.rowIds).toEqual(['R1', 'R2']); // the same value of two rows counts once
     expect(cmp.unmatched.map((v) => v.reference.name)).toEqual(['L1 size', 'pattern 9']);
+    expect(cmp.findings[0].check?.kind).toBe('calibrated');
   });
 
   it('takes the rows the experiment reproduces on the presets the paper measured, none for a custom preset', () => {
