@@ -504,9 +504,11 @@ describe('the scorecard', () => {
     await trs[0]!.get('button.expand').trigger('click');
     const checks = w.get('[data-testid="score-checks"]');
     expect(checks.findAll('tbody tr').map((r) => r.findAll('td').map((td) => td.text()))).toEqual([
-      ['pattern 1', 'calibrated the preset was set from Table 3', '116 cycles', '116 cycles', '0 %', 'pass'],
-      ['pattern 5', 'calibrated the preset was set from Table 3', '1259 cycles', '1262 cycles', '0.24 %', 'pass'],
+      ['pattern 1', 'calibrated1', '116 cycles', '116 cycles', '0 %', 'pass'],
+      ['pattern 5', 'calibrated1', '1259 cycles', '1262 cycles', '0.24 %', 'pass'],
     ]);
+    // The reason of each kind is listed once above the checks, numbered.
+    expect(w.get('[data-testid="score-kind-reasons"]').findAll('li').map((li) => li.text())).toEqual(['calibrated: the preset was set from Table 3']);
 
     expect(checks.find('[data-testid="score-known"]').exists()).toBe(false);
 
