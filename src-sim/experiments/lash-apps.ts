@@ -1,5 +1,5 @@
 import { LASH_MATMUL, matmulKernels, matmulSizeProblem, stencilKernels, stereoKernels } from '../timing/workloads/lash';
-import type { Kernel, TimingStats } from '../timing/types';
+import type { Kernel, SchedulerChoice, TimingStats } from '../timing/types';
 import { resolveParams } from './params';
 import { checkTimingWork, L1_PARAM, pctOver, pctUnder, runStep, SCHEDULER_PARAM, statsTable, timingOf, typeName, TYPES_PARAM, warpAccesses } from './lash-common';
 import type { Experiment, Finding, ParamSpec, ParamValues, Series } from './types';
@@ -64,7 +64,7 @@ export const lashApps: Experiment = {
     for (const app of APPS) {
       stats.push(
         types.map((b, i) =>
-          runStep(cfg, kernelsOf(app, p, b), { l1: p.l1 as 'hw' | 'bypass', scheduler: p.scheduler as 'lrr' | 'gto', seed }, progress, step++, steps, `${LABELS[app]} ${names[i]}`),
+          runStep(cfg, kernelsOf(app, p, b), { l1: p.l1 as 'hw' | 'bypass', scheduler: p.scheduler as SchedulerChoice, seed }, progress, step++, steps, `${LABELS[app]} ${names[i]}`),
         ),
       );
     }

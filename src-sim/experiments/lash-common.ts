@@ -1,6 +1,6 @@
 import type { Preset } from '../presets/types';
 import { simulate } from '../timing/engine';
-import type { Kernel, TimingConfig, TimingStats } from '../timing/types';
+import type { Kernel, SchedulerChoice, TimingConfig, TimingStats } from '../timing/types';
 import { STALL_REASONS } from '../timing/types';
 import type { ParamSpec, Progress, Series, Table } from './types';
 import { ExperimentError, MAX_ACCESSES } from './types';
@@ -34,10 +34,10 @@ export const SCHEDULER_PARAM: ParamSpec = {
   label: 'Warp scheduler',
   unit: '',
   kind: 'enum',
-  default: 'lrr',
-  options: ['lrr', 'gto'],
+  default: 'preset',
+  options: ['preset', 'lrr', 'gto'],
   description:
-    "Loose round-robin (the default here) or greedy-then-oldest (GPGPU-Sim 3.2.2's GTX 480 configuration, which LASH ran; the model's char result depends on it, see docs/TIMING.md).",
+    "'preset': the GPU's own policy (greedy-then-oldest on fermi480, as GPGPU-Sim 3.2.2's GTX 480 configuration that LASH ran; loose round-robin where a preset names none); 'lrr' or 'gto' to run another as a what-if.",
 };
 
 export const EPOCH_PARAM: ParamSpec = {
@@ -82,7 +82,7 @@ export function checkTimingWork(accesses: number): void {
 export function runStep(
   config: TimingConfig,
   kernels: Kernel[],
-  opts: { l1: 'hw' | 'bypass'; scheduler: 'lrr' | 'gto'; epochCycles?: number; seed: number },
+  opts: { l1: 'hw' | 'bypass'; scheduler: SchedulerChoice; epochCycles?: number; seed: number },
   progress: Progress,
   index: number,
   steps: number,

@@ -1,6 +1,6 @@
 import { LINEAR_FALLBACK, withL1Sets } from '../timing/tcache';
 import { stencilKernels } from '../timing/workloads/lash';
-import type { TimingCacheConfig, TimingConfig, TimingStats } from '../timing/types';
+import type { SchedulerChoice, TimingCacheConfig, TimingConfig, TimingStats } from '../timing/types';
 import { resolveParams } from './params';
 import { checkTimingWork, pctOver, runStep, SCHEDULER_PARAM, statsTable, timingOf, typeName, TYPES_PARAM, warpAccesses } from './lash-common';
 import type { Experiment, Finding, ParamSpec, ParamValues, Series } from './types';
@@ -60,7 +60,7 @@ export const lashSensitivity: Experiment = {
     const stats: TimingStats[][] = machines.map((m) => {
       const cfg: TimingConfig = { ...base, l1: m.l1 };
       return types.map((b, ti) =>
-        runStep(cfg, kernelsFor(p, b), { l1: 'hw', scheduler: p.scheduler as 'lrr' | 'gto', seed }, progress, step++, steps, `${m.name} ${names[ti]}`),
+        runStep(cfg, kernelsFor(p, b), { l1: 'hw', scheduler: p.scheduler as SchedulerChoice, seed }, progress, step++, steps, `${m.name} ${names[ti]}`),
       );
     });
     progress(1, 1, 'done');

@@ -1,6 +1,6 @@
 import { stencilKernels } from '../timing/workloads/lash';
 import type { ElemType } from '../timing/workloads/lash';
-import type { TimingStats } from '../timing/types';
+import type { SchedulerChoice, TimingStats } from '../timing/types';
 import { STALL_REASONS } from '../timing/types';
 import { resolveParams } from './params';
 import {
@@ -169,7 +169,7 @@ export const lashStencil: Experiment = {
     checkTimingWork(types.reduce((s, b) => s + warpAccesses(kernelsFor(p, b)), 0));
     const names = types.map(typeName);
     const stats = types.map((b, i) =>
-      runStep(cfg, kernelsFor(p, b), { l1: p.l1 as 'hw' | 'bypass', scheduler: p.scheduler as 'lrr' | 'gto', epochCycles: p.epochCycles as number, seed }, progress, i, types.length, `stencil ${names[i]}`),
+      runStep(cfg, kernelsFor(p, b), { l1: p.l1 as 'hw' | 'bypass', scheduler: p.scheduler as SchedulerChoice, epochCycles: p.epochCycles as number, seed }, progress, i, types.length, `stencil ${names[i]}`),
     );
     progress(1, 1, 'done');
     const series: Series[] = [

@@ -1,5 +1,5 @@
 import { matmulKernels, matmulSizeProblem, stencilKernels, stereoKernels } from '../timing/workloads/lash';
-import type { Kernel, TimingConfig, TimingStats } from '../timing/types';
+import type { Kernel, SchedulerChoice, TimingConfig, TimingStats } from '../timing/types';
 import { checkTimingConfig } from '../timing/engine';
 import { LINEAR_FALLBACK, withL1Sets } from '../timing/tcache';
 import { resolveParams } from './params';
@@ -102,7 +102,7 @@ export const timingSweep: Experiment = {
       return c;
     });
     const stats: TimingStats[] = cfgs.map((c, i) =>
-      runStep(c, ks, { l1: p.l1 as 'hw' | 'bypass', scheduler: p.scheduler as 'lrr' | 'gto', seed }, progress, i, values.length, `${path} = ${values[i]}`),
+      runStep(c, ks, { l1: p.l1 as 'hw' | 'bypass', scheduler: p.scheduler as SchedulerChoice, seed }, progress, i, values.length, `${path} = ${values[i]}`),
     );
     progress(1, 1, 'done');
     const x = Float64Array.from(values);

@@ -5,7 +5,7 @@ import { capacityBytes, totalLines } from '../model/types';
 import type { Preset } from './types';
 import { SPACE_IDS } from './types';
 import { checkTimingConfig } from '../timing/engine';
-import { SET_INDEX_FUNCTIONS } from '../timing/types';
+import { SET_INDEX_FUNCTIONS, WARP_SCHEDULERS } from '../timing/types';
 
 export interface PresetIssue {
   /** Dotted path of the offending field, e.g. "spaces.global.levels.0.sizeBytes". */
@@ -78,6 +78,7 @@ const timingSchema = z.object({
   maxThreadsPerSM: positiveInt.max(8192),
   maxBlocksPerSM: positiveInt.max(64),
   schedulers: positiveInt.max(16),
+  warpScheduler: z.enum(WARP_SCHEDULERS).optional(),
   aluLatency: positive.max(1e4),
   issueCycles: positiveInt.max(64).optional(),
   lsuCycles: positiveInt.max(64).optional(),

@@ -44,7 +44,7 @@ const range = (name: string, lo: number, hi: number, unit: string, citation: str
 });
 
 /** LASH VI: 512K elements, 4 iterations, 256 threads per block, int / short / char, L1 on. */
-const STENCIL: ParamValues = { types: [4, 2, 1], n: 512 * 1024, iterations: 4, block: 256, l1: 'hw', scheduler: 'lrr', epochCycles: 1000 };
+const STENCIL: ParamValues = { types: [4, 2, 1], n: 512 * 1024, iterations: 4, block: 256, l1: 'hw', scheduler: 'preset', epochCycles: 1000 };
 const st = (key: string): Reference['finding'] => ({ experiment: 'lash-stencil', key });
 
 // ---- LASH-CFG ------------------------------------------------------------------------------------------
@@ -252,7 +252,7 @@ const LASH_F6: ReproductionRow = {
 
 // ---- LASH-F7: resource sensitivity ---------------------------------------------------------------------
 
-const SENS: ParamValues = { types: [4, 2, 1], n: 512 * 1024, iterations: 4, scheduler: 'lrr' };
+const SENS: ParamValues = { types: [4, 2, 1], n: 512 * 1024, iterations: 4, scheduler: 'preset' };
 const se = (key: string): Reference['finding'] => ({ experiment: 'lash-sensitivity', key });
 
 const LASH_F7: ReproductionRow = {
@@ -286,7 +286,7 @@ const LASH_F7: ReproductionRow = {
 
 // ---- LASH-F1: three applications ----------------------------------------------------------------------
 
-const APPS: ParamValues = { types: [4, 2, 1], stencilN: 512 * 1024, matmulN: LASH_MATMUL.n, matmulKernel: LASH_MATMUL.kernel, stereoWidth: 192, l1: 'hw', scheduler: 'lrr' };
+const APPS: ParamValues = { types: [4, 2, 1], stencilN: 512 * 1024, matmulN: LASH_MATMUL.n, matmulKernel: LASH_MATMUL.kernel, stereoWidth: 192, l1: 'hw', scheduler: 'preset' };
 const ap = (key: string): Reference['finding'] => ({ experiment: 'lash-apps', key });
 
 const LASH_F1: ReproductionRow = {

@@ -8,7 +8,7 @@ import { EventQueue } from './events';
 import { grown, grownFreeStack, grownRing } from './pool';
 import { FERMI_HASH_SETS, fermiHashFits, fermiHashSetFn, INVALID, RESERVED, TagArray, VALID } from './tcache';
 import type { Kernel, StallReason, TimingConfig, TimingOptions, TimingStats } from './types';
-import { STALL_REASONS } from './types';
+import { schedulerOf, STALL_REASONS } from './types';
 
 /**
  * The timing tier's cycle-level engine (issue 5). One call runs kernels one after another on a GPU
@@ -546,7 +546,7 @@ class Engine {
     this.smCyclesPerByte = 1 / c.interconnect.bytesPerCyclePerSM;
     this.totalCyclesPerByte = 1 / c.interconnect.bytesPerCycleTotal;
     this.shCyclesPerByte = 1 / c.shared.bytesPerCycle;
-    this.gto = o.scheduler === 'gto' ? 1 : 0;
+    this.gto = schedulerOf(c, o.scheduler) === 'gto' ? 1 : 0;
     this.now = 0;
     this.events = new EventQueue(8192);
 

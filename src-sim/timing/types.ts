@@ -42,6 +42,11 @@ export interface TimingConfig {
   maxBlocksPerSM: number;
   /** Warp schedulers per SM (each issues at most one warp instruction per cycle). */
   schedulers: number;
+  /**
+   * The GPU's warp scheduling policy, used when a run asks for the preset's ('preset'): loose
+   * round-robin or greedy-then-oldest. Absent: loose round-robin.
+   */
+  warpScheduler?: WarpScheduler;
   /** Cycles before a dependent instruction may use an ALU result. */
   aluLatency: number;
   /**
@@ -364,10 +369,21 @@ export interface Sl1Config {
 // Running and results.
 // ---------------------------------------------------------------------------------------------
 
+export const WARP_SCHEDULERS = ['lrr', 'gto'] as const;
+export type WarpScheduler = (typeof WARP_SCHEDULERS)[number];
+/** A run's scheduler: the preset's (TimingConfig.warpScheduler), or one named as a what-if. */
+export type SchedulerChoice = 'preset' | WarpScheduler;
+
+/** The policy a run uses: the one it names, else the preset's, else loose round-robin. */
+export function schedulerOf(config: Pick<TimingConfig, 'warpScheduler'>, choice: SchedulerChoice | undefined): WarpScheduler {
+  return choice === 'lrr' || choice === 'gto' ? choice : (config.warpScheduler ?? 'lrr');
+}
+
 export interface TimingOptions {
   /** 'hw': loads cached in L1 (where the config has one); 'bypass': L1 off (no-L1). */
   l1: 'hw' | 'bypass';
-  scheduler: 'lrr' | 'gto';
+  /** 'preset': the config's warpScheduler (loose round-robin when it has none). */
+  scheduler: SchedulerChoice;
   /** Cycles per epoch of the occupancy series. */
   epochCycles: number;
   /** Stop with an error past this many cycles. */

@@ -8,11 +8,21 @@ import { fermiHashSet, fermiHashSetFn } from '../../src-sim/timing/tcache';
 import type { Kernel, TimingConfig } from '../../src-sim/timing/types';
 
 /**
- * GPGPU-Sim 3.2's FERMI_HASH_SET_FUNCTION for the L1 (l1.setIndex 'fermi-hash', fermi480): the set is
- * address bits 7-11 XOR bits 13, 14, 15, 17, 19; with 64 sets bit 12 is the sixth bit.
+ * GPGPU-Sim's FERMI_HASH_SET_FUNCTION for the L1 (l1.setIndex 'fermi-hash'): the set is address bits
+ * 7-11 XOR bits 13, 14, 15, 17, 19; with 64 sets bit 12 is the sixth bit. GPGPU-Sim 3.2.2's GTX 480
+ * configuration, which fermi480 follows, names no set function (linear); the hash is an option of a
+ * clone, as the distribution's later configuration has it.
  */
 
 const fermi480 = findPreset('fermi480')!.timing!;
+/** fermi480 with the later configuration's hashed L1. */
+const hashedPreset = (() => {
+  const p = structuredClone(findPreset('fermi480')!);
+  p.id = 'fermi480-hash';
+  p.timing!.l1!.setIndex = 'fermi-hash';
+  return p;
+})();
+const hashed480 = hashedPreset.timing!;
 const line = (addr: number) => addr / 128;
 
 describe('the L1 set index: GPGPU-Sim 3.2 Fermi hash', () => {
@@ -49,17 +59,19 @@ describe('the L1 set index: GPGPU-Sim 3.2 Fermi hash', () => {
     }
   });
 
-  it('the GTX 480 preset uses it; a configuration that cannot is refused with the reason', () => {
-    expect(fermi480.l1!.setIndex).toBe('fermi-hash');
+  it('the GTX 480 preset indexes linearly as 3.2.2 ships it; a hashed clone that cannot use the hash is refused with the reason', () => {
+    expect(fermi480.l1!.setIndex).toBe('linear');
     expect(checkTimingConfig(fermi480)).toEqual([]);
-    expect(checkTimingConfig({ ...fermi480, l1: { ...fermi480.l1!, sets: 64 } })).toEqual([]);
-    expect(checkTimingConfig({ ...fermi480, l1: { ...fermi480.l1!, sets: 16 } })).toEqual([expect.stringMatching(/l1\.setIndex 'fermi-hash' needs 32 or 64 sets \(got 16\)/)]);
+    expect(checkTimingConfig({ ...fermi480, l1: { ...fermi480.l1!, sets: 16 } })).toEqual([]);
+    expect(checkTimingConfig(hashed480)).toEqual([]);
+    expect(checkTimingConfig({ ...hashed480, l1: { ...hashed480.l1!, sets: 64 } })).toEqual([]);
+    expect(checkTimingConfig({ ...hashed480, l1: { ...hashed480.l1!, sets: 16 } })).toEqual([expect.stringMatching(/l1\.setIndex 'fermi-hash' needs 32 or 64 sets \(got 16\)/)]);
     expect(checkTimingConfig({ ...fermi480, l2: { ...fermi480.l2, setIndex: 'fermi-hash' } })).toEqual([expect.stringMatching(/^l2\.setIndex/)]);
     const preset = structuredClone(findPreset('fermi480')!);
     (preset.timing!.l1 as { setIndex: string }).setIndex = 'xor';
     expect(validatePreset(preset).ok).toBe(false);
-    // a clone whose L1 a user shrinks to 16 sets is refused, the editor placing the message at l1.setIndex
-    const clone = structuredClone(findPreset('fermi480')!);
+    // a hashed clone whose L1 a user shrinks to 16 sets is refused, the editor placing the message at l1.setIndex
+    const clone = structuredClone(hashedPreset);
     clone.timing!.l1!.sets = 16;
     const v = validatePreset(clone);
     expect(v.ok ? '' : formatIssues(v.issues)).toMatch(/l1\.setIndex 'fermi-hash' needs 32 or 64 sets \(got 16\)/);
@@ -84,21 +96,21 @@ describe('the L1 set index: GPGPU-Sim 3.2 Fermi hash', () => {
       body: [{ op: 'ld', array: 'x', index: { terms: [{ coef: 1024, var: 'gtid' }] }, dst: 0 }],
     };
     const one = (c: TimingConfig): TimingConfig => ({ ...c, sms: 1 });
-    const hashed = simulate(one(fermi480), [kern], { l1: 'hw' });
-    const linear = simulate(one({ ...fermi480, l1: { ...fermi480.l1!, setIndex: 'linear' } }), [kern], { l1: 'hw' });
+    const hashed = simulate(one(hashed480), [kern], { l1: 'hw' });
+    const linear = simulate(one(fermi480), [kern], { l1: 'hw' });
     expect(linear.stalls.nocacheline).toBeGreaterThan(0);
     expect(hashed.stalls.nocacheline).toBe(0);
     expect(hashed.cycles).toBeLessThan(linear.cycles);
   });
 
-  it('a timing-sweep of l1.sets on fermi480 indexes the counts the hash cannot take linearly and says which', () => {
-    const r = findExperiment('timing-sweep')!.run(findPreset('fermi480')!, { workload: 'stencil', size: 4096, path: 'l1.sets', values: '16, 32, 64' }, 1, () => {});
+  it('a timing-sweep of l1.sets on a hashed clone indexes the counts the hash cannot take linearly and says which', () => {
+    const r = findExperiment('timing-sweep')!.run(hashedPreset, { workload: 'stencil', size: 4096, path: 'l1.sets', values: '16, 32, 64' }, 1, () => {});
     expect(r.series[0]!.y.length).toBe(3);
     expect(r.notes).toContain('16 sets: indexed linearly (the Fermi hash needs 32 or 64 sets).');
   });
 
-  it("LASH Fig 7's Sets- (16 sets) indexes linearly on fermi480 and says so", () => {
-    const r = findExperiment('lash-sensitivity')!.run(findPreset('fermi480')!, { n: 4096, iterations: 1, types: '4' }, 1, () => {});
+  it("LASH Fig 7's Sets- (16 sets) indexes linearly on a hashed clone and says so", () => {
+    const r = findExperiment('lash-sensitivity')!.run(hashedPreset, { n: 4096, iterations: 1, types: '4' }, 1, () => {});
     expect(r.notes).toContain('Sets-: 16 sets, indexed linearly (the Fermi hash needs 32 or 64 sets).');
     expect(r.notes![0]).toMatch(/sets by GPGPU-Sim's Fermi hash/);
   });
