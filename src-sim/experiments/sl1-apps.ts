@@ -1,8 +1,9 @@
 import type { Preset } from '../presets/types';
+import type { SchedulerChoice } from '../timing/types';
 import { SL1_APPS, type Sl1App } from '../timing/workloads/sl1-apps';
 import { resolveParams } from './params';
 import { SL1_COSTS } from '../timing/sl1';
-import { checkSl1Work, mean, runStudy, timingOf, shapeFor, type AppMeasureOptions, type Sl1Mode, type Study } from './sl1-common';
+import { checkSl1Work, mean, runStudy, timingOf, shapeFor, type AppMeasureOptions, type L1Split, type Sl1Mode, type Study } from './sl1-common';
 import type { Experiment, Finding, ParamSpec, ParamValues, Series, Table } from './types';
 import { ExperimentError } from './types';
 
@@ -38,13 +39,15 @@ export const APP_PARAMS: ParamSpec[] = [
   { name: 'sms', label: 'Simulated SMXs', unit: 'SMX', kind: 'integer', default: 1, min: 1, max: 64, description: 'SMXs simulated, with their share of L2 and DRAM (the applications are uniform over SMXs).' },
   { name: 'work', label: 'Application work scale', unit: 'x', kind: 'number', default: SL1_WORK_SCALE, min: 0.25, max: 16, description: 'Multiplier on every application model\'s ALU instructions per element. SL1 gives no counts; 1.25 makes S-L1\'s extra executed instructions average about the 220 % of SL1 Fig 11 (234 %). With 28 instructions per cached access, 6.5 also meets Fig 11\'s +25 % issued (docs/SL1.md).' },
   { name: 'hitInstructions', label: 'S-L1 instructions per cached access', unit: 'instructions', kind: 'integer', default: SL1_COSTS.cachedAccessInstructions, min: 0, max: 200, description: 'Instructions S-L1 runs before each access to a cached structure, on top of the 4 of every access (SL1 3.3). SL1 gives no count (4.4: 4 to well over 100 per access); 4 assumed.' },
-  { name: 'scheduler', label: 'Warp scheduler', unit: '', kind: 'enum', default: 'lrr', options: ['lrr', 'gto'], description: 'Loose round-robin (default; Fig 1 shows thrashing a greedy scheduler would hide) or greedy-then-oldest.' },
+  { name: 'l1Split', label: 'Hardware L1 size', unit: 'KB', kind: 'enum', default: '16', options: ['16', '48'], description: 'KB of L1 in the hardware-L1 runs. 16 (default) is SL1 4.1\'s configuration: 64 KB per SMX "of which 48KB is assigned to shared memory"; every judged check uses it. 48 is the prefer-L1 split (16 KB shared; GPGPU-Sim\'s Titan dl1PrefL1), a what-if.' },
+  { name: 'scheduler', label: 'Warp scheduler', unit: '', kind: 'enum', default: 'preset', options: ['preset', 'lrr', 'gto'], description: "'preset': the GPU's own policy (the preset's warpScheduler); 'lrr' (loose round-robin) or 'gto' (greedy-then-oldest) as a what-if." },
 ];
 
 const params: ParamSpec[] = [
   ...APP_PARAMS,
   { name: 'overhead', label: 'Fig 12: S-L1 with nothing cached', unit: '', kind: 'boolean', default: true, description: 'Also run S-L1 enabled with every structure non-cacheable.' },
   { name: 'lineSizes', label: 'Fig 13: 8 and 24 B lines', unit: '', kind: 'boolean', default: true, description: 'Also run S-L1 with 8 B and 24 B lines.' },
+  { name: 'whatIf48', label: 'What-if: 48 KB hardware L1', unit: '', kind: 'boolean', default: true, description: 'With the 16 KB L1, also run the hardware L1 with the 48 KB prefer-L1 split, shown as what-if findings and never judged (SL1 4.1 ran 16 KB).' },
 ];
 
 export function selectApps(p: ParamValues): Sl1App[] {
@@ -57,11 +60,12 @@ export function studyOptions(p: ParamValues, seed: number): AppMeasureOptions {
     inputBytes: p.inputBytes as number,
     windowAccesses: p.windowAccesses as number,
     warmAccesses: p.warmAccesses as number,
-    scheduler: p.scheduler as 'lrr' | 'gto',
+    scheduler: p.scheduler as SchedulerChoice,
     seed,
     maxCycles: 2e9,
     work: p.work as number,
     cachedAccessInstructions: p.hitInstructions as number,
+    l1Split: Number(p.l1Split ?? '16') as L1Split,
   };
 }
 
@@ -114,6 +118,10 @@ export function studyTable(s: Study, sms: number): Table {
   };
 }
 
+/** Whether the 48 KB hardware-L1 what-if runs: asked for, and the judged runs use the 16 KB L1. */
+const whatIf48 = (p: ParamValues): boolean => p.whatIf48 === true && String(p.l1Split ?? '16') === '16';
+const modeCount = (p: ParamValues): number => 3 + (p.overhead ? 1 : 0) + (p.lineSizes ? 2 : 0) + (whatIf48(p) ? 1 : 0);
+
 export const sl1Apps: Experiment = {
   id: 'sl1-apps',
   title: 'S-L1 vs hardware L1 vs no L1 on ten streaming applications (SL1 Figs 7, 8, 12, 13)',
@@ -123,16 +131,18 @@ export const sl1Apps: Experiment = {
   params,
   estimate(_preset, raw) {
     const p = resolveParams(params, raw);
-    return studyEstimate(p, 3 + (p.overhead ? 1 : 0) + (p.lineSizes ? 2 : 0));
+    return studyEstimate(p, modeCount(p));
   },
   run(preset, raw, seed, progress) {
     const p = resolveParams(params, raw);
     checkShapes(p, preset);
-    checkSl1Work(studyEstimate(p, 3 + (p.overhead ? 1 : 0) + (p.lineSizes ? 2 : 0)), 'use fewer applications, launch shapes, SMXs or simulated accesses');
+    checkSl1Work(studyEstimate(p, modeCount(p)), 'use fewer applications, launch shapes, SMXs or simulated accesses');
     const apps = selectApps(p);
     const modes: Sl1Mode[] = ['nol1', 'hw', 'sl1'];
     if (p.overhead) modes.push('sl1-none');
     if (p.lineSizes) modes.push('sl1-8', 'sl1-24');
+    const whatIf = whatIf48(p);
+    if (whatIf) modes.push('hw48');
     const s = runStudy(preset, apps, shapesOf(p), modes, studyOptions(p, seed), progress);
     const b = (a: Sl1App, m: Sl1Mode): number => s.best[a.id][m].cycles;
     const nominalWaves = (a: Sl1App): number => a.nominal(s.best[a.id].sl1.shape.threadsPerSM * timingOf(preset).sms, p.inputBytes as number).waves;
@@ -157,6 +167,8 @@ export const sl1Apps: Experiment = {
       { key: 'sl1.speedupOverNoL1.geomean', label: 'S-L1 speedup over no L1, geometric mean', value: x2(geomean(slSp)), unit: 'x', evidence: 'Fig 7 bars "S-L1", geometric mean (SL1 reports the arithmetic one)' },
       { key: 'hw.speedupOverNoL1.mean', label: 'Hardware L1 speedup over no L1, mean', value: x2(mean(hwSp)), unit: 'x', evidence: 'Fig 7 bars "hardware L1"' },
       { key: 'hw.slowerThanNoL1', label: 'Applications slower with hardware L1 than with no L1', value: apps.filter((_, i) => hwSp[i] < 1).map((a) => a.name).join(', ') || '(none)', unit: '', evidence: 'Fig 7 bars "hardware L1" below 1' },
+      { key: 'sl1.speedupOverHwL1.min', label: 'S-L1 speedup over hardware L1, lowest application', value: x2(Math.min(...slHw)), unit: 'x', evidence: `best cycles, ${apps[slHw.indexOf(Math.min(...slHw))]?.name ?? ''}` },
+      { key: 'sl1.speedupOverHwL1.max', label: 'S-L1 speedup over hardware L1, highest application', value: x2(Math.max(...slHw)), unit: 'x', evidence: `best cycles, ${apps[slHw.indexOf(Math.max(...slHw))]?.name ?? ''}` },
       { key: 'sl1.slowerThanHwL1', label: 'Applications slower with S-L1 than with hardware L1', value: apps.filter((_, i) => slHw[i] < 1).map((a) => a.name).join(', ') || '(none)', unit: '', evidence: 'best cycles' },
       { key: 'sl1.hitRate.mean', label: 'S-L1 hit rate, mean', value: pct(mean(hit)), unit: '%', evidence: 'Fig 8 bars' },
       { key: 'sl1.monitorShare.mean', label: 'Share of S-L1 run time in the monitoring phase, mean', value: pct(mean(apps.map((a) => (s.best[a.id].sl1.monitorCycles * nominalWaves(a)) / s.best[a.id].sl1.cycles))), unit: '%', evidence: 'monitoring cycles over total at the best S-L1 launch (SL1 4.4: under 1 % of the overhead)' },
@@ -173,6 +185,18 @@ export const sl1Apps: Experiment = {
         { key: `sl1.cln.${a.id}`, label: `${a.name}: S-L1 lines per thread at its best shape`, value: s.best[a.id].sl1.decision?.capacity.cln ?? 0, unit: 'lines', evidence: 'CLN of the best S-L1 configuration' },
       );
     });
+    if (whatIf) {
+      // What-if, never judged: the hardware L1 with the 48 KB prefer-L1 split instead of SL1 4.1's 16 KB.
+      const hw48Sp = apps.map((a) => b(a, 'nol1') / b(a, 'hw48'));
+      const slHw48 = apps.map((a) => b(a, 'hw48') / b(a, 'sl1'));
+      const W = 'what-if, not judged: hardware L1 of 48 KB (16 KB shared); SL1 4.1 ran 16 KB';
+      series.push(bars('hardware L1, 48 KB (what-if)', apps, hw48Sp.map(x2), 'speedup over no L1', 'x', F7));
+      findings.push(
+        { key: 'whatIf.hw48.speedupOverNoL1.mean', label: 'What-if 48 KB L1: hardware L1 speedup over no L1, mean', value: x2(mean(hw48Sp)), unit: 'x', evidence: W },
+        { key: 'whatIf.hw48.sl1OverHwL1.mean', label: 'What-if 48 KB L1: S-L1 speedup over hardware L1, mean', value: x2(mean(slHw48)), unit: 'x', evidence: W },
+        { key: 'whatIf.hw48.slowerThanNoL1', label: 'What-if 48 KB L1: applications slower with hardware L1 than with no L1', value: apps.filter((_, i) => hw48Sp[i] < 1).map((a) => a.name).join(', ') || '(none)', unit: '', evidence: W },
+      );
+    }
     if (p.overhead) {
       // Overhead at the same launch: S-L1 enabled with nothing cached at the no-L1 run's best shape.
       const ov = apps.map((a) => {
@@ -190,6 +214,14 @@ export const sl1Apps: Experiment = {
       series.push(bars('8 B lines', apps, v8.map(x2), 'speedup over 16 B lines', 'x', G), bars('24 B lines', apps, v24.map(x2), 'speedup over 16 B lines', 'x', G));
       findings.push(
         { key: 'sl1.line8.worseCount', label: 'Applications slower with 8 B lines than 16 B', value: v8.filter((v) => v < 1).length, unit: 'apps', evidence: 'Fig 13 bars "8 B lines" below 1' },
+        { key: 'sl1.line8.fasterCount', label: 'Applications faster with 8 B lines than 16 B', value: v8.filter((v) => v > 1).length, unit: 'apps', evidence: 'Fig 13 bars "8 B lines" above 1' },
+        {
+          key: 'sl1.line8.notSlowerCached',
+          label: 'Applications S-L1 caches (16 B lines) that are not slower with 8 B lines',
+          value: apps.filter((a, i) => (s.best[a.id].sl1.decision?.cached.length ?? 0) > 0 && v8[i] >= 1).map((a) => a.name).join(', ') || '(none)',
+          unit: '',
+          evidence: `Fig 13 bars "8 B lines" at or above 1, among the ${apps.filter((a) => (s.best[a.id].sl1.decision?.cached.length ?? 0) > 0).length} applications whose best 16 B S-L1 run caches a structure`,
+        },
         { key: 'sl1.line24.worseCount', label: 'Applications slower with 24 B lines than 16 B', value: v24.filter((v) => v < 1).length, unit: 'apps', evidence: 'Fig 13 bars "24 B lines" below 1' },
         { key: 'sl1.line16.bestCount', label: 'Applications fastest with 16 B lines', value: apps.filter((_, i) => v8[i] <= 1 && v24[i] <= 1).length, unit: 'apps', evidence: 'Fig 13: both bars at or below 1' },
       );
@@ -214,6 +246,7 @@ export const sl1Apps: Experiment = {
       tables,
       findings,
       notes: [
+        `Hardware L1 of ${whatIf ? '16 KB (SL1 4.1), with a 48 KB what-if beside it (never judged)' : `${p.l1Split} KB`}.`,
         `Simulated ${p.sms} SMX(s) of ${preset.name} with their share of L2 and DRAM; windows of ${p.windowAccesses} accesses per thread extrapolated to ${p.inputBytes} B of input (see docs/SL1.md).`,
         'Speedups compare each mode at its own best launch shape (SL1 4.1). Application models and their assumptions: src-sim/timing/workloads/sl1-apps.ts.',
       ],

@@ -14,7 +14,7 @@
  */
 import { simulate } from '../timing/engine';
 import { applySl1, mainLoopIndex, SL1_MONITOR_ACCESSES, type Sl1Decision } from '../timing/sl1';
-import type { Kernel, TimingConfig, TimingStats } from '../timing/types';
+import type { Kernel, SchedulerChoice, TimingConfig, TimingStats } from '../timing/types';
 import type { LaunchShape, Sl1App } from '../timing/workloads/sl1-apps';
 import type { Preset } from '../presets/types';
 import { ExperimentError, MAX_ACCESSES } from './types';
@@ -58,12 +58,20 @@ export function gpuSlice(config: TimingConfig, sms: number): TimingConfig {
  */
 export const PREFER_L1_SHARED_BYTES = 16 * 1024;
 
+/** Hardware L1 sizes of Titan's on-chip splits (SL1 2.1: "16KB-48KB L1 cache"). */
+export type L1Split = 16 | 48;
+
 /**
- * The configuration of the hardware-L1 runs: the 48 KB L1 of cudaFuncCachePreferL1 (SL1 1: "can be
- * configured to be at most 48KB"; SL1 6 reasons about it: "0.18 cache lines per thread" = 48 KB /
- * 128 B / 2048 threads; GPGPU-Sim's Titan model: dl1PrefL1 S:4:128:96, the 16 KB dl1's 4 sets with
- * three times the ways) and 16 KB of shared memory. The on-chip total (L1 + shared) is kept; the
- * L1 grows by ways. No-L1 and S-L1 runs keep the preset's split (48 KB shared, SL1 4.1).
+ * SL1's configuration: 16 KB of L1 beside 48 KB of shared memory (SL1 4.1: 64 KB per SMX "of which
+ * 48KB is assigned to shared memory"). Every judged SL1 check runs the hardware L1 at this size.
+ */
+export const SL1_L1_SPLIT: L1Split = 16;
+
+/**
+ * The what-if split of cudaFuncCachePreferL1: a 48 KB L1 (SL1 1: "can be configured to be at most
+ * 48KB"; GPGPU-Sim's Titan model: dl1PrefL1 S:4:128:96, the 16 KB dl1's 4 sets with three times the
+ * ways) and 16 KB of shared memory. The on-chip total (L1 + shared) is kept; the L1 grows by ways.
+ * Not SL1's configuration (4.1), so it is shown beside the judged runs and never judged.
  */
 export function preferL1(config: TimingConfig): TimingConfig {
   const l1 = config.l1;
@@ -74,6 +82,9 @@ export function preferL1(config: TimingConfig): TimingConfig {
   if (ways <= l1.ways) return config;
   return { ...config, l1: { ...l1, ways }, shared: { ...config.shared, bytesPerSM: onChip - ways * setBytes } };
 }
+
+/** The configuration of hardware-L1 runs with an L1 of `split` KB: the preset's (16) or preferL1's (48). */
+export const withL1Split = (config: TimingConfig, split: L1Split): TimingConfig => (split === 48 ? preferL1(config) : config);
 
 /** A launch of `threadsPerSM` online threads per SMX in blocks of at most `maxBlock`, one wave. */
 export interface Shape {
@@ -99,10 +110,11 @@ export function shapeFor(threadsPerSM: number, maxBlock: number): Shape {
 
 export const launchOf = (s: Shape, sms: number): LaunchShape => ({ grid: s.blocksPerSM * sms, block: s.block });
 
-export type Sl1Mode = 'nol1' | 'hw' | 'sl1' | 'sl1-none' | 'sl1-8' | 'sl1-24';
+export type Sl1Mode = 'nol1' | 'hw' | 'hw48' | 'sl1' | 'sl1-none' | 'sl1-8' | 'sl1-24';
 export const MODE_LABEL: Record<Sl1Mode, string> = {
   nol1: 'no L1',
   hw: 'hardware L1',
+  hw48: 'hardware L1, 48 KB (what-if)',
   sl1: 'S-L1 (16 B)',
   'sl1-none': 'S-L1, nothing cached',
   'sl1-8': 'S-L1 (8 B)',
@@ -144,13 +156,18 @@ export interface AppMeasureOptions {
    * (default 0): the window then starts with the caches and DRAM as the run left them, not empty.
    */
   warmAccesses?: number;
-  scheduler: 'lrr' | 'gto';
+  scheduler: SchedulerChoice;
   seed: number;
   maxCycles: number;
   /** Multiplier on the applications' ALU work (AppBuild.work). */
   work?: number;
   /** S-L1's instructions before each access to a cached structure (default SL1_COSTS'). */
   cachedAccessInstructions?: number;
+  /**
+   * KB of hardware L1 in the 'hw' mode (default SL1_L1_SPLIT, 16: SL1 4.1's configuration). The
+   * 'hw48' mode always runs the 48 KB split, as a what-if.
+   */
+  l1Split?: L1Split;
 }
 
 type LoopInstr = Extract<Kernel['body'][number], { op: 'loop' }>;
@@ -221,10 +238,13 @@ export function measureApp(preset: Preset, app: Sl1App, shape: Shape, modes: rea
   // A measurement is a pure function of the configuration, the application, the shape, the mode
   // and the options: sl1-apps and launch-sweep share theirs (same grid, launch-sweep's modes are a
   // subset), so each is simulated once per process.
-  const base = `${JSON.stringify(timingOf(preset))}|${app.id}|${JSON.stringify(shape)}|${JSON.stringify(o)}|`;
+  // Only the 'hw' mode depends on l1Split: the other modes share their results across splits.
+  const { l1Split, ...rest } = o;
+  const base = `${JSON.stringify(timingOf(preset))}|${app.id}|${JSON.stringify(shape)}|${JSON.stringify(rest)}|`;
+  const keyOf = (m: Sl1Mode): string => base + (m === 'hw' ? `hw@${l1Split ?? SL1_L1_SPLIT}` : m);
   const out: Record<string, ModeResult> = {};
   const missing = modes.filter((m) => {
-    const hit = measureCache.get(base + m);
+    const hit = measureCache.get(keyOf(m));
     if (hit) out[m] = hit;
     return !hit;
   });
@@ -232,7 +252,7 @@ export function measureApp(preset: Preset, app: Sl1App, shape: Shape, modes: rea
   const fresh = measureAppUncached(preset, app, shape, missing, o);
   if (measureCache.size > MEASURE_CACHE_MAX) measureCache.clear();
   for (const m of missing) {
-    measureCache.set(base + m, fresh[m]);
+    measureCache.set(keyOf(m), fresh[m]);
     out[m] = fresh[m];
   }
   return out;
@@ -252,10 +272,11 @@ function measureAppUncached(preset: Preset, app: Sl1App, shape: Shape, modes: re
   const a = accessesPerRecord(probe);
   const W = Math.max(2, Math.ceil(o.windowAccesses / a));
   const Wwarm = Math.max(0, Math.ceil((o.warmAccesses ?? 0) / a));
-  // Hardware-L1 runs take the on-chip split that favours the L1 (preferL1); the rest keep the preset's.
-  const hwCfg = preferL1(cfg);
-  const run = (kernels: Kernel[], l1: 'hw' | 'bypass'): TimingStats =>
-    simulate(l1 === 'hw' ? hwCfg : cfg, kernels, { l1, scheduler: o.scheduler, seed: o.seed, maxCycles: o.maxCycles, epochCycles: 100_000 });
+  // Hardware-L1 runs take the l1Split (SL1 4.1's 16 KB unless asked otherwise; hw48: the 48 KB
+  // what-if); no-L1 and S-L1 runs keep the preset's split (48 KB shared, SL1 4.1).
+  const hwCfgOf = (mode: Sl1Mode): TimingConfig => withL1Split(cfg, mode === 'hw48' ? 48 : (o.l1Split ?? SL1_L1_SPLIT));
+  const run = (kernels: Kernel[], l1: 'hw' | 'bypass', c: TimingConfig = cfg): TimingStats =>
+    simulate(c, kernels, { l1, scheduler: o.scheduler, seed: o.seed, maxCycles: o.maxCycles, epochCycles: 100_000 });
   // Windows keep the nominal chunk per thread (same address mapping), run fewer records.
   const build = (records: number, c: TimingConfig = cfg, sl1 = false) => app.build({ shape: launch, records, chunk: R, config: c, work: o.work, ...(sl1 ? { sl1 } : {}) });
   const out: Record<string, ModeResult> = {};
@@ -276,14 +297,15 @@ function measureAppUncached(preset: Preset, app: Sl1App, shape: Shape, modes: re
     return { ...kern, body: kern.body.map((ins, i) => (i === li ? { ...loop, start: (loop.start ?? 0) + k0, count: warmP + Wp } : ins)) };
   };
   /** Runs `kern` (and its lead of `first` main-loop iterations when first > 0): the window's counters. */
-  const measure = (kern: Kernel, first: number, l1: 'hw' | 'bypass'): { s: TimingStats; d: Counters } => {
-    const s = run([kern], l1);
+  const measure = (kern: Kernel, first: number, l1: 'hw' | 'bypass', c: TimingConfig = cfg): { s: TimingStats; d: Counters } => {
+    const s = run([kern], l1, c);
     const w = lead(kern, first);
-    return { s, d: w ? minus(counters(s), counters(run([w], l1))) : counters(s) };
+    return { s, d: w ? minus(counters(s), counters(run([w], l1, c))) : counters(s) };
   };
   for (const mode of modes) {
-    if (mode === 'nol1' || mode === 'hw') {
-      const { s, d } = measure(plainWindow(mode === 'hw' ? hwCfg : cfg), warmP, mode === 'hw' ? 'hw' : 'bypass');
+    if (mode === 'nol1' || mode === 'hw' || mode === 'hw48') {
+      const c = mode === 'nol1' ? cfg : hwCfgOf(mode);
+      const { s, d } = measure(plainWindow(c), warmP, mode === 'nol1' ? 'bypass' : 'hw', c);
       out[mode] = {
         mode,
         shape,
@@ -293,7 +315,7 @@ function measureAppUncached(preset: Preset, app: Sl1App, shape: Shape, modes: re
         instructionsPerRecord: d.warpInstructions / warps / Wp,
         issuedPerRecord: (d.warpInstructions + d.coalescing) / warps / Wp,
         monitorCycles: 0,
-        hitRate: mode === 'hw' && d.l1Requests > 0 ? d.l1Hits / d.l1Requests : 0,
+        hitRate: mode !== 'nol1' && d.l1Requests > 0 ? d.l1Hits / d.l1Requests : 0,
       };
     }
   }

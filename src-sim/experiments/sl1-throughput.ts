@@ -1,6 +1,6 @@
 import type { Preset } from '../presets/types';
 import { simulate } from '../timing/engine';
-import type { Kernel, TimingConfig, TimingStats } from '../timing/types';
+import type { Kernel, SchedulerChoice, TimingConfig, TimingStats } from '../timing/types';
 import { sharedThroughputBytes, sharedThroughputKernel, throughputKernel } from '../timing/workloads/sl1-bench';
 import { resolveParams } from './params';
 import { checkSl1Work, timingOf } from './sl1-common';
@@ -21,7 +21,7 @@ const params: ParamSpec[] = [
   { name: 'maxBlocks', label: 'Blocks (F6 axis)', unit: 'blocks', kind: 'integer', default: 15, min: 1, max: 64, description: 'Fig 6 runs 1..maxBlocks blocks of 1024 threads.' },
   { name: 'iterations', label: 'Iterations per thread', unit: 'iterations', kind: 'integer', default: 16, min: 2, max: 4096, description: 'Loop iterations each thread runs per launch.' },
   { name: 'unroll', label: 'Loads in flight per thread', unit: 'loads', kind: 'integer', default: 2, min: 1, max: 16, description: 'Independent loads per iteration (the benchmark reads "as quickly as possible", SL1 2.3.1; assumed 2).' },
-  { name: 'scheduler', label: 'Warp scheduler', unit: '', kind: 'enum', default: 'lrr', options: ['lrr', 'gto'], description: 'Loose round-robin or greedy-then-oldest.' },
+  { name: 'scheduler', label: 'Warp scheduler', unit: '', kind: 'enum', default: 'preset', options: ['preset', 'lrr', 'gto'], description: "'preset': the GPU's own policy (the preset's warpScheduler); 'lrr' (loose round-robin) or 'gto' (greedy-then-oldest) as a what-if." },
 ];
 
 const GB = 1e9;
@@ -30,12 +30,12 @@ function gbps(bytes: number, cycles: number, cfg: TimingConfig): number {
   return cycles > 0 ? (bytes / cycles) * cfg.clocks.coreMHz * 1e6 / GB : 0;
 }
 
-function run(cfg: TimingConfig, kernels: Kernel[], scheduler: 'lrr' | 'gto', seed: number): TimingStats {
+function run(cfg: TimingConfig, kernels: Kernel[], scheduler: SchedulerChoice, seed: number): TimingStats {
   return simulate(cfg, kernels, { l1: 'bypass', scheduler, seed, maxCycles: 5e8, epochCycles: 100_000 });
 }
 
 /** Interconnect GB/s of one launch of `k`: from L2 (second of two launches) or DRAM (one launch). */
-export function throughputOf(cfg: TimingConfig, k: Kernel, source: 'l2' | 'dram', scheduler: 'lrr' | 'gto', seed: number): number {
+export function throughputOf(cfg: TimingConfig, k: Kernel, source: 'l2' | 'dram', scheduler: SchedulerChoice, seed: number): number {
   if (source === 'dram') {
     const s = run(cfg, [k], scheduler, seed);
     return gbps(s.bytes.interconnect, s.cycles, cfg);
@@ -72,7 +72,7 @@ export const sl1Throughput: Experiment = {
     const n = p.coalescing as number;
     const iterations = p.iterations as number;
     const unroll = p.unroll as number;
-    const scheduler = p.scheduler as 'lrr' | 'gto';
+    const scheduler = p.scheduler as SchedulerChoice;
     const threads = [...(p.threads as number[])].sort((a, b) => a - b);
     const curves = p.blockCurves as number[];
     const maxBlocks = p.maxBlocks as number;

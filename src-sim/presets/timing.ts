@@ -252,6 +252,8 @@ export const TITAN_TIMING_PROVENANCE: Record<string, string> = {
   maxThreadsPerSM: 'SL1 2.1 (up to 2,048 running threads per SMX)',
   maxBlocksPerSM: 'assumed: no paper gives it; NVIDIA CUDA C Programming Guide, compute capability 3.5 (16 resident blocks per SM)',
   schedulers: 'assumed: no paper gives it; NVIDIA Kepler GK110 whitepaper (four warp schedulers per SMX)',
+  warpScheduler:
+    "assumed: no paper gives it; GPGPU-Sim's Kepler Titan model (gpgpu-sim_distribution configs/tested-cfgs/SM3_KEPLER_TITAN/gpgpusim.config -gpgpu_scheduler gto, greedy-then-oldest), the source of Titan's other unpublished settings. Loose round-robin, used before 2026-11-26 because SL1 Fig 1 needed it, is a what-if shown beside the judged runs (docs/SL1.md)",
   aluLatency: 'SL1 2.1 (register access 10 cycles, taken as the dependent-instruction latency)',
   coalesceBytes: 'SL1 2.1 (accesses of a warp within one aligned 128-byte region are coalesced into one request)',
   'l1.sets': "assumed: no paper gives it; GPGPU-Sim's Kepler Titan model (gpgpu-sim_distribution configs/tested-cfgs/SM3_KEPLER_TITAN/gpgpusim.config, -gpgpu_cache:dl1 S:4:128:32: 4 sets of 32 ways, 16 KB with 48 KB shared as SL1 4.1). Every SL1 row runs this 16 KB L1 (SL1 4.1); until 2026-11-26 the application study's hardware-L1 runs took the 48 KB prefer-L1 split (dl1PrefL1 S:4:128:96), which SL1 does not name; it is now a labelled what-if (preferL1 in src-sim/experiments/sl1-common.ts)",

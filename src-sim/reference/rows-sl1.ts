@@ -4,7 +4,7 @@ import { simulate } from '../timing/engine';
 import { chooseStructures, monitorKernel, sl1Capacity, type StructureStats } from '../timing/sl1';
 import type { Instr, Kernel, TimingConfig } from '../timing/types';
 import { SL1_APPS } from '../timing/workloads/sl1-apps';
-import { calibrated, PREDICTED, predictedBecause, specification } from './kinds';
+import { calibrated, PREDICTED, predictedBecause, specification, withKind } from './kinds';
 import { known, memoRun, take, type Measured } from './row-runs';
 import type { Reference, ReproductionRow, RowResult } from './types';
 
@@ -17,6 +17,9 @@ import type { Reference, ReproductionRow, RowResult } from './types';
  */
 
 type Runs = RowResult['runs'];
+
+/** Where the two scheduler readings of the Titan preset are measured side by side. */
+const SCHED_DOC = 'docs/SL1.md, "Warp scheduler: greedy-then-oldest and the loose round-robin what-if"';
 const run = memoRun;
 
 const lat = (name: string, v: number, citation: string): Reference => ({ name, value: v, unit: 'cycles', tolerance: 'latency', citation });
@@ -88,7 +91,13 @@ const SL1_F1: ReproductionRow = {
   kind: PREDICTED,
   references: () => [
     range('hit rate, fewest threads', 99.2, [95, 100], '%', 'SL1 Fig 1 caption (first access misses, the next 127 hit)'),
-    range('hit rate, most threads', 0, [0, 10], '%', 'SL1 Fig 1 (with many threads 128 accesses can be 128 misses)'),
+    {
+      ...known(
+        range('hit rate, most threads', 0, [0, 10], '%', 'SL1 Fig 1 (with many threads 128 accesses can be 128 misses)'),
+        `Titan's greedy-then-oldest scheduler (assumed from GPGPU-Sim's Titan model, no paper gives it) keeps issuing the oldest warps, whose lines then survive their 128 accesses: 12.8 % hits at 2048 threads (4-6 % at 768-1536); under loose round-robin every warp advances in turn and the 2048-thread hit rate is 0.01 %. ${SCHED_DOC}.`,
+      ),
+      context: 'What-if, not judged: loose round-robin scheduling gives 99.0 % at 32 threads and 0.01 % at 2048 (sl1-wc-l1 with scheduler lrr).',
+    },
   ],
   measure(preset, seed) {
     const runs: Runs = [];
@@ -110,7 +119,10 @@ const SL1_F5: ReproductionRow = {
   kind: calibrated('the per-SMX interconnect bandwidth was set from Fig 5\'s plateau'),
   references: () => [
     range('one block, 1024 threads', 31, [24, 32], 'GB/s', 'SL1 2.3.1, Fig 5 ("slightly less than 32 GB/s")'),
-    range('flattens after', 512, [384, 768], 'threads', 'SL1 2.3.1, Fig 5 ("flattens out after about 512 threads")'),
+    withKind(
+      range('flattens after', 512, [384, 768], 'threads', 'SL1 2.3.1, Fig 5 ("flattens out after about 512 threads")'),
+      predictedBecause("no preset number was set from the knee: it is where one block's loads in flight (Little's law on the simulated 240-cycle L2 latency) reach the per-SMX cap set from the plateau"),
+    ),
   ],
   measure(preset, seed) {
     const runs: Runs = [];
@@ -130,9 +142,15 @@ const SL1_F6: ReproductionRow = {
   kind: calibrated('the L2 and DRAM bandwidth caps were set from SL1 2.1 and Fig 6'),
   references: () => [
     half('L2, 15 blocks', 480, 'GB/s', 'SL1 2.3.1, Fig 6 ("close to 480 GB/s with 15 blocks")'),
-    range('L2 linearity', 1, [0.9, 1.05], '', 'SL1 2.3.1, Fig 6 ("increases almost linearly")'),
+    withKind(
+      range('L2 linearity', 1, [0.9, 1.05], '', 'SL1 2.3.1, Fig 6 ("increases almost linearly")'),
+      predictedBecause('no preset number was set from the curve\'s shape: it follows from each block running on its own SMX (round-robin placement) with the 1003 GB/s total L2 cap not binding'),
+    ),
     half('DRAM, peak', 307, 'GB/s', 'SL1 2.3.1 ("peak bandwidth of 307 GB/s with 15 blocks"), Fig 6'),
-    range('DRAM flattens at', 10, [8, 12], 'blocks', 'SL1 2.3.1, Fig 6 ("up to 10 thread blocks at which point the bandwidth limits")'),
+    withKind(
+      range('DRAM flattens at', 10, [8, 12], 'blocks', 'SL1 2.3.1, Fig 6 ("up to 10 thread blocks at which point the bandwidth limits")'),
+      predictedBecause('no preset number was set from the knee: it is where the blocks\' per-SMX rates (set from Fig 5) reach the DRAM cap (set from the 307 GB/s peak), in the simulated benchmark'),
+    ),
   ],
   measure(preset, seed) {
     const runs: Runs = [];
@@ -151,7 +169,7 @@ const SL1_SHM: ReproductionRow = {
   paper: 'SL1',
   title: 'Shared-memory throughput about 60 GB/s per SMX, about 900 GB/s over 15 (SL1 2.3.1)',
   presets: ['titan'],
-  kind: calibrated('the shared-memory bandwidth per SMX was set from SL1 2.1'),
+  kind: predictedBecause("the preset's shared-memory bandwidth is SL1 2.1's theoretical 180.7 GB/s per SMX, not 2.3.1's measured 60 / 900 GB/s: the simulated rate comes from the benchmark's latency-bound accesses"),
   references: () => [
     half('one SMX', 60, 'GB/s', 'SL1 2.3.1 ("reaches 60GB/s")'),
     half('15 SMXs', 900, 'GB/s', 'SL1 2.3.1 ("close to 900GB/s with 15 SMXs")'),
@@ -245,23 +263,48 @@ const SL1_MON: ReproductionRow = {
 
 const WC_PVC_MM = ['WC', 'Page View Count', 'Matrix Multiply'];
 
-/** Why the model's S-L1 gains exceed SL1 Fig 7's (both speed-up means). */
+/** Why the model's S-L1 gains exceed SL1 Fig 7's (the means and the per-application range over the hardware L1). */
 const F7_CAUSE =
-  'In the application models every lane of a warp reads its own chunk, so a warp load touches 32 lines: without S-L1 the LSU serves one line per cycle (SL1 Fig 5\'s 32 GB/s per SMX), with S-L1 a hit costs one shared-memory access and a few instructions, so the char-streaming models gain 4-6x. SL1 gives neither the applications\' code nor their instruction counts; its 2.1x mean needs most of them near 1.2x. docs/SL1.md, "Why F7 and F13 fail".';
+  'Assumed application models and S-L1 costs: in the models every lane of a warp reads its own chunk, so a warp load touches 32 lines: without S-L1 the LSU serves one line per cycle (SL1 Fig 5\'s 32 GB/s per SMX), and SL1 4.1\'s 16 KB hardware L1 thrashes beyond 128 online threads per SMX; with S-L1 a hit costs one shared-memory access and the assumed 4 + 4 instructions (SL1 gives no count), so the char-streaming models gain 4-7x. SL1 gives neither the applications\' code nor their instruction counts; its 2.1x mean needs most of them near 1.2x. docs/SL1.md, "Why F7 fails".';
+
+/** The slowest application over the hardware L1: grep (SL1 4.2) in SL1, Kmeans in the model. */
+const F7_LOW_CAUSE =
+  'Assumed application model and S-L1 costs: grep\'s model is latency-bound with both L1s and S-L1 serves its re-reads from shared memory at the assumed 4 + 4 instructions, so it gains over the 16 KB hardware L1 instead of losing (SL1 4.2: instruction-throughput bound with S-L1); Kmeans, which S-L1 cannot cache (CLN 0), is the model\'s slowest and only slightly below 1. docs/SL1.md, "Why F7 fails".';
+
+const F7_WHAT_IF =
+  'What-ifs, not judged: with the 48 KB prefer-L1 split (16 KB shared) instead of SL1 4.1\'s 16 KB L1, the same run gives S-L1 over hardware L1 4.11x (mean) and the hardware L1 slower than no L1 for seven applications (sl1-apps findings whatIf.hw48.*); with loose round-robin scheduling, 5.58x (3.86x with 48 KB). docs/SL1.md.';
 
 const SL1_F7: ReproductionRow = {
   id: 'SL1-F7',
   paper: 'SL1',
-  title: 'S-L1 about 2.1x over no L1 and 1.9x over hardware L1; hardware L1 slower than no L1 for wc, PageViewCount, MatrixMultiply (SL1 Fig 7)',
+  title: 'S-L1 about 2.1x over no L1 and 1.9x over hardware L1 (0.86x to 4.30x per application, grep slightly slower); hardware L1 slower than no L1 for wc, PageViewCount, MatrixMultiply (SL1 Fig 7, 4.2, 6)',
   presets: ['titan'],
   kind: predictedBecause("SL1 4.2's 32-byte sector fills are an input of the Titan preset; the applications' times and hit rates are simulated from the preset, nothing was set from them"),
   references: () => [
     known(gain('S-L1 over no L1, mean', 2.1, 'SL1 abstract, 4.2, Fig 7 (2.1 times faster on average than no L1)'), F7_CAUSE),
-    known(gain('S-L1 over hardware L1, mean', 1.9, 'SL1 abstract, 4.2 (1.9 times faster on average than hardware L1)'), F7_CAUSE),
+    {
+      ...known(gain('S-L1 over hardware L1, mean', 1.9, 'SL1 abstract, 4.2 (1.9 times faster on average than hardware L1); hardware L1 of 16 KB, SL1 4.1'), F7_CAUSE),
+      context: F7_WHAT_IF,
+    },
+    known(
+      gain('S-L1 over hardware L1, lowest application', 0.86, 'SL1 6 ("speedups of between 0.86 and 4.30 ... over hardware L1"); band: half of the 14 % loss either way, 0.79x-0.93x (REPRODUCTION.md: speedups within half of the gain)'),
+      F7_LOW_CAUSE,
+    ),
+    known(gain('S-L1 over hardware L1, highest application', 4.3, 'SL1 6 ("between 0.86 and 4.30 ... over hardware L1"); band: half of the 3.30 gain either way, 2.65x-5.95x (REPRODUCTION.md)'), F7_CAUSE),
+    known(
+      range(
+        'grep: S-L1 over hardware L1',
+        0.86,
+        [0.79, 0.999],
+        'x',
+        'SL1 4.2 ("grep and kmeans experience slight slowdowns"); "slight": below 1 and within the band of SL1 6\'s lowest speedup over hardware L1 (0.86x, half of its 14 % loss: 0.79x); the paper gives no value for grep, 0.86x is shown as the closest it gives',
+      ),
+      F7_LOW_CAUSE,
+    ),
     exact('slower with hardware L1 than no L1: wc, PVC, MM', 'yes', '', 'SL1 4.2 ("wc, PageViewCount, and Matrix Multiply exhibit slowdown")'),
     known(
       exact('the other seven not slower with hardware L1', 'yes', '', 'SL1 4.2 ("With hardware L1, performance improves to at most 35% and in some cases degrades": the three named)'),
-      'Where no L1 is bound by the LSU, the hardware L1 can at best tie it (one 128 B line per LSU cycle either way). The hardware L1 wins at few threads per SMX, but no L1 at 1024-1536 threads is faster still for Inverted Index, MasterCard and Grep. docs/SL1.md, "Why the hardware L1 is slower than no L1 for Inverted Index, MasterCard and Grep".',
+      'Assumed application models on SL1 4.1\'s 16 KB L1: where no L1 is bound by the LSU, the hardware L1 can at best tie it (one 128 B line per LSU cycle either way), and 16 KB hold 128 lines, one per thread at 128 online threads per SMX, too few to hide the latency; no L1 at 512-1536 threads is faster for nine of ten (all but Kmeans). docs/SL1.md, "Why the hardware L1 is slower than no L1 for Inverted Index, MasterCard and Grep".',
     ),
   ],
   measure(preset, seed) {
@@ -270,6 +313,9 @@ const SL1_F7: ReproductionRow = {
     const out: Measured = {};
     take(out, 'S-L1 over no L1, mean', r, 'sl1.speedupOverNoL1.mean');
     take(out, 'S-L1 over hardware L1, mean', r, 'sl1.speedupOverHwL1.mean');
+    take(out, 'S-L1 over hardware L1, lowest application', r, 'sl1.speedupOverHwL1.min');
+    take(out, 'S-L1 over hardware L1, highest application', r, 'sl1.speedupOverHwL1.max');
+    take(out, 'grep: S-L1 over hardware L1', r, 'sl1.speedupOverHwL1.grep');
     const slower = String(r.findings.find((f) => f.key === 'hw.slowerThanNoL1')?.value ?? '').split(', ');
     out['slower with hardware L1 than no L1: wc, PVC, MM'] = WC_PVC_MM.every((a) => slower.includes(a)) ? 'yes' : 'no';
     out['the other seven not slower with hardware L1'] = slower.every((a) => a === '(none)' || WC_PVC_MM.includes(a)) ? 'yes' : 'no';
@@ -319,7 +365,15 @@ const SL1_F12: ReproductionRow = {
   title: 'S-L1 enabled with nothing cached: about 8 % overhead on average (SL1 4.4, Fig 12)',
   presets: ['titan'],
   kind: PREDICTED,
-  references: () => [half('overhead, mean', 8, '%', 'SL1 4.4, Fig 12 ("the overhead is 8% on average")')],
+  references: () => [
+    {
+      ...known(
+        half('overhead, mean', 8, '%', 'SL1 4.4, Fig 12 ("the overhead is 8% on average")'),
+        'Under Titan\'s greedy-then-oldest scheduler (assumed from GPGPU-Sim\'s Titan model) S-L1 with nothing cached costs grep 107 % and Inverted Index 43 % at the no-L1 run\'s best launch (49 % and 0.3 % under loose round-robin), the other eight -2 to 5 %: 15.7 % on average. The assumed S-L1 costs (4 instructions per uncached access) are the same under both; which of the no-L1 runs\' issue order causes the gap is not isolated. ' + SCHED_DOC + '.',
+      ),
+      context: 'What-if, not judged: loose round-robin scheduling gives 7.3 % (sl1-apps with scheduler lrr).',
+    },
+  ],
   measure(preset, seed) {
     const runs: Runs = [];
     const r = run(runs, 'sl1-apps', preset, {}, seed);
@@ -332,21 +386,31 @@ const SL1_F12: ReproductionRow = {
 const SL1_F13: ReproductionRow = {
   id: 'SL1-F13',
   paper: 'SL1',
-  title: 'Line size: 16 B best; 8 B worse everywhere; 24 B worse in all but two (SL1 4.5, Fig 13)',
+  title: 'Line size: 8 B lines no faster anywhere and slower wherever S-L1 caches (Kmeans may tie); 24 B worse in all but two (SL1 4.5, Fig 13)',
   presets: ['titan'],
   kind: PREDICTED,
   references: () => [
-    known(
-      exact('apps slower with 8 B lines', 10, 'apps', 'SL1 4.5 ("impacts performance negatively in every case")'),
-      'Kmeans leaves no shared memory for S-L1 at any line size (SL1 4.2 and footnote 8), so its three S-L1 runs are the same run and it cannot count as slower: 9 of 10 is the most the model can give. docs/SL1.md, "Why F7 and F13 fail".',
+    exact('apps faster with 8 B lines', 0, 'apps', 'SL1 4.5 ("impacts performance negatively in every case")'),
+    exact(
+      'apps S-L1 caches that are not slower with 8 B lines',
+      '(none)',
+      '',
+      'SL1 4.5 ("impacts performance negatively in every case"); Kmeans, which gets no S-L1 lines at any line size (SL1 4.2, footnote 8), is not counted and may tie',
     ),
-    exact('apps slower with 24 B lines', 8, 'apps', 'SL1 4.5 ("reduces performance in all but two cases")'),
+    {
+      ...known(
+        exact('apps slower with 24 B lines', 8, 'apps', 'SL1 4.5 ("reduces performance in all but two cases")'),
+        'No application model gains from 24 B lines; under Titan\'s greedy-then-oldest scheduler (assumed from GPGPU-Sim\'s Titan model) Matrix Multiply, the one near a tie, runs at 0.93x of its 16 B time, so nine are slower and only Kmeans (no S-L1 lines) ties. ' + SCHED_DOC + '.',
+      ),
+      context: 'What-if, not judged: loose round-robin scheduling gives 8 (Matrix Multiply 1.01x with 24 B lines).',
+    },
   ],
   measure(preset, seed) {
     const runs: Runs = [];
     const r = run(runs, 'sl1-apps', preset, {}, seed);
     const out: Measured = {};
-    take(out, 'apps slower with 8 B lines', r, 'sl1.line8.worseCount');
+    take(out, 'apps faster with 8 B lines', r, 'sl1.line8.fasterCount');
+    take(out, 'apps S-L1 caches that are not slower with 8 B lines', r, 'sl1.line8.notSlowerCached');
     take(out, 'apps slower with 24 B lines', r, 'sl1.line24.worseCount');
     return { measured: out, runs };
   },

@@ -18,8 +18,8 @@ import {
 } from '../../src-sim/timing/sl1';
 import type { Instr, Kernel, TimingConfig } from '../../src-sim/timing/types';
 import { SL1_APPS } from '../../src-sim/timing/workloads/sl1-apps';
-import { measureApp, preferL1, PREFER_L1_SHARED_BYTES, shapeFor, type AppMeasureOptions } from '../../src-sim/experiments/sl1-common';
-import { SL1_THREAD_GRID } from '../../src-sim/experiments/sl1-apps';
+import { measureApp, preferL1, PREFER_L1_SHARED_BYTES, shapeFor, SL1_L1_SPLIT, withL1Split, type AppMeasureOptions } from '../../src-sim/experiments/sl1-common';
+import { APP_PARAMS, SL1_THREAD_GRID } from '../../src-sim/experiments/sl1-apps';
 
 /** A Titan-like configuration: only the fields S-L1 reads matter here. */
 const cfg: TimingConfig = {
@@ -409,11 +409,29 @@ describe('SL1 experiments', () => {
   it('sl1-apps draws per-application bars and reports keyed findings', () => {
     const r = findExperiment('sl1-apps')!.run(titan, quick, 1, () => {});
     const f7 = r.series.filter((s) => s.group === 'Fig 7: speedup over no L1');
-    expect(f7.map((s) => s.name)).toEqual(['hardware L1', 'S-L1']);
+    // The 48 KB hardware L1 is drawn beside SL1 4.1's 16 KB as a labelled what-if.
+    expect(f7.map((s) => s.name)).toEqual(['hardware L1', 'S-L1', 'hardware L1, 48 KB (what-if)']);
     for (const s of f7) expect([s.style, s.xCategories]).toEqual(['bar', ['WC']]);
     const keys = r.findings.map((f) => f.key);
-    for (const k of ['sl1.speedupOverNoL1.mean', 'sl1.speedupOverHwL1.mean', 'sl1.hitRate.wc', 'sl1.overheadNothingCached.mean', 'sl1.line8.worseCount'])
+    for (const k of [
+      'sl1.speedupOverNoL1.mean',
+      'sl1.speedupOverHwL1.mean',
+      'sl1.speedupOverHwL1.min',
+      'sl1.speedupOverHwL1.max',
+      'sl1.hitRate.wc',
+      'sl1.overheadNothingCached.mean',
+      'sl1.line8.worseCount',
+      'sl1.line8.fasterCount',
+      'sl1.line8.notSlowerCached',
+      'whatIf.hw48.sl1OverHwL1.mean',
+    ])
       expect(keys).toContain(k);
+    expect(r.findings.find((f) => f.key === 'whatIf.hw48.sl1OverHwL1.mean')!.evidence).toMatch(/what-if, not judged/);
+    // With l1Split 48 the judged runs are the 48 KB ones and no what-if is added.
+    const r48 = findExperiment('sl1-apps')!.run(titan, { ...quick, l1Split: '48' }, 1, () => {});
+    expect(r48.findings.map((f) => f.key)).not.toContain('whatIf.hw48.sl1OverHwL1.mean');
+    const v = (res: typeof r, k: string) => res.findings.find((f) => f.key === k)!.value as number;
+    expect(v(r48, 'sl1.speedupOverHwL1.mean')).toBe(v(r, 'whatIf.hw48.sl1OverHwL1.mean'));
     const hit = r.findings.find((f) => f.key === 'sl1.hitRate.wc')!.value as number;
     expect(hit).toBeGreaterThan(85);
     // SL1 4.4: wc issues fewer instructions with S-L1 (its hardware-L1 loads replay once per lane's line).
@@ -447,6 +465,33 @@ describe('the hardware-L1 configuration (preferL1)', () => {
     expect(preferL1(cfg)).toBe(cfg);
     const small = { ...cfg, l1: { sets: 4, ways: 32, lineBytes: 128, mshrEntries: 8, mshrMergers: 8, hitLatency: 80, policy: 'lru' as const }, shared: { ...cfg.shared, bytesPerSM: PREFER_L1_SHARED_BYTES } };
     expect(preferL1(small)).toBe(small);
+  });
+});
+
+describe('the hardware L1 of the SL1 study (l1Split)', () => {
+  it("runs SL1 4.1's 16 KB L1 by default, the 48 KB split only when asked or as the hw48 what-if", () => {
+    const titan = findPreset('titan') as Preset & { timing: TimingConfig };
+    expect(SL1_L1_SPLIT).toBe(16);
+    expect(titan.timing.l1!.sets * titan.timing.l1!.ways * titan.timing.l1!.lineBytes).toBe(16 * 1024);
+    expect(withL1Split(titan.timing, 16)).toBe(titan.timing);
+    expect(withL1Split(titan.timing, 48)).toEqual(preferL1(titan.timing));
+    const wc = SL1_APPS.find((a) => a.id === 'wc');
+    if (!wc) throw new Error('no wc');
+    // 256 online threads per SMX: 256 live lines thrash 16 KB (128 lines) and fit 48 KB (384 lines).
+    const o: AppMeasureOptions = { sms: 1, inputBytes: 1 << 22, windowAccesses: 64, scheduler: 'lrr', seed: 1, maxCycles: 1e9 };
+    const def = measureApp(titan, wc, shapeFor(256, 256), ['nol1', 'hw', 'hw48'], o);
+    const at16 = measureApp(titan, wc, shapeFor(256, 256), ['hw'], { ...o, l1Split: 16 });
+    const at48 = measureApp(titan, wc, shapeFor(256, 256), ['nol1', 'hw'], { ...o, l1Split: 48 });
+    expect(at16.hw.cycles).toBe(def.hw.cycles);
+    expect(at48.hw.cycles).toBe(def.hw48.cycles);
+    expect(def.hw48.hitRate).toBeGreaterThan(def.hw.hitRate + 0.2);
+    // no L1 does not depend on the split: the same measurement is reused.
+    expect(at48.nol1).toBe(def.nol1);
+  });
+
+  it('sl1-apps defaults to 16 KB and offers 48 KB as a parameter', () => {
+    const p = APP_PARAMS.find((x) => x.name === 'l1Split');
+    expect(p && p.kind === 'enum' ? [p.default, p.options] : undefined).toEqual(['16', ['16', '48']]);
   });
 });
 

@@ -16,11 +16,13 @@ const row = (id: string) => {
 };
 
 /**
- * Rows whose targets the model reaches today. The others (SL1-F7's means and slowdown set, F13's
- * line-size counts) are run and reported but not required to pass yet: see docs/SL1.md for the
- * numbers and why.
+ * Rows whose targets the model reaches today. SL1-F1, F7, F12 and F13 carry known deviations (F7's
+ * means, per-application range, grep and slowdown set with SL1 4.1's 16 KB hardware L1; F1's
+ * 2048-thread hit rate, F12's overhead and F13's 24 B count under Titan's greedy-then-oldest
+ * scheduler): their other checks must pass. See docs/SL1.md for the numbers and why.
  */
-const PASSING = ['SL1-LAT', 'SL1-F1', 'SL1-F5', 'SL1-F6', 'SL1-SHM', 'SL1-CLN', 'SL1-F8', 'SL1-F9', 'SL1-F12', 'SL1-MON'];
+const PASSING = ['SL1-LAT', 'SL1-F5', 'SL1-F6', 'SL1-SHM', 'SL1-CLN', 'SL1-F8', 'SL1-F9', 'SL1-MON'];
+const WITH_KNOWN = ['SL1-F1', 'SL1-F7', 'SL1-F12', 'SL1-F13'];
 
 describe('SL1 rows on the Titan preset', () => {
   it('has every SL1 row of REPRODUCTION.md, registered, each reference citing SL1', () => {
@@ -41,6 +43,25 @@ describe('SL1 rows on the Titan preset', () => {
     expect((slow.L2 as number) - (m.L2 as number)).toBeCloseTo(50, 0);
     expect((slow.DRAM as number) - (m.DRAM as number)).toBeGreaterThanOrEqual(49);
     expect(slow.L1).toBe(m.L1);
+  });
+
+  for (const id of WITH_KNOWN) {
+    it(`${id}: every check without a known deviation passes, and no known deviation passes unexpectedly`, { timeout: 600_000 }, () => {
+      const res = runRow(row(id), titan, 1);
+      const refs = row(id).references(titan);
+      const noted = new Set(refs.filter((r) => r.knownDeviation).map((r) => r.name));
+      expect(noted.size).toBeGreaterThan(0);
+      expect(res.checks.filter((c) => !noted.has(c.name) && !c.pass).map((c) => `${c.name}: ${c.simulated}`)).toEqual([]);
+      expect(res.checks.filter((c) => c.unexpectedPass).map((c) => c.name)).toEqual([]);
+    });
+  }
+
+  it("SL1-F13 judges 8 B lines on the applications S-L1 caches (Kmeans, with no S-L1 lines, may tie)", { timeout: 600_000 }, () => {
+    const res = runRow(row('SL1-F13'), titan, 1);
+    const by = (n: string) => res.checks.find((c) => c.name === n);
+    expect(by('apps faster with 8 B lines')?.simulated).toMatch(/^0 /);
+    expect(by('apps S-L1 caches that are not slower with 8 B lines')?.simulated).toBe('(none)');
+    expect(res.checks.map((c) => c.name)).not.toContain('apps slower with 8 B lines');
   });
 
   for (const id of PASSING) {
