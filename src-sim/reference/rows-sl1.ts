@@ -369,7 +369,7 @@ const SL1_F12: ReproductionRow = {
     {
       ...known(
         half('overhead, mean', 8, '%', 'SL1 4.4, Fig 12 ("the overhead is 8% on average")'),
-        'Under Titan\'s greedy-then-oldest scheduler (assumed from GPGPU-Sim\'s Titan model) S-L1 with nothing cached costs grep 107 % and Inverted Index 43 % at the no-L1 run\'s best launch (49 % and 0.3 % under loose round-robin), the other eight -2 to 5 %: 15.7 % on average. The assumed S-L1 costs (4 instructions per uncached access) are the same under both; which of the no-L1 runs\' issue order causes the gap is not isolated. ' + SCHED_DOC + '.',
+        'Under Titan\'s greedy-then-oldest scheduler (assumed from GPGPU-Sim\'s Titan model) the no-L1 runs of grep and Inverted Index are best at 2048 threads per SMX, where the greedy warps refetch their lines while the 1-SMX slice\'s L2 still holds them (97 % and 90 % L2 hits); S-L1 with nothing cached (the assumed 4 instructions per access) spreads the warps and its refetches miss (1 % L2 hits, 10-50x the DRAM bytes): overheads 107 % and 43 % (49 % and 0.3 % under loose round-robin, where both modes miss the L2 at that launch), the other eight -2 to 5 %, 15.7 % on average. ' + SCHED_DOC + '.',
       ),
       context: 'What-if, not judged: loose round-robin scheduling gives 7.3 % (sl1-apps with scheduler lrr).',
     },
