@@ -105,6 +105,22 @@ export const lashApps: Experiment = {
           evidence: `char ${c[i1]} vs int ${c[i4]} cycles`,
         });
     });
+    // LASH II: matrix multiply's "performance impact is much lower" than stereo matching's: its
+    // int-char time difference against stereo's, "much lower" read as under half.
+    const ia = APPS.indexOf('matmul');
+    const ib = APPS.indexOf('stereo');
+    const [j4, j1] = [names.indexOf('int'), names.indexOf('char')];
+    if (ia >= 0 && ib >= 0 && j4 >= 0 && j1 >= 0) {
+      const diff = (a: number) => Math.abs(stats[a][j4].cycles - stats[a][j1].cycles) / Math.max(stats[a][j4].cycles, stats[a][j1].cycles);
+      const ratio = diff(ia) / diff(ib);
+      findings.push({
+        key: 'apps.matmulUnderHalfStereo',
+        label: "Matrix multiply's int-char difference under half of stereo's",
+        value: ratio < 0.5 ? 'yes' : 'no',
+        unit: '',
+        evidence: `|int - char| / slower: matrix multiply ${(100 * diff(ia)).toFixed(1)} %, stereo ${(100 * diff(ib)).toFixed(1)} % (ratio ${ratio.toFixed(2)})`,
+      });
+    }
     const tables = [statsTable('Per application and type', APPS.flatMap((a) => names.map((n) => `${LABELS[a]} ${n}`)), stats.flat())];
     return {
       series,

@@ -57,10 +57,14 @@ export function stencilFindings(names: string[], stats: TimingStats[]): Finding[
   const i4 = at('int');
   const i2 = at('short');
   const i1 = at('char');
-  if (i4 && i2)
+  if (i4 && i2) {
+    out.push({ key: 'stencil.shortBeatsInt', label: 'short faster than int', value: i2.cycles < i4.cycles ? 'yes' : 'no', unit: '', evidence: `short ${i2.cycles}, int ${i4.cycles} cycles` });
     out.push({ key: 'stencil.shortVsInt', label: 'short faster than int by', value: pctOver(i4.cycles, i2.cycles), unit: '%', evidence: `int ${i4.cycles} / short ${i2.cycles} cycles - 1` });
-  if (i1 && i2)
+  }
+  if (i1 && i2) {
+    out.push({ key: 'stencil.shortBeatsChar', label: 'short faster than char', value: i2.cycles < i1.cycles ? 'yes' : 'no', unit: '', evidence: `short ${i2.cycles}, char ${i1.cycles} cycles` });
     out.push({ key: 'stencil.shortVsChar', label: 'short faster than char by', value: pctOver(i1.cycles, i2.cycles), unit: '%', evidence: `char ${i1.cycles} / short ${i2.cycles} cycles - 1` });
+  }
   if (i4 && i1) {
     // LASH Fig 5a, "total number of memory requests": GPGPU-Sim 3.2.2 counts the memory requests
     // (mem_fetch) the SMs inject into the interconnect in shader.cc
