@@ -85,6 +85,12 @@ describe('the stencil on the timing tier', () => {
     expect(value(r, 'stencil.dramCharVsInt') as number).toBeGreaterThan(0);
   });
 
+  it('judges the ordering (short faster than int and than char) and shows the margins beside it', () => {
+    expect(value(r, 'stencil.shortBeatsInt')).toBe((value(r, 'stencil.shortVsInt') as number) > 0 ? 'yes' : 'no');
+    expect(value(r, 'stencil.shortBeatsChar')).toBe((value(r, 'stencil.shortVsChar') as number) > 0 ? 'yes' : 'no');
+    expect(value(r, 'stencil.shortBeatsInt')).toBe('yes');
+  });
+
   it('states the DRAM utilisation drop in percentage points as well as relative to int', () => {
     const points = value(r, 'stencil.dramCharVsIntPoints') as number;
     const relative = value(r, 'stencil.dramCharVsInt') as number;
@@ -153,6 +159,11 @@ describe('resource sensitivity and what-if sweeps', () => {
     expect(rel('short', 'MSHRMergers-')).toBeGreaterThan(1.2);
     expect(rel('int', 'MSHRMergers+')).toBeGreaterThan(0.9);
     expect(value(r, 'sens.mergersMinus.shortSlowdown') as number).toBeGreaterThan(20);
+    // LASH Fig 7 plots performance: the drop in 1 / time is 1 - 1 / (1 + the time increase).
+    for (const n of ['short', 'char']) {
+      const slower = (value(r, `sens.mergersMinus.${n}Slowdown`) as number) / 100;
+      expect(value(r, `sens.mergersMinus.${n}SpeedDrop`) as number).toBeCloseTo(100 * (1 - 1 / (1 + slower)), 0);
+    }
   });
 
   it('timing-sweep varies one parameter: more mergers, less char time', () => {
