@@ -95,6 +95,11 @@ const GTX480_DRAM_TIMING =
 export const FERMI480_TIMING_PROVENANCE: Record<string, string> = {
   sms: 'LASH Tables I, II (15 SMs)',
   ...FERMI_SM_PROVENANCE,
+  maxWarpsPerSM:
+    'LASH VI (GPGPU-Sim 3.2.2, GTX 480 configuration): configs/GTX480/gpgpusim.config -gpgpu_shader_core_pipeline 1536:32 (1536 threads of warps of 32: 48 warps); the CUDA C Programming Guide gives the same for compute capability 2.x',
+  maxThreadsPerSM: 'LASH VI (GPGPU-Sim 3.2.2, GTX 480 configuration): gpgpusim.config -gpgpu_shader_core_pipeline 1536:32',
+  maxBlocksPerSM: 'LASH VI (GPGPU-Sim 3.2.2, GTX 480 configuration): gpgpusim.config -gpgpu_shader_cta 8',
+  schedulers: "LASH VI (GPGPU-Sim 3.2.2, GTX 480 configuration): gpgpusim.config -gpgpu_num_sched_per_core 2 (the Fermi whitepaper's two warp schedulers per SM)",
   warpScheduler:
     'LASH VI (GPGPU-Sim 3.2.2 with its GTX 480 configuration, gpgpu-sim_distribution 24f29469 "version 3.2.2": configs/GTX480/gpgpusim.config -gpgpu_scheduler gto, greedy-then-oldest; loose round-robin stays a what-if)',
   aluLatency:
@@ -112,7 +117,7 @@ export const FERMI480_TIMING_PROVENANCE: Record<string, string> = {
   memCollectors:
     'LASH VI (GPGPU-Sim 3.2.2): shader.cc option -gpgpu_operand_collector_num_units_mem default 2 (not set by the GTX 480 config); opndcoll_rfu_t::allocate_cu takes the first free unit, dispatch_unit_t::find_ready the next ready unit after the last that dispatched; scheduler_unit::cycle issues a load or store only if m_mem_out (ID_OC_MEM, -gpgpu_pipeline_widths width 1, shared by the schedulers) has_free(), else tries its next warp',
   launchCycles:
-    'LASH VI (GPGPU-Sim 3.2.2): gpu-sim.cc gpgpu_sim::cycle calls issue_block2core once per core cycle; shader.cc simt_core_cluster::issue_block2core starts at most one block per cluster; gpgpusim_gtx480.config -gpgpu_n_cores_per_cluster 1, core clock 700 MHz = 2 shader cycles',
+    'LASH VI (GPGPU-Sim 3.2.2): gpu-sim.cc gpgpu_sim::cycle calls issue_block2core once per core cycle; shader.cc simt_core_cluster::issue_block2core starts at most one block per cluster; configs/GTX480/gpgpusim.config -gpgpu_n_cores_per_cluster 1, core clock 700 MHz (-gpgpu_clock_domains) = 2 shader cycles',
   writebackPort:
     "LASH VI (GPGPU-Sim 3.2.2): shader.cc ldst_unit::writeback writes one returning access (m_next_wb) per cycle; a filled L1 line's merged requests leave the MSHR one at a time (gpu-cache.cc mshr_table::next_access)",
   'fetch.ibuffer': 'LASH VI (GPGPU-Sim 3.2.2): shader.h shd_warp_t IBUFFER_SIZE = 2 decoded instructions per warp; gpgpusim.config -gpgpu_max_insn_issue_per_warp 1',
@@ -121,9 +126,9 @@ export const FERMI480_TIMING_PROVENANCE: Record<string, string> = {
   storeAcks:
     "LASH VI (GPGPU-Sim 3.2.2): l2cache.cc memory_sub_partition::cache_cycle replies to every write the L2 accepts (set_reply, into the L2 -> icnt queue); shader.cc ldst_unit counts a warp's stores (inc_store_req) and store_ack counts them back; a warp is hardware_done only when stores_done(), and its block's slot is freed then",
   storeTags:
-    "LASH VI (GPGPU-Sim 3.2.2): gpu-cache.cc data_cache::access probes the tags for stores too; tag_array::probe returns RESERVATION_FAIL when every way of the set is reserved and process_tag_probe then calls no write handler (the LSU retries); the GTX 480 L1 (-gpgpu_cache:dl1 32:128:4,L:L:m:N:H) is global write-evict, no write-allocate: a hit evicts the line (wr_hit_global_we_local_wb -> wr_hit_we), a miss or a store to a reserved line is sent below (wr_miss_no_wa); cache_stats counts each as an access",
+    "LASH VI (GPGPU-Sim 3.2.2): gpu-cache.cc data_cache::access probes the tags for stores too; tag_array::probe returns RESERVATION_FAIL when every way of the set is reserved and process_tag_probe then calls no write handler (the LSU retries); the GTX 480 L1 (-gpgpu_cache:dl1 32:128:4,L:L:m:N: write policy L, gpu-cache.h LOCAL_WB_GLOBAL_WT; N, NO_WRITE_ALLOCATE) is global write-evict, no write-allocate: a hit evicts the line (wr_hit_global_we_local_wb -> wr_hit_we), a miss or a store to a reserved line is sent below (wr_miss_no_wa); cache_stats counts each as an access",
   'missQueue.entries':
-    "LASH VI (GPGPU-Sim 3.2.2, GTX 480 configuration): gpgpusim.config -gpgpu_cache:dl1 32:128:4,L:L:m:N:H,A:32:8,8, the last field the L1's miss queue (m_miss_queue); gpu-cache.cc rd_miss_base fails a read miss or merge while miss_queue_full(1), a store (wr_miss_no_wa, wr_hit_wt) while miss_queue_full(0)",
+    "LASH VI (GPGPU-Sim 3.2.2, GTX 480 configuration): gpgpusim.config -gpgpu_cache:dl1 32:128:4,L:L:m:N,A:32:8,8, the last field the L1's miss queue (m_miss_queue); gpu-cache.cc rd_miss_base fails a read miss or merge while miss_queue_full(1), a store (wr_miss_no_wa, wr_hit_wt) while miss_queue_full(0)",
   'missQueue.drainCycles':
     'LASH VI (GPGPU-Sim 3.2.2): gpu-cache.cc baseline_cache::cycle moves at most one miss-queue entry into the interconnect per 700 MHz core cycle (2 shader cycles), and only when m_memport is not full',
   'missQueue.injectFlits':
@@ -134,8 +139,10 @@ export const FERMI480_TIMING_PROVENANCE: Record<string, string> = {
   'l1.lineBytes': 'LASH Table II (128 B lines)',
   'l1.mshrEntries': 'LASH Table II (32 MSHR entries)',
   'l1.mshrMergers': 'LASH Table II (8 merger fields per MSHR entry)',
-  'l1.hitLatency': 'assumed: a short L1 pipeline as in GPGPU-Sim (LASH gives no latencies)',
-  'l1.policy': "assumed: LRU, GPGPU-Sim 3.2's default (LASH Table II names no policy)",
+  'l1.hitLatency':
+    'assumed: GPGPU-Sim 3.2.2 has no L1 hit latency option (a hit goes on through the LSU pipeline and write-back, shader.cc ldst_unit), and LASH gives no latencies: 20 shader cycles, a short pipeline',
+  'l1.policy':
+    "LASH VI (GPGPU-Sim 3.2.2, GTX 480 configuration): gpgpusim.config -gpgpu_cache:dl1 32:128:4,L:L:m:N,A:32:8,8, replacement letter L (gpu-cache.h cache_config::init: 'L' LRU, 'F' FIFO); LASH Table II names no policy",
   'l1.setIndex':
     'LASH VI (GPGPU-Sim 3.2.2, gpgpu-sim_distribution 24f29469 "version 3.2.2": configs/GTX480/gpgpusim.config -gpgpu_cache:dl1 32:128:4,L:L:m:N,A:32:8,8 names no set index function, so the default linear index; the H (FERMI_HASH_SET_FUNCTION) field appeared in the distribution\'s configuration in July 2014, after 3.2.2)',
   bypassBytes: 'NVIDIA CUDA C Programming Guide, compute capability 2.x (L1-bypassing loads fetch 32 B segments)',
@@ -145,16 +152,17 @@ export const FERMI480_TIMING_PROVENANCE: Record<string, string> = {
   'l2.mshrEntries': 'LASH Table II (32 MSHR entries)',
   'l2.mshrMergers': 'LASH Table II (4 merger fields per MSHR entry)',
   'l2.hitLatency': "LASH VI (GPGPU-Sim 3.2.2 with its public GTX 480 configuration): configs/GTX480/gpgpusim.config -rop_latency 120, in cycles of its 700 MHz core clock, half the 1.4 GHz shader clock counted here: 240",
-  'l2.policy': "assumed: LRU, GPGPU-Sim 3.2's default",
+  'l2.policy':
+    "LASH VI (GPGPU-Sim 3.2.2, GTX 480 configuration): gpgpusim.config -gpgpu_cache:dl2 64:128:8,L:B:m:W,A:32:4,4:0,32, replacement letter L (gpu-cache.h cache_config::init: LRU)",
   'l2.partitions': 'LASH Table II (6 memory controllers x 2 sub-partitions)',
   'l2.writeMissFetch':
-    "LASH VI (GPGPU-Sim 3.2.2, GTX 480 configuration): the L2 is write-back with write allocate (gpgpusim.config -gpgpu_cache:dl2 64:128:8,L:B:m:W:L), and GPGPU-Sim 3.x's write miss (gpu-cache.cc wr_miss_wa) sends the store on to DRAM and reads the line",
+    "LASH VI (GPGPU-Sim 3.2.2, GTX 480 configuration): the L2 is write-back with write allocate (gpgpusim.config -gpgpu_cache:dl2 64:128:8,L:B:m:W,A:32:4,4:0,32: write policy B, WRITE_BACK; W, WRITE_ALLOCATE), and 3.2.2's write miss (gpu-cache.cc data_cache::wr_miss_wa) sends the store on to DRAM (send_write_request) and reads the line (send_read_request)",
   'l2.ropBeforeLookup':
     "LASH VI (GPGPU-Sim 3.2.2): l2cache.cc memory_sub_partition::push puts each request in the ROP delay queue (ready after rop_latency) and cache_cycle passes it to the L2 only then; hits and fills are answered without a second delay",
   'l2.addressMap':
     'LASH VI (GPGPU-Sim 3.2.2, GTX 480 configuration): -gpgpu_n_sub_partition_per_mchannel 2 with -gpgpu_mem_addr_mapping dramid@8;...BBBCCCCB.CCSSSSSS (dram.timing.interleaveBytes, bankBits): addrdec.cc addrdec_tlx takes the sub-partition from the channel and the lowest bank bit, bit 8 of the channel-local address (sub_partition = chip x 2 + (bank & 1)); partition_address removes it, and gpu-cache.cc l2_cache_config::set_index indexes the L2 sets with that address',
   'l2.port.bytes':
-    "LASH VI (GPGPU-Sim 3.2.2, GTX 480 configuration): gpgpusim.config -gpgpu_cache:dl2 64:128:8,L:B:m:W:L,A:32:4,4:0,32, the last field the data port width (cache_config m_data_port_width); gpu-cache.cc bandwidth_management: a hit holds the data port ceil(size / 32) cycles, a miss that writes back line / 32, a fill the fill port line / 32",
+    "LASH VI (GPGPU-Sim 3.2.2, GTX 480 configuration): gpgpusim.config -gpgpu_cache:dl2 64:128:8,L:B:m:W,A:32:4,4:0,32, the last field the data port width (cache_config m_data_port_width); gpu-cache.cc bandwidth_management: a hit holds the data port ceil(size / 32) cycles, a miss that writes back line / 32, a fill the fill port line / 32",
   'l2.port.cycles':
     'LASH VI (GPGPU-Sim 3.2.2, GTX 480 configuration): -gpgpu_clock_domains 700:700:700:924, the L2 clock 700 MHz = 2 shader cycles; memory_sub_partition::cache_cycle looks up at most one request per L2 cycle, only while the data port is free',
   'l2.dramQueue.missQueue':
@@ -168,7 +176,7 @@ export const FERMI480_TIMING_PROVENANCE: Record<string, string> = {
   'l2.responseQueue':
     'LASH VI (GPGPU-Sim 3.2.2): gpu-sim.cc option -gpgpu_dram_partition_queues default 8:8:8:8, the fourth the L2 -> icnt queue (l2cache.cc m_L2_icnt_queue); memory_sub_partition::cache_cycle accesses the L2 only while it is not full (output_full)',
   'interconnect.latency':
-    "assumed: about 5 cycles of GPGPU-Sim's 700 MHz interconnect clock each way (10 shader cycles): config_fermi_islip.icnt is one crossbar stage (fly, k = 27, n = 1) with no routing, credit or VC-allocation delay",
+    "assumed: about 5 cycles of GPGPU-Sim's 700 MHz interconnect clock each way (10 shader cycles), the zero-load passage of a head flit through config_fermi_islip.icnt's one router stage (fly, k = 27, n = 1), summed by hand rather than modelled: injection channel 1 (intersim2 channel.hpp default delay), routing_delay 0, vc_alloc_delay 1, sw_alloc_delay 1, st_final_delay 1 (booksim_config.cpp default), ejection channel 1; the engine has no router model, and a packet's further flits are the bandwidth fields below",
   'interconnect.bytesPerCyclePerSM':
     "LASH VI (GPGPU-Sim 3.2.2, GTX 480 configuration): config_fermi_islip.icnt flit_size 32 at the 700 MHz interconnect clock of gpgpusim.config: one 32 B flit per 700 MHz cycle per port, 16 B per 1.4 GHz cycle",
   'interconnect.bytesPerCycleTotal':
@@ -215,9 +223,12 @@ export const FERMI480_TIMING_PROVENANCE: Record<string, string> = {
   'dram.bytesPerCycle': 'LASH Table I (1.8 GHz memory clock, 384-bit bus, double data rate: 172.8 GB/s, 123.4 B per 1.4 GHz core cycle)',
   'dram.burstBytes':
     "LASH VI (GPGPU-Sim 3.2.2, GTX 480 configuration): DRAM atom = burst length 8 x 4 B bus x 2 chips per controller = 64 B (gpgpusim.config); dram.cc counts a whole burst per column command, so a 32 B write costs 64 B of bus time",
-  'shared.bytesPerSM': 'NVIDIA CUDA C Programming Guide, compute capability 2.x (48 KB shared memory with a 16 KB L1)',
-  'shared.latency': 'assumed: MEI Fig 5 (Fermi shared memory about 50 cycles)',
-  'shared.bytesPerCycle': 'assumed: 32 banks of 4 B per cycle (MEI Table 1 32 banks)',
+  'shared.bytesPerSM':
+    "LASH VI (GPGPU-Sim 3.2.2, GTX 480 configuration): gpgpusim.config -gpgpu_shmem_size 49152 beside the 16 KB dl1 (the CUDA C Programming Guide's 48 KB / 16 KB split for compute capability 2.x)",
+  'shared.latency':
+    'assumed: GPGPU-Sim 3.2.2 has no shared memory latency option (an access goes on through the LSU pipeline, shader.cc ldst_unit::shared_cycle) and LASH gives none: MEI Fig 5 (Fermi shared memory about 50 cycles)',
+  'shared.bytesPerCycle':
+    'assumed: 32 banks of 4 B per cycle (gpgpusim.config -gpgpu_shmem_num_banks 32; MEI Table 1); a warp access also holds the LSU lsuCycles (2), so a conflict-free warp access (128 B) takes one 700 MHz core cycle, as ldst_unit::shared_cycle serves one (more with bank conflicts, dispatch_delay)',
   'clocks.coreMHz': 'LASH Table I (1.40 GHz core clock)',
   'clocks.memoryMHz': 'LASH Table I (1.8 GHz memory clock)',
 };
