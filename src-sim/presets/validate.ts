@@ -5,7 +5,7 @@ import { capacityBytes, totalLines } from '../model/types';
 import type { Preset } from './types';
 import { SPACE_IDS } from './types';
 import { checkTimingConfig } from '../timing/engine';
-import { SET_INDEX_FUNCTIONS, WARP_SCHEDULERS } from '../timing/types';
+import { L1_ALLOCATE_POLICIES, SET_INDEX_FUNCTIONS, WARP_SCHEDULERS } from '../timing/types';
 
 export interface PresetIssue {
   /** Dotted path of the offending field, e.g. "spaces.global.levels.0.sizeBytes". */
@@ -69,6 +69,7 @@ const timingCacheSchema = z.object({
   hitLatency: z.number().finite().min(0).max(1e5),
   policy: z.enum(['lru', 'fifo']),
   setIndex: z.enum(SET_INDEX_FUNCTIONS).optional(),
+  allocate: z.enum(L1_ALLOCATE_POLICIES).optional(),
 });
 
 /** Preset.timing (src-sim/timing/types.ts TimingConfig); the engine's checkTimingConfig adds the cross-field rules. */

@@ -8,7 +8,7 @@ import { EventQueue } from './events';
 import { grown, grownFreeStack, grownRing } from './pool';
 import { FERMI_HASH_SETS, fermiHashFits, fermiHashSetFn, INVALID, RESERVED, TagArray, VALID } from './tcache';
 import type { Kernel, StallReason, TimingConfig, TimingOptions, TimingStats } from './types';
-import { schedulerOf, STALL_REASONS } from './types';
+import { L1_ALLOCATE_POLICIES, schedulerOf, STALL_REASONS } from './types';
 
 /**
  * The timing tier's cycle-level engine (issue 5). One call runs kernels one after another on a GPU
@@ -123,6 +123,8 @@ export function checkTimingConfig(c: TimingConfig): string[] {
     int(cc.mshrMergers, `${name}.mshrMergers`);
     if (!(cc.hitLatency >= 0)) out.push(`${name}.hitLatency must be >= 0`);
     if (cc.setIndex === 'fermi-hash' && name === 'l2') out.push('l2.setIndex: the Fermi hash is an L1 set function (the L2 places lines with l2.addressMap)');
+    if (cc.allocate !== undefined && name === 'l2') out.push("l2.allocate: the allocation policy is an L1 setting (the L2 reserves on miss)");
+    if (cc.allocate !== undefined && !L1_ALLOCATE_POLICIES.includes(cc.allocate)) out.push(`${name}.allocate must be one of ${L1_ALLOCATE_POLICIES.join(', ')} (got ${String(cc.allocate)})`);
     if (cc.setIndex === 'fermi-hash' && !fermiHashFits(cc.sets)) out.push(`${name}.setIndex 'fermi-hash' needs ${FERMI_HASH_SETS.join(' or ')} sets (got ${cc.sets}), as GPGPU-Sim's FERMI_HASH_SET_FUNCTION`);
   }
   if (c.l1 && c.l1.lineBytes / c.bypassBytes > 30) out.push('l1.lineBytes / bypassBytes must be at most 30');
@@ -171,6 +173,10 @@ class Engine {
   declare readonly l1Lines: number;
   declare readonly l1E: number;
   declare readonly l1M: number;
+  /** l1.allocate 'fill': 1 (a miss reserves no way; pending lines are found in l1Pend), else 0. */
+  declare readonly l1OnFill: number;
+  /** l1.allocate 'fill': each SM's pending lines (line number -> MSHR entry). */
+  declare readonly l1Pend: Map<number, number>[];
   declare readonly l2Line: number;
   declare readonly l2Lines: number;
   declare readonly P: number;
@@ -528,6 +534,7 @@ class Engine {
     this.l1Lines = l1.sets * l1.ways;
     this.l1E = l1.mshrEntries;
     this.l1M = l1.mshrMergers;
+    this.l1OnFill = l1.allocate === 'fill' ? 1 : 0;
     this.l2Line = c.l2.lineBytes;
     this.l2Lines = c.l2.sets * c.l2.ways;
     this.P = c.l2.partitions;
@@ -709,6 +716,8 @@ class Engine {
     const l1Set = l1.setIndex === 'fermi-hash' ? fermiHashSetFn(l1.lineBytes, l1.sets) : null;
     for (let s = 0; s < S; s++) this.l1.push(new TagArray(l1.sets, l1.ways, l1.policy, 1, l1Set));
     this.l1SlotEntry = new Int32Array(S * this.l1Lines).fill(-1);
+    this.l1Pend = [];
+    for (let s = 0; s < S; s++) this.l1Pend.push(new Map());
     this.mLine = new Float64Array(S * this.l1E).fill(-1);
     this.mSlot = new Int32Array(S * this.l1E);
     this.mCount = new Int32Array(S * this.l1E);
@@ -1570,9 +1579,17 @@ class Engine {
     this.fetchLatCount++;
     if (this.pKind[p] === PK_L1FILL) {
       const e = this.pA[p];
-      const slot = this.mSlot[e];
-      this.l1[sm].fill(slot);
-      this.l1SlotEntry[sm * this.l1Lines + slot] = -1;
+      if (this.l1OnFill) {
+        // allocate 'fill': the line takes a way now; no way is ever reserved, so a victim exists.
+        const tags = this.l1[sm];
+        const line = this.mLine[e];
+        tags.install(tags.victim(line), line, T_VALID, 0);
+        this.l1Pend[sm].delete(line);
+      } else {
+        const slot = this.mSlot[e];
+        this.l1[sm].fill(slot);
+        this.l1SlotEntry[sm * this.l1Lines + slot] = -1;
+      }
       const n = this.mCount[e];
       const base = e * this.l1M;
       for (let i = 0; i < n; i++) this.complete(this.mWarp[base + i], this.mReg[base + i], this.writebackAt(sm));
@@ -1637,6 +1654,8 @@ class Engine {
         const line = Math.floor(addr / this.l1Line);
         const tags = this.l1[sm];
         const slot = tags.find(line);
+        // allocate 'fill': a pending line is not in the tags; its MSHR entry is found by line.
+        const pend = this.l1OnFill && slot < 0 ? (this.l1Pend[sm].get(line) ?? -1) : -1;
         if (slot >= 0 && tags.state[slot] === T_VALID) {
           tags.touch(slot);
           const i = w * R + r;
@@ -1644,13 +1663,13 @@ class Engine {
           if (this.rReady[i] < t) this.rReady[i] = t;
           this.reqL1++;
           this.hitL1++;
-        } else if (slot >= 0) {
+        } else if (slot >= 0 || pend >= 0) {
           // GPGPU-Sim 3.2.2 rd_miss_base: miss_queue_full(1) fails the access before the MSHR probe.
           if (this.miqE > 0 && this.miqLen[sm] + 1 >= this.miqE) {
             this.stall(sm, S_MISSQUEUE);
             return false;
           }
-          const e = this.l1SlotEntry[sm * this.l1Lines + slot];
+          const e = pend >= 0 ? pend : this.l1SlotEntry[sm * this.l1Lines + slot];
           const n = this.mCount[e];
           if (n >= this.l1M) {
             this.stall(sm, S_NOMERGER);
@@ -1665,8 +1684,8 @@ class Engine {
           this.wPending[w]++;
           this.reqL1++;
         } else {
-          const v = tags.victim(line);
-          if (v < 0) {
+          const v = this.l1OnFill ? -1 : tags.victim(line);
+          if (v < 0 && !this.l1OnFill) {
             this.stall(sm, S_NOCACHELINE);
             return false;
           }
@@ -1679,8 +1698,11 @@ class Engine {
             return false;
           }
           const e = this.mFreeEntry[sm * this.l1E + --this.mFreeTop[sm]];
-          tags.install(v, line, T_RESERVED, 0);
-          this.l1SlotEntry[sm * this.l1Lines + v] = e;
+          if (this.l1OnFill) this.l1Pend[sm].set(line, e);
+          else {
+            tags.install(v, line, T_RESERVED, 0);
+            this.l1SlotEntry[sm * this.l1Lines + v] = e;
+          }
           this.mLine[e] = line;
           this.mSlot[e] = v;
           this.mCount[e] = 1;
@@ -1724,7 +1746,7 @@ class Engine {
           if (slot >= 0) {
             if (tags.state[slot] === T_VALID) hitSlot = slot;
             else pending = true;
-          }
+          } else if (this.l1OnFill && this.l1Pend[sm].has(Math.floor(addr / this.l1Line))) pending = true;
         }
         // wr_miss_no_wa / wr_hit_we: miss_queue_full(0).
         if (this.miqE > 0 && this.miqLen[sm] >= this.miqE) {

@@ -32,7 +32,20 @@ export interface TimingCacheConfig {
    * prepended for 64 sets; only for 32 or 64 sets.
    */
   setIndex?: (typeof SET_INDEX_FUNCTIONS)[number];
+  /**
+   * When a load miss takes its line (the L1 only; default 'miss'). 'miss': the miss reserves a way
+   * at once (GPGPU-Sim 3.x's ON_MISS, `-gpgpu_cache:dl1 ...,L:L:m:...`); a set whose ways are all
+   * reserved refuses further misses ("nocacheline") until a fill arrives. 'fill': the line takes a
+   * way only when its data arrives (GPGPU-Sim's ON_FILL, and its streaming L1 `...,L:L:s:...`, which
+   * turns into ON_FILL): a miss needs an MSHR entry only, a second miss to the pending line merges
+   * into that entry, and the fill evicts the set's least recent line.
+   */
+  allocate?: L1Allocate;
 }
+
+/** When an L1 load miss takes its line (TimingCacheConfig.allocate). */
+export const L1_ALLOCATE_POLICIES = ['miss', 'fill'] as const;
+export type L1Allocate = (typeof L1_ALLOCATE_POLICIES)[number];
 
 export interface TimingConfig {
   sms: number;

@@ -264,6 +264,33 @@ describe('timing engine: coalescing and stall attribution', () => {
     expect(wide.stalls.nomshrline).toBeGreaterThan(0);
   });
 
+  it("allocate 'fill': a miss reserves no way, so misses to one set never stall on nocacheline; the fills keep the set's last lines", () => {
+    const ways = fermi480.l1!.ways;
+    const onFill = oneSm(fermi480, { l1: { ...fermi480.l1!, allocate: 'fill' } });
+    // lane l reads the line 1 MB x l: 32 lines of one set
+    const oneSet = k('oneset', 1, 32, [{ op: 'ld', array: 'x', index: gtid((1 << 20) / 4), dst: 0 }]);
+    const miss = simulate(oneSm(fermi480), [oneSet], { l1: 'hw' });
+    const fill = simulate(onFill, [oneSet], { l1: 'hw' });
+    expect(miss.stalls.nocacheline).toBeGreaterThan(0);
+    expect(fill.stalls.nocacheline).toBe(0);
+    expect(fill.requests.l2).toBe(32);
+    expect(fill.cycles).toBeLessThan(miss.cycles);
+    // run again: the set holds `ways` of the 32 lines, which hit
+    const again = simulate(onFill, [oneSet, oneSet], { l1: 'hw' });
+    expect(again.hits.l1).toBe(ways);
+    expect(again.requests.l1).toBe(64);
+  });
+
+  it("allocate 'fill': requests for a pending line merge into its MSHR entry (one fetch), bounded by the merger fields", () => {
+    const body: Instr[] = [0, 1, 2].map((d) => ({ op: 'ld', array: 'x', index: { terms: [] }, dst: d }));
+    const kern = k('sameline', 1, 256, body);
+    const s = simulate(oneSm(fermi480, { l1: { ...fermi480.l1!, allocate: 'fill' } }), [kern], { l1: 'hw' });
+    expect(s.requests.l2).toBe(1);
+    expect(s.stalls.nomerger).toBeGreaterThan(0);
+    expect(s.stalls.nocacheline).toBe(0);
+    expect(s.requests.l1).toBe(24);
+  });
+
   it('stall cycles never exceed the LSU cycles there were, and the epoch series add up', () => {
     const s = simulate(fermi480, [k('stencil-ish', 60, 256, [
       { op: 'ld', array: 'x', index: gtid(1, -1), dst: 0 },
@@ -537,6 +564,8 @@ describe('timing engine: contract', () => {
 
   it('refuses a bad config and a kernel naming an unknown array or loop variable', () => {
     expect(checkTimingConfig({ ...titan, coalesceBytes: 96 })).toContain('coalesceBytes must be a power of two (got 96)');
+    expect(checkTimingConfig({ ...titan, l2: { ...titan.l2, allocate: 'fill' } })[0]).toMatch(/l2\.allocate: the allocation policy is an L1 setting/);
+    expect(checkTimingConfig({ ...titan, l1: { ...titan.l1!, allocate: 'later' as 'fill' } })).toContain('l1.allocate must be one of miss, fill (got later)');
     expect(() => simulate({ ...titan, sms: 0 }, [])).toThrow(/sms must be a positive whole number/);
     expect(() => simulate(titan, [k('bad', 1, 32, [{ op: 'ld', array: 'nope', index: gtid(), dst: 0 }])])).toThrow(/unknown array "nope"/);
     expect(() => simulate(titan, [k('bad', 1, 32, [{ op: 'ld', array: 'x', index: { terms: [{ coef: 1, var: 'j' }] }, dst: 0 }])])).toThrow(/"j"/);

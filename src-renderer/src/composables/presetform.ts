@@ -15,7 +15,7 @@
 import type { CacheLevelConfig, PathConfig } from '../../../src-sim/model/path';
 import type { CacheGeometry, ReplacementPolicy } from '../../../src-sim/model/types';
 import type { Preset } from '../../../src-sim/presets/types';
-import { SET_INDEX_FUNCTIONS, type TimingConfig } from '../../../src-sim/timing/types';
+import { L1_ALLOCATE_POLICIES, SET_INDEX_FUNCTIONS, type TimingConfig } from '../../../src-sim/timing/types';
 import { formatBytes, formatQuantity } from './quantity';
 
 // ---------------------------------------------------------------------------------------------
@@ -462,6 +462,7 @@ const TIMING_LABELS: Record<string, string> = {
   hitLatency: 'Hit latency',
   policy: 'Replacement',
   setIndex: 'Set index function',
+  allocate: 'Line allocation',
   partitions: 'Slices (sub-partitions)',
   bytesPerCycle: 'Bandwidth',
   uncached: 'No L2 for global memory',
@@ -484,6 +485,7 @@ const TIMING_HINTS: Record<string, string> = {
   bytesPerCycleTotal: 'bytes per core cycle over all SMs',
   memoryMHz: 'for provenance: the model counts core cycles',
   uncached: 'every request goes to DRAM (GT200)',
+  allocate: "'miss': a miss reserves a way at once; 'fill': the line takes a way when its data arrives",
 };
 
 /** Timing fields that repeat a chip field: edited with it (in the chip section), not on their own. */
@@ -507,7 +509,7 @@ export function refineTimingIssues(issues: readonly Issue[]): Issue[] {
 /** Whole-number fields of the timing block (counts); the others are numbers. */
 const TIMING_COUNTS = new Set(['sms', 'maxWarpsPerSM', 'maxThreadsPerSM', 'maxBlocksPerSM', 'schedulers', 'sets', 'ways', 'mshrEntries', 'mshrMergers', 'partitions', 'channels', 'registersPerSM']);
 /** The timing block's fields that take one of a few words. */
-const TIMING_ENUMS: Record<string, readonly string[]> = { policy: ['lru', 'fifo'], setIndex: SET_INDEX_FUNCTIONS };
+const TIMING_ENUMS: Record<string, readonly string[]> = { policy: ['lru', 'fifo'], setIndex: SET_INDEX_FUNCTIONS, allocate: L1_ALLOCATE_POLICIES };
 
 /** "bytesPerCycle" -> "bytes per cycle" (for fields this form does not know yet). */
 function words(key: string): string {
