@@ -14,7 +14,7 @@
  */
 import { simulate } from '../timing/engine';
 import { applySl1, mainLoopIndex, SL1_MONITOR_ACCESSES, type Sl1Decision } from '../timing/sl1';
-import type { Kernel, SchedulerChoice, TimingConfig, TimingStats } from '../timing/types';
+import type { Kernel, L1Allocate, SchedulerChoice, TimingConfig, TimingStats } from '../timing/types';
 import type { LaunchShape, Sl1App } from '../timing/workloads/sl1-apps';
 import type { Preset } from '../presets/types';
 import { ExperimentError, MAX_ACCESSES } from './types';
@@ -71,7 +71,9 @@ export const SL1_L1_SPLIT: L1Split = 16;
  * The what-if split of cudaFuncCachePreferL1: a 48 KB L1 (SL1 1: "can be configured to be at most
  * 48KB"; GPGPU-Sim's Titan model: dl1PrefL1 S:4:128:96, the 16 KB dl1's 4 sets with three times the
  * ways) and 16 KB of shared memory. The on-chip total (L1 + shared) is kept; the L1 grows by ways.
- * Not SL1's configuration (4.1), so it is shown beside the judged runs and never judged.
+ * Not SL1's configuration (4.1), so it is shown beside the judged runs and never judged. An L1 that
+ * allocates on fill keeps its MSHR entries per line (GPGPU-Sim's streaming L1 sizes them to 4 per
+ * line, gpu-cache.h cache_config::init: 512 for the 16 KB dl1, 1536 for dl1PrefL1).
  */
 export function preferL1(config: TimingConfig): TimingConfig {
   const l1 = config.l1;
@@ -80,7 +82,21 @@ export function preferL1(config: TimingConfig): TimingConfig {
   const onChip = setBytes * l1.ways + config.shared.bytesPerSM;
   const ways = Math.floor((onChip - PREFER_L1_SHARED_BYTES) / setBytes);
   if (ways <= l1.ways) return config;
-  return { ...config, l1: { ...l1, ways }, shared: { ...config.shared, bytesPerSM: onChip - ways * setBytes } };
+  const mshrEntries = l1.allocate === 'fill' ? Math.round((l1.mshrEntries * ways) / l1.ways) : l1.mshrEntries;
+  return { ...config, l1: { ...l1, ways, mshrEntries }, shared: { ...config.shared, bytesPerSM: onChip - ways * setBytes } };
+}
+
+/**
+ * The L1 allocation policy of a run's hardware-L1 runs: the preset's (TimingCacheConfig.allocate), or
+ * one named as a what-if. Titan's is 'fill', the literal reading of GPGPU-Sim's Titan dl1 (streaming,
+ * which GPGPU-Sim turns into allocate-on-fill); 'miss' is the earlier reading (a miss reserves a way).
+ */
+export type L1AllocateChoice = 'preset' | L1Allocate;
+export const L1_ALLOCATE_CHOICES: readonly L1AllocateChoice[] = ['preset', 'miss', 'fill'];
+
+export function withL1Allocate(config: TimingConfig, choice: L1AllocateChoice | undefined): TimingConfig {
+  if (!config.l1 || choice === undefined || choice === 'preset') return config;
+  return { ...config, l1: { ...config.l1, allocate: choice } };
 }
 
 /** The configuration of hardware-L1 runs with an L1 of `split` KB: the preset's (16) or preferL1's (48). */
@@ -168,6 +184,8 @@ export interface AppMeasureOptions {
    * 'hw48' mode always runs the 48 KB split, as a what-if.
    */
   l1Split?: L1Split;
+  /** The hardware L1's allocation policy in the 'hw' and 'hw48' modes (default 'preset'). */
+  l1Allocate?: L1AllocateChoice;
 }
 
 type LoopInstr = Extract<Kernel['body'][number], { op: 'loop' }>;
@@ -238,10 +256,12 @@ export function measureApp(preset: Preset, app: Sl1App, shape: Shape, modes: rea
   // A measurement is a pure function of the configuration, the application, the shape, the mode
   // and the options: sl1-apps and launch-sweep share theirs (same grid, launch-sweep's modes are a
   // subset), so each is simulated once per process.
-  // Only the 'hw' mode depends on l1Split: the other modes share their results across splits.
-  const { l1Split, ...rest } = o;
+  // Only the 'hw' mode depends on l1Split, and only the hardware-L1 modes on l1Allocate: the other
+  // modes share their results across them.
+  const { l1Split, l1Allocate, ...rest } = o;
   const base = `${JSON.stringify(timingOf(preset))}|${app.id}|${JSON.stringify(shape)}|${JSON.stringify(rest)}|`;
-  const keyOf = (m: Sl1Mode): string => base + (m === 'hw' ? `hw@${l1Split ?? SL1_L1_SPLIT}` : m);
+  const alloc = l1Allocate ?? 'preset';
+  const keyOf = (m: Sl1Mode): string => base + (m === 'hw' ? `hw@${l1Split ?? SL1_L1_SPLIT}/${alloc}` : m === 'hw48' ? `hw48/${alloc}` : m);
   const out: Record<string, ModeResult> = {};
   const missing = modes.filter((m) => {
     const hit = measureCache.get(keyOf(m));
@@ -274,7 +294,7 @@ function measureAppUncached(preset: Preset, app: Sl1App, shape: Shape, modes: re
   const Wwarm = Math.max(0, Math.ceil((o.warmAccesses ?? 0) / a));
   // Hardware-L1 runs take the l1Split (SL1 4.1's 16 KB unless asked otherwise; hw48: the 48 KB
   // what-if); no-L1 and S-L1 runs keep the preset's split (48 KB shared, SL1 4.1).
-  const hwCfgOf = (mode: Sl1Mode): TimingConfig => withL1Split(cfg, mode === 'hw48' ? 48 : (o.l1Split ?? SL1_L1_SPLIT));
+  const hwCfgOf = (mode: Sl1Mode): TimingConfig => withL1Split(withL1Allocate(cfg, o.l1Allocate), mode === 'hw48' ? 48 : (o.l1Split ?? SL1_L1_SPLIT));
   const run = (kernels: Kernel[], l1: 'hw' | 'bypass', c: TimingConfig = cfg): TimingStats =>
     simulate(c, kernels, { l1, scheduler: o.scheduler, seed: o.seed, maxCycles: o.maxCycles, epochCycles: 100_000 });
   // Windows keep the nominal chunk per thread (same address mapping), run fewer records.

@@ -4,7 +4,14 @@ import { KB, level, MB } from './build';
 import { FERMI_KEPLER_PROVENANCE, fermiKeplerTranslation, TEXTURE_L1, TEXTURE_L1_PROVENANCE, under } from './common';
 import { KEPLER_SHARED_MODES } from './kepler';
 
-const L1 = level('L1', 'sm', 16 * KB, 128, 32, 4);
+const L1 = level('L1', 'sm', 16 * KB, 128, 4, 32);
+
+/**
+ * MEI's TLB and texture measurements (GTX 560 Ti and GTX 780) taken for the Titan Black: no paper
+ * measured them on this card, so each is assumed (GK110, as GTX 780), with MEI's source kept.
+ */
+const gk110 = (v: string): string => (v.startsWith('assumed') ? v : `assumed: GK110 as MEI's GTX 780, no paper measured the Titan Black's (${v})`);
+const asGk110 = (block: Record<string, string>): Record<string, string> => Object.fromEntries(Object.entries(block).map(([k, v]) => [k, gk110(v)]));
 const L2 = level('L2', 'chip', 1536 * KB, 128, 768, 16);
 
 /** GeForce GTX Titan Black (GK110), SL1's card. */
@@ -96,14 +103,15 @@ export const titan: Preset = {
     'shared.modes': 'assumed: GK110 as GTX 780 (MEI Fig 6)',
     'shared.latency.base': 'SL1 2.1 (shared memory 80 cycles)',
     'shared.latency.perConflict': "assumed: Fermi's cost per further way (MEI Fig 5)",
-    ...under('spaces.global', FERMI_KEPLER_PROVENANCE),
-    ...under('spaces.global-cg', FERMI_KEPLER_PROVENANCE),
-    ...under('spaces.texture', FERMI_KEPLER_PROVENANCE),
+    ...under('spaces.global', asGk110(FERMI_KEPLER_PROVENANCE)),
+    ...under('spaces.global-cg', asGk110(FERMI_KEPLER_PROVENANCE)),
+    ...under('spaces.texture', asGk110(FERMI_KEPLER_PROVENANCE)),
     'spaces.global.translation': 'assumed: GK110 as GTX 780 (MEI Table 4, Figs 10-11, 4.2)',
     'spaces.global-cg.translation': 'assumed: GK110 as GTX 780 (MEI Table 4, Figs 10-11, 4.2)',
     'spaces.texture.translation': 'assumed: GK110 as GTX 780 (MEI Table 4, Figs 10-11, 4.2)',
     'spaces.global.levels.0': 'SL1 2.1, 4.1 (16-48 KB L1, 128 B lines; 16 KB with 48 KB shared)',
-    'spaces.global.levels.0.geometry': 'assumed: 4-way LRU, 32 sets (SL1 gives size and line only)',
+    'spaces.global.levels.0.geometry':
+      "assumed: no paper gives it (SL1 gives size and line only); 4 sets of 32 ways, LRU, as the timing tier (timing.l1.sets) and GPGPU-Sim's Kepler Titan model (SM3_KEPLER_TITAN/gpgpusim.config dl1 S:4:128:32). Until 2026-11-27 this tier had 32 sets of 4 ways, GTX 780's assumed geometry, which no source of the Titan preset gives",
     'spaces.global.levels.1': 'SL1 2.1 (1.5 MB L2)',
     'spaces.global.levels.1.geometry': 'assumed: 128 B lines, 16-way LRU',
     'spaces.global-cg.levels.0': 'SL1 2.1 (1.5 MB L2)',
@@ -115,7 +123,7 @@ export const titan: Preset = {
     'spaces.global-cg.latency': 'SL1 2.1 (L2 240, DRAM 350); TLB-miss rows assumed from MEI Table 3 Kepler penalties',
     'spaces.global.interconnectFrom': 'SL1 2.3 (L2 and DRAM are reached over the interconnect)',
     'spaces.global-cg.interconnectFrom': 'SL1 2.3',
-    'spaces.texture.levels.0': TEXTURE_L1_PROVENANCE,
+    'spaces.texture.levels.0': gk110(TEXTURE_L1_PROVENANCE),
     'spaces.texture.levels.1': 'assumed: the shared L2, as on GTX 780',
     'spaces.texture.translation.virtualLevels': 'assumed: virtually indexed texture L1, as on GT200 (WONG IV-I2)',
     'spaces.texture.latency': 'assumed: GTX 780 texture latencies (MEI Table 5 and the Kepler penalties of Table 3); SL1 does not measure texture',

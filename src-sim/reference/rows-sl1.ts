@@ -20,6 +20,8 @@ type Runs = RowResult['runs'];
 
 /** Where the two scheduler readings of the Titan preset are measured side by side. */
 const SCHED_DOC = 'docs/SL1.md, "Warp scheduler: greedy-then-oldest and the loose round-robin what-if"';
+/** Where the two L1 allocation readings (on fill, judged; on miss, the what-if) are measured. */
+const ALLOC_DOC = 'docs/SL1.md, "The hardware L1 allocates on fill"';
 const run = memoRun;
 
 const lat = (name: string, v: number, citation: string): Reference => ({ name, value: v, unit: 'cycles', tolerance: 'latency', citation });
@@ -94,9 +96,10 @@ const SL1_F1: ReproductionRow = {
     {
       ...known(
         range('hit rate, most threads', 0, [0, 10], '%', 'SL1 Fig 1 (with many threads 128 accesses can be 128 misses)'),
-        `Titan's greedy-then-oldest scheduler (assumed from GPGPU-Sim's Titan model, no paper gives it) keeps issuing the oldest warps, whose lines then survive their 128 accesses: 12.8 % hits at 2048 threads (4-6 % at 768-1536); under loose round-robin every warp advances in turn and the 2048-thread hit rate is 0.01 %. ${SCHED_DOC}.`,
+        `A warp's load completes when the last of its 32 lanes' lines arrives, and the warp reads the lines again a few cycles later; in Titan's LRU L1 of 4 sets x 32 ways, allocating on fill (both assumed from GPGPU-Sim's Titan model, no paper gives them), the lines that arrived last are still among their set's 32 newest: 12.1 % hits at 2048 threads (15.3 % at 1024). Measured at 2048 threads: 11.2 % under loose round-robin, 10.2 % with MSHRs for every line, 7.4 % with ten times the per-char work (a longer gap), 16.8 % with 64 ways. ${ALLOC_DOC}.`,
       ),
-      context: 'What-if, not judged: loose round-robin scheduling gives 99.0 % at 32 threads and 0.01 % at 2048 (sl1-wc-l1 with scheduler lrr).',
+      context:
+        "What-ifs, not judged (sl1-wc-l1 with scheduler and l1Allocate): loose round-robin gives 11.2 % at 2048 threads; an L1 that reserves a way on each miss (the reading before 2026-11-27) gives 12.8 % under greedy-then-oldest and 0.01 % under loose round-robin, with a zig-zag in between (a rise of up to 17.9 points from one thread count to the next).",
     },
   ],
   measure(preset, seed) {
@@ -139,7 +142,7 @@ const SL1_F6: ReproductionRow = {
   paper: 'SL1',
   title: 'L2 near-linear to about 480 GB/s at 15 blocks; DRAM near-linear to 10 blocks, then flat near 300 GB/s (SL1 Fig 6)',
   presets: ['titan'],
-  kind: calibrated('the L2 and DRAM bandwidth caps were set from SL1 2.1 and Fig 6'),
+  kind: calibrated("the per-SMX interconnect rate was set from Fig 5's plateau, and Fig 6's L2 curve is Fig 5's end points (SL1 2.3.1); the DRAM rate was set from 2.3.1's 307 GB/s peak"),
   references: () => [
     half('L2, 15 blocks', 480, 'GB/s', 'SL1 2.3.1, Fig 6 ("close to 480 GB/s with 15 blocks")'),
     withKind(
@@ -265,14 +268,14 @@ const WC_PVC_MM = ['WC', 'Page View Count', 'Matrix Multiply'];
 
 /** Why the model's S-L1 gains exceed SL1 Fig 7's (the means and the per-application range over the hardware L1). */
 const F7_CAUSE =
-  'Assumed application models and S-L1 costs: in the models every lane of a warp reads its own chunk, so a warp load touches 32 lines: without S-L1 the LSU serves one line per cycle (SL1 Fig 5\'s 32 GB/s per SMX), and SL1 4.1\'s 16 KB hardware L1 thrashes beyond 128 online threads per SMX; with S-L1 a hit costs one shared-memory access and the assumed 4 + 4 instructions (SL1 gives no count), so the char-streaming models gain 4-7x. SL1 gives neither the applications\' code nor their instruction counts; its 2.1x mean needs most of them near 1.2x. docs/SL1.md, "Why F7 fails".';
+  'Assumed application models and S-L1 costs: in the models every lane of a warp reads its own chunk, so a warp load touches 32 lines: without S-L1 the LSU serves one line per cycle (SL1 Fig 5\'s 32 GB/s per SMX), and SL1 4.1\'s 16 KB hardware L1 (128 lines) runs best at 128-512 online threads per SMX, too few to hide the latency; with S-L1 a hit costs one shared-memory access and the assumed 4 + 4 instructions (SL1 gives no count), so the char-streaming models gain 2.6-6x over no L1 and 3-8x over the hardware L1. SL1 gives neither the applications\' code nor their instruction counts; its 2.1x mean needs most of them near 1.2x. docs/SL1.md, "Why F7 fails".';
 
 /** The slowest application over the hardware L1: grep (SL1 4.2) in SL1, Kmeans in the model. */
 const F7_LOW_CAUSE =
   'Assumed application model and S-L1 costs: grep\'s model is latency-bound with both L1s and S-L1 serves its re-reads from shared memory at the assumed 4 + 4 instructions, so it gains over the 16 KB hardware L1 instead of losing (SL1 4.2: instruction-throughput bound with S-L1); Kmeans, which S-L1 cannot cache (CLN 0), is the model\'s slowest and only slightly below 1. docs/SL1.md, "Why F7 fails".';
 
 const F7_WHAT_IF =
-  'What-ifs, not judged: with the 48 KB prefer-L1 split (16 KB shared) instead of SL1 4.1\'s 16 KB L1, the same run gives S-L1 over hardware L1 4.11x (mean) and the hardware L1 slower than no L1 for seven applications (sl1-apps findings whatIf.hw48.*); with loose round-robin scheduling, 5.58x (3.86x with 48 KB). docs/SL1.md.';
+  'What-ifs, not judged: with the 48 KB prefer-L1 split (16 KB shared) instead of SL1 4.1\'s 16 KB L1, the same run gives S-L1 over hardware L1 3.67x (mean) and the hardware L1 slower than no L1 for Upper, Matrix Multiply and Grep (sl1-apps findings whatIf.hw48.*); with loose round-robin scheduling, 4.80x (3.51x with 48 KB); with an L1 that reserves a way on each miss (l1Allocate miss, the reading before 2026-11-27), 5.78x (3.99x with 48 KB). docs/SL1.md.';
 
 const SL1_F7: ReproductionRow = {
   id: 'SL1-F7',
@@ -304,7 +307,7 @@ const SL1_F7: ReproductionRow = {
     exact('slower with hardware L1 than no L1: wc, PVC, MM', 'yes', '', 'SL1 4.2 ("wc, PageViewCount, and Matrix Multiply exhibit slowdown")'),
     known(
       exact('the other seven not slower with hardware L1', 'yes', '', 'SL1 4.2 ("With hardware L1, performance improves to at most 35% and in some cases degrades": the three named)'),
-      'Assumed application models on SL1 4.1\'s 16 KB L1: where no L1 is bound by the LSU, the hardware L1 can at best tie it (one 128 B line per LSU cycle either way), and 16 KB hold 128 lines, one per thread at 128 online threads per SMX, too few to hide the latency; no L1 at 512-1536 threads is faster for nine of ten (all but Kmeans). docs/SL1.md, "Why the hardware L1 is slower than no L1 for Inverted Index, MasterCard and Grep".',
+      'Assumed application models on SL1 4.1\'s 16 KB L1: where no L1 is bound by the LSU, the hardware L1 can at best tie it (one 128 B line per LSU cycle either way), and 16 KB hold 128 lines of 128 B, so the hardware L1 runs best at 128-512 online threads per SMX, too few to hide the latency; no L1 at 768-2048 threads is faster for nine of ten (all but Kmeans, which ties; hardware L1 over no L1 0.52-0.93x). docs/SL1.md, "Why the hardware L1 is slower than no L1 for Inverted Index, MasterCard and Grep".',
     ),
   ],
   measure(preset, seed) {

@@ -18,7 +18,7 @@ import {
 } from '../../src-sim/timing/sl1';
 import type { Instr, Kernel, TimingConfig } from '../../src-sim/timing/types';
 import { SL1_APPS } from '../../src-sim/timing/workloads/sl1-apps';
-import { measureApp, preferL1, PREFER_L1_SHARED_BYTES, shapeFor, SL1_L1_SPLIT, withL1Split, type AppMeasureOptions } from '../../src-sim/experiments/sl1-common';
+import { measureApp, preferL1, PREFER_L1_SHARED_BYTES, shapeFor, SL1_L1_SPLIT, withL1Allocate, withL1Split, type AppMeasureOptions } from '../../src-sim/experiments/sl1-common';
 import { APP_PARAMS, SL1_THREAD_GRID } from '../../src-sim/experiments/sl1-apps';
 
 /** A Titan-like configuration: only the fields S-L1 reads matter here. */
@@ -461,6 +461,13 @@ describe('the hardware-L1 configuration (preferL1)', () => {
     expect(titan.l1!.ways).toBe(l1.ways); // the preset is not changed
   });
 
+  it('keeps an allocate-on-fill L1 at its MSHR entries per line (GPGPU-Sim streaming: 4 per line), an allocate-on-miss one at its count', () => {
+    const titan = (findPreset('titan') as Preset & { timing: TimingConfig }).timing;
+    expect(preferL1(titan).l1!.mshrEntries).toBe(1536); // dl1PrefL1 S:4:128:96: 384 lines x 4
+    const onMiss = withL1Allocate(titan, 'miss');
+    expect(preferL1(onMiss).l1!.mshrEntries).toBe(titan.l1!.mshrEntries);
+  });
+
   it('leaves a configuration without an L1, or with no shared memory to give, as it is', () => {
     expect(preferL1(cfg)).toBe(cfg);
     const small = { ...cfg, l1: { sets: 4, ways: 32, lineBytes: 128, mshrEntries: 8, mshrMergers: 8, hitLatency: 80, policy: 'lru' as const }, shared: { ...cfg.shared, bytesPerSM: PREFER_L1_SHARED_BYTES } };
@@ -490,6 +497,8 @@ describe('the hardware L1 of the SL1 study (l1Split)', () => {
   });
 
   it('sl1-apps defaults to 16 KB and offers 48 KB as a parameter', () => {
+    const a = APP_PARAMS.find((x) => x.name === 'l1Allocate');
+    expect(a && a.kind === 'enum' ? [a.default, a.options] : undefined).toEqual(['preset', ['preset', 'miss', 'fill']]);
     const p = APP_PARAMS.find((x) => x.name === 'l1Split');
     expect(p && p.kind === 'enum' ? [p.default, p.options] : undefined).toEqual(['16', ['16', '48']]);
   });
@@ -549,5 +558,61 @@ describe('SL1 launch shapes and measurement reuse', () => {
     const c = measureApp(slow, wc, shapeFor(64, 256), ['nol1'], o);
     expect(c.nol1).not.toBe(a.nol1);
     expect(c.nol1.cycles).toBeGreaterThan(a.nol1.cycles);
+  });
+});
+
+describe("Titan's hardware L1: GPGPU-Sim's streaming dl1 read literally (allocate on fill)", () => {
+  const titan = findPreset('titan') as Preset & { timing: TimingConfig };
+
+  it('allocates on fill with 4 MSHR entries per line and 64 merges, with provenance naming the streaming field', () => {
+    const l1 = titan.timing.l1!;
+    expect(l1.allocate).toBe('fill');
+    expect(l1.mshrEntries).toBe(4 * l1.sets * l1.ways);
+    expect(l1.mshrMergers).toBe(64);
+    for (const k of ['allocate', 'mshrEntries', 'mshrMergers']) expect(titan.provenance[`timing.l1.${k}`], k).toMatch(/^assumed: no paper gives it; .*L:L:s:N:L/);
+    // the latency tier's L1 has the timing tier's geometry
+    const g = titan.spaces.global.levels[0].geometry;
+    expect([g.sets, g.ways, g.lineBytes]).toEqual([l1.sets, l1.ways, l1.lineBytes]);
+  });
+
+  it('every Titan setting that SL1 does not give is marked assumed (MEI measured GTX 780, not the Titan Black)', () => {
+    for (const [k, v] of Object.entries(titan.provenance)) if (!/^assumed: .{8,}/.test(v)) expect(v, k).toMatch(/^SL1 \d/);
+    expect(titan.provenance['spaces.global.translation.l1']).toMatch(/^assumed: GK110 as MEI's GTX 780.*MEI Table 4/);
+    expect(titan.provenance['spaces.texture.levels.0']).toMatch(/^assumed: GK110/);
+    expect(titan.provenance['timing.dram.burstBytes']).toMatch(/^SL1 4\.2/);
+  });
+
+  it("withL1Allocate leaves the preset's policy alone for 'preset' and sets a what-if otherwise", () => {
+    expect(withL1Allocate(titan.timing, 'preset')).toBe(titan.timing);
+    expect(withL1Allocate(titan.timing, undefined)).toBe(titan.timing);
+    expect(withL1Allocate(titan.timing, 'miss').l1!.allocate).toBe('miss');
+    expect(titan.timing.l1!.allocate).toBe('fill');
+  });
+
+  it('SL1 Fig 1 (sl1-wc-l1): on fill the hit rate falls without a rise; reserving a way on each miss (what-if) zig-zags', { timeout: 120_000 }, () => {
+    const exp = findExperiment('sl1-wc-l1')!;
+    const threads = '128,192,256,384,512';
+    const value = (r: ReturnType<typeof exp.run>, k: string) => r.findings.find((f) => f.key === k)!.value as number;
+    const fill = exp.run(titan, { threads }, 1, () => {});
+    const miss = exp.run(titan, { threads, l1Allocate: 'miss' }, 1, () => {});
+    const yFill = fill.series[0].y;
+    for (let i = 1; i < yFill.length; i++) expect(yFill[i], `${threads}: ${yFill.join(', ')}`).toBeLessThanOrEqual(yFill[i - 1]);
+    expect(value(fill, 'wc.largestRise')).toBe(0);
+    expect(value(miss, 'wc.largestRise')).toBeGreaterThan(10);
+    expect(fill.notes.join(' ')).toMatch(/allocates lines on fill \(the preset's policy\)/);
+    expect(miss.notes.join(' ')).toMatch(/reserves a way on each miss \(a what-if\).*zig-zags/);
+    // 128 threads, one line each, fill the 16 KB L1 exactly: on fill nearly every reuse hits
+    expect(yFill[0]).toBeGreaterThan(95);
+    expect(miss.series[0].y[0]).toBeLessThan(yFill[0] - 10);
+  });
+
+  it("hardware-L1 runs of sl1-apps take the allocation choice; the other modes do not depend on it", () => {
+    const wc = SL1_APPS.find((a) => a.id === 'wc')!;
+    const o: AppMeasureOptions = { sms: 1, inputBytes: 1 << 22, windowAccesses: 32, scheduler: 'preset', seed: 1, maxCycles: 1e9 };
+    const fill = measureApp(titan, wc, shapeFor(256, 256), ['nol1', 'hw'], o);
+    const miss = measureApp(titan, wc, shapeFor(256, 256), ['nol1', 'hw'], { ...o, l1Allocate: 'miss' });
+    expect(miss.nol1).toBe(fill.nol1);
+    expect(miss.hw.cycles).not.toBe(fill.hw.cycles);
+    expect(measureApp(titan, wc, shapeFor(256, 256), ['hw'], { ...o, l1Allocate: 'fill' }).hw.cycles).toBe(fill.hw.cycles);
   });
 });

@@ -18,8 +18,9 @@ const row = (id: string) => {
 /**
  * Rows whose targets the model reaches today. SL1-F1, F7, F12 and F13 carry known deviations (F7's
  * means, per-application range, grep and slowdown set with SL1 4.1's 16 KB hardware L1; F1's
- * 2048-thread hit rate, F12's overhead and F13's 24 B count under Titan's greedy-then-oldest
- * scheduler): their other checks must pass. See docs/SL1.md for the numbers and why.
+ * 2048-thread hit rate with Titan's L1 allocating on fill; F12's overhead and F13's 24 B count under
+ * Titan's greedy-then-oldest scheduler): their other checks must pass. See docs/SL1.md for the
+ * numbers and why.
  */
 const PASSING = ['SL1-LAT', 'SL1-F5', 'SL1-F6', 'SL1-SHM', 'SL1-CLN', 'SL1-F8', 'SL1-F9', 'SL1-MON'];
 const WITH_KNOWN = ['SL1-F1', 'SL1-F7', 'SL1-F12', 'SL1-F13'];
