@@ -596,7 +596,7 @@ describe("Titan's hardware L1: GPGPU-Sim's streaming dl1 read literally (allocat
     const fill = exp.run(titan, { threads }, 1, () => {});
     const miss = exp.run(titan, { threads, l1Allocate: 'miss' }, 1, () => {});
     const yFill = fill.series[0].y;
-    for (let i = 1; i < yFill.length; i++) expect(yFill[i], `${threads}: ${yFill.join(', ')}`).toBeLessThanOrEqual(yFill[i - 1]);
+    for (let i = 1; i < yFill.length; i++) expect(yFill[i], `${threads}: ${Array.from(yFill).join(', ')}`).toBeLessThanOrEqual(yFill[i - 1]);
     expect(value(fill, 'wc.largestRise')).toBe(0);
     expect(value(miss, 'wc.largestRise')).toBeGreaterThan(10);
     expect(fill.notes.join(' ')).toMatch(/allocates lines on fill \(the preset's policy\)/);
