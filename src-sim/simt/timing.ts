@@ -1,7 +1,7 @@
 import type { Preset } from '../presets/types';
 
 /**
- * The SIMT executor's timing model, in one place so that issue 6's core model can replace it.
+ * The SIMT executor's timing model, in one place so that a core model can replace it.
  *
  *  - Each block runs on its own SM; an SM issues one warp instruction at a time, round-robin over
  *    its ready warps. An instruction of k operations (each operator, load, store, cast and clock()

@@ -11,7 +11,7 @@ import type { Kernel, StallReason, TimingConfig, TimingOptions, TimingStats } fr
 import { L1_ALLOCATE_POLICIES, schedulerOf, STALL_REASONS } from './types';
 
 /**
- * The timing tier's cycle-level engine (issue 5). One call runs kernels one after another on a GPU
+ * The timing tier's cycle-level engine. One call runs kernels one after another on a GPU
  * described by a TimingConfig; caches stay warm from one launch to the next.
  *
  * Per SM: warp slots, `schedulers` warp schedulers (loose round-robin or greedy-then-oldest), a

@@ -120,12 +120,12 @@ const rows: Row[] = [];
     measured: `${seconds.toFixed(2)} s`,
     target: '< 10 s',
     met: seconds < 10,
-    detail: `one full stencil each (issue 5: under 10 s): ${each.join(', ')}; ${(cycles / seconds / 1e6).toFixed(2)} M simulated cycles/s, ${(instructions / seconds / 1e6).toFixed(2)} M warp instructions/s, ${cycles} cycles, ${progressCalls} progress reports`,
+    detail: `one full stencil each (target: under 10 s): ${each.join(', ')}; ${(cycles / seconds / 1e6).toFixed(2)} M simulated cycles/s, ${(instructions / seconds / 1e6).toFixed(2)} M warp instructions/s, ${cycles} cycles, ${progressCalls} progress reports`,
   });
 }
 
 // (c) every reproduction row on its own presets: the latency tier's rows (MEI, WONG) against the
-// 5 s target of issue 2, and the timing tier's rows (LASH, SL1: whole-GPU simulations) reported.
+// 5 s target, and the timing tier's rows (LASH, SL1: whole-GPU simulations) reported.
 for (const [label, papers, limit] of [
   ['MEI + WONG (latency tier)', ['MEI', 'WONG'], 5],
   ['LASH + SL1 (timing tier)', ['LASH', 'SL1'], Infinity],

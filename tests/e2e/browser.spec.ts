@@ -351,7 +351,6 @@ test('exports a CSV and a PDF of chosen runs', async ({ page }) => {
   await shot(page, '08-reports');
 });
 
-/** Papers whose rows belong to an open issue (issue 5, the timing tier): run and shown, not yet all passing. */
 test("the scorecard reproduces the latency tier's papers row by row: every MEI and WONG row passes", async ({ page }) => {
   // MEI's and WONG's rows take seconds; LASH's and SL1's (the timing tier) minutes, so CI runs those
   // with `reproduce` and this spec checks the paper selection instead of running them.

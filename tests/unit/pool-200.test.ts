@@ -1,5 +1,5 @@
 /**
- * LOAD TEST (issue 3, "Done when"): 200 runs queued at once all finish, with progress events, on a
+ * LOAD TEST: 200 runs queued at once all finish, with progress events, on a
  * pool of 2 real simulation processes. It takes a few seconds on the 2-core reference machine
  * (most of it the two processes' start-up through tsx); the bound below is 60 s.
  */
