@@ -338,21 +338,8 @@ function runCommand(args: string[], v: Values, format: string, ctx: CliContext):
 // ---------------------------------------------------------------------------------------------
 // reproduce
 
-interface CheckOut {
-  name: string;
-  target: string;
-  simulated: string;
-  pass: boolean;
-  kind: CheckKind;
-  kindReason?: string;
-  citation?: string;
-  /** The known deviation of a failing check. */
-  note?: string;
-  /** A check with a known deviation that passed: the note is stale (the gate fails until it goes). */
-  unexpectedPass?: boolean;
-  /** Shown for context, never judged (a real-GPU figure, say). */
-  context?: string;
-}
+/** A check as `reproduce` prints it in JSON: the CheckResult without its relative deviation. */
+type CheckOut = Omit<CheckResult, 'deviation'>;
 
 interface RowOut {
   id: string;
@@ -368,18 +355,7 @@ interface RowOut {
   notes?: string[];
 }
 
-const checkOut = (c: CheckResult): CheckOut => ({
-  name: c.name,
-  target: c.target,
-  simulated: c.simulated,
-  pass: c.pass,
-  kind: c.kind,
-  ...(c.kindReason ? { kindReason: c.kindReason } : {}),
-  ...(c.citation ? { citation: c.citation } : {}),
-  ...(c.note ? { note: c.note } : {}),
-  ...(c.unexpectedPass ? { unexpectedPass: true } : {}),
-  ...(c.context ? { context: c.context } : {}),
-});
+const checkOut = ({ deviation: _deviation, ...c }: CheckResult): CheckOut => c;
 
 const GATE_WORD: Record<RowGate, string> = { pass: 'PASS', known: 'KNOWN', fail: 'FAIL', 'unexpected-pass': 'UNEXPECTED PASS' };
 const CHECK_WORD: Record<CheckStatus, string> = { pass: 'pass', known: 'fail (known deviation)', fail: 'FAIL', 'unexpected-pass': 'UNEXPECTED PASS' };
