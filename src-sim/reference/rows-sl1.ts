@@ -30,6 +30,11 @@ const range = (name: string, v: number, r: [number, number], unit: string, citat
 const half = (name: string, v: number, unit: string, citation: string): Reference => ({ name, value: v, unit, tolerance: 'half', citation });
 const gain = (name: string, v: number, citation: string): Reference => ({ name, value: v, unit: 'x', tolerance: 'half-gain', citation });
 
+/** The application rows: their citations share SL1 4.2 with the preset's sector size, which does not set the results. */
+const APPS_SIMULATED = predictedBecause(
+  "SL1 4.2's 32-byte sector fills are an input of the Titan preset; the applications' times and hit rates are simulated from the preset, nothing was set from them",
+);
+
 // ---- SL1-LAT: isolated latencies, one thread, cold caches -------------------------------------------
 
 const ARR = 'a';
@@ -282,7 +287,7 @@ const SL1_F7: ReproductionRow = {
   paper: 'SL1',
   title: 'S-L1 about 2.1x over no L1 and 1.9x over hardware L1 (0.86x to 4.30x per application, grep slightly slower); hardware L1 slower than no L1 for wc, PageViewCount, MatrixMultiply (SL1 Fig 7, 4.2, 6)',
   presets: ['titan'],
-  kind: predictedBecause("SL1 4.2's 32-byte sector fills are an input of the Titan preset; the applications' times and hit rates are simulated from the preset, nothing was set from them"),
+  kind: APPS_SIMULATED,
   references: () => [
     known(gain('S-L1 over no L1, mean', 2.1, 'SL1 abstract, 4.2, Fig 7 (2.1 times faster on average than no L1)'), F7_CAUSE),
     {
@@ -331,7 +336,7 @@ const SL1_F8: ReproductionRow = {
   paper: 'SL1',
   title: 'S-L1 hit rate: wc about 15 of 16; Kmeans zero (SL1 Fig 8)',
   presets: ['titan'],
-  kind: predictedBecause("SL1 4.2's 32-byte sector fills are an input of the Titan preset; the applications' times and hit rates are simulated from the preset, nothing was set from them"),
+  kind: APPS_SIMULATED,
   references: () => [
     range('wc', 93.75, [90, 97], '%', 'SL1 4.2 ("each S-L1 miss is typically followed by 15 hits")'),
     exact('Kmeans', 0, '%', 'SL1 4.2 (no shared memory left: "the effective S-L1 hit rate is zero")'),
@@ -351,7 +356,7 @@ const SL1_F9: ReproductionRow = {
   paper: 'SL1',
   title: 'Best number of online threads is larger with S-L1 (SL1 4.2, Fig 9)',
   presets: ['titan'],
-  kind: predictedBecause("SL1 4.2's 32-byte sector fills are an input of the Titan preset; the applications' times and hit rates are simulated from the preset, nothing was set from them"),
+  kind: APPS_SIMULATED,
   references: () => [exact('larger with S-L1 (mean over apps)', 'yes', '', 'SL1 4.2, Fig 9 ("applications perform best with a larger number of threads when using S-L1")')],
   measure(preset, seed) {
     const runs: Runs = [];
