@@ -6,6 +6,8 @@ export default defineConfig({
   plugins: [vue()],
   test: {
     include: ['tests/**/*.test.ts'],
+    // The blind random-geometry suite is heavy: `npm run test:repro` (vitest.repro.config.ts).
+    exclude: ['tests/repro/**', '**/node_modules/**'],
     environment: 'node',
     testTimeout: 60_000,
     pool: 'forks',
