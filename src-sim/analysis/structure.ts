@@ -40,14 +40,31 @@ export interface LatencySplit {
   /** False when all latencies fall in one cluster: hits and misses cannot be told apart. */
   separated: boolean;
   clusters: LatencyCluster[];
+  /** 1 - the chance that the empty stretch between the two lowest clusters occurs inside one level. */
+  confidence: number;
 }
 
 /** Histogram resolution, cycles. */
 const BIN = 0.5;
-/** Clusters are separated by an empty stretch at least this wide (cycles) ... */
-const MIN_GAP = 3;
-/** ... and at least this fraction of the widest empty stretch. */
-const GAP_FRACTION = 1 / 8;
+/**
+ * Two neighbouring groups of latencies are separate levels when the empty stretch between them is
+ * this unlikely inside one level: with n latencies spread over w cycles, an empty stretch of g
+ * cycles or more occurs by chance with probability about n exp(-g n / w) (uniform spacing).
+ */
+const SEPARATION_RISK = 1e-6;
+
+interface Group {
+  lo: number;
+  hi: number;
+  count: number;
+  sum: number;
+}
+
+/** Probability that one level of `count` latencies over `width` cycles shows an empty stretch of `gap` cycles. */
+function chanceOfGap(gap: number, count: number, width: number): number {
+  if (width <= 0) return 0;
+  return Math.min(1, count * Math.exp((-gap * count) / width));
+}
 
 /**
  * A pool of measured latencies kept as a histogram (half-cycle bins), split into clusters by
@@ -101,36 +118,56 @@ export class LatencyPool {
     this.base = newLo;
   }
 
-  /** Clusters of the pooled latencies; the lowest is the first-level hit. */
+  /**
+   * Clusters of the pooled latencies; the lowest is the first-level hit. Runs of occupied bins are
+   * merged with their neighbour while the empty stretch between them is no less likely than
+   * SEPARATION_RISK inside one level (see chanceOfGap): without jitter two latencies a cycle apart
+   * are two levels; with jitter the stretch must outgrow the spacing the noise leaves.
+   */
   split(): LatencySplit {
     const c = this.counts;
-    const occupied: number[] = [];
-    for (let b = 0; b < c.length; b++) if (c[b] > 0) occupied.push(b);
-    if (occupied.length === 0) return { threshold: Infinity, hitLatency: NaN, missLatency: NaN, separated: false, clusters: [] };
-    let widest = 0;
-    for (let i = 1; i < occupied.length; i++) widest = Math.max(widest, (occupied[i] - occupied[i - 1]) * BIN);
-    const significant = Math.max(MIN_GAP, widest * GAP_FRACTION);
-    const clusters: LatencyCluster[] = [];
-    let start = 0;
-    for (let i = 1; i <= occupied.length; i++) {
-      if (i === occupied.length || (occupied[i] - occupied[i - 1]) * BIN >= significant) {
-        let count = 0;
-        let sum = 0;
-        for (let j = start; j < i; j++) {
-          count += c[occupied[j]];
-          sum += this.sums[occupied[j]];
-        }
-        clusters.push({ from: (occupied[start] + this.base) * BIN, to: (occupied[i - 1] + this.base + 1) * BIN, count, mean: sum / count });
-        start = i;
-      }
+    const groups: Group[] = [];
+    for (let b = 0; b < c.length; b++) {
+      if (c[b] === 0) continue;
+      const last = groups[groups.length - 1];
+      if (last && b === last.hi + 1) {
+        last.hi = b;
+        last.count += c[b];
+        last.sum += this.sums[b];
+      } else groups.push({ lo: b, hi: b, count: c[b], sum: this.sums[b] });
     }
-    if (clusters.length < 2) return { threshold: Infinity, hitLatency: clusters[0].mean, missLatency: NaN, separated: false, clusters };
+    if (groups.length === 0) return { threshold: Infinity, hitLatency: NaN, missLatency: NaN, separated: false, clusters: [], confidence: 0 };
+    // Merge the least separated neighbours until every remaining stretch is significant.
+    const chance = (i: number): number => {
+      const a = groups[i];
+      const b = groups[i + 1];
+      const gap = (b.lo - a.hi - 1) * BIN;
+      return chanceOfGap(gap, a.count + b.count, (b.hi - a.lo + 1) * BIN);
+    };
+    for (;;) {
+      let worst = -1;
+      let worstChance = SEPARATION_RISK;
+      for (let i = 0; i + 1 < groups.length; i++) {
+        const p = chance(i);
+        if (p > worstChance) {
+          worst = i;
+          worstChance = p;
+        }
+      }
+      if (worst < 0) break;
+      const a = groups[worst];
+      const b = groups[worst + 1];
+      groups.splice(worst, 2, { lo: a.lo, hi: b.hi, count: a.count + b.count, sum: a.sum + b.sum });
+    }
+    const clusters: LatencyCluster[] = groups.map((g) => ({ from: (g.lo + this.base) * BIN, to: (g.hi + this.base + 1) * BIN, count: g.count, mean: g.sum / g.count }));
+    if (clusters.length < 2) return { threshold: Infinity, hitLatency: clusters[0].mean, missLatency: NaN, separated: false, clusters, confidence: 0 };
     return {
       threshold: (clusters[0].to + clusters[1].from) / 2,
       hitLatency: clusters[0].mean,
       missLatency: clusters[1].mean,
       separated: true,
       clusters,
+      confidence: 1 - chance(0),
     };
   }
 }
@@ -206,6 +243,115 @@ export function analyseCacheSize(records: readonly ChaseRecord[], threshold: num
   }
   const consistent = size === undefined || firstMiss === undefined || size < firstMiss;
   return { sizeBytes: size, firstMissBytes: firstMiss, consistent, n: rows.map((r) => r.N), missesPerTraversal: rows.map((r) => r.m) };
+}
+
+/** A slower level hidden inside the hit cluster: warm accesses that all count as hits got slower with N. */
+export interface HiddenLevel {
+  /** The array size at which the slower level showed: the first level is smaller. */
+  slowN: number;
+  /** What showed it, in words. */
+  evidence: string;
+}
+
+/** A rise of the mean warm latency this many standard errors above the baseline is no chance. */
+const HIDDEN_T = 6;
+
+/**
+ * Step 1 assumes that every access below the threshold is a first-level hit. When the next level's
+ * latency is within the jitter of the hit latency the two clusters overlap and the threshold falls
+ * above both: the probes that "never miss" then include arrays that overflow the first level. The
+ * sign is in the data: the mean warm latency of such a probe is higher than that of all the smaller
+ * probes together, by more than chance allows (Welch's t above HIDDEN_T; any rise at all without
+ * jitter). Returns the smallest such probe: the first level is smaller than it.
+ */
+export function findHiddenLevel(records: readonly ChaseRecord[], threshold: number): HiddenLevel | undefined {
+  const fitting = records.filter((r) => r.latency.length > r.perTraversal && warmMisses(r, threshold) === 0).sort((a, b) => a.N - b.N);
+  let n0 = 0;
+  let sum0 = 0;
+  let sq0 = 0;
+  let prevN = 0;
+  for (const r of fitting) {
+    let n = 0;
+    let sum = 0;
+    let sq = 0;
+    for (let i = r.perTraversal; i < r.latency.length; i++) {
+      const v = r.latency[i];
+      n++;
+      sum += v;
+      sq += v * v;
+    }
+    if (n0 > 1 && n > 1) {
+      const m0 = sum0 / n0;
+      const m = sum / n;
+      const v0 = Math.max(0, (sq0 - n0 * m0 * m0) / (n0 - 1));
+      const v = Math.max(0, (sq - n * m * m) / (n - 1));
+      const diff = m - m0;
+      const se = Math.sqrt(v / n + v0 / n0);
+      // Sums of identical latencies differ by rounding only; no level is that close.
+      const t = diff > 1e-6 ? (se > 1e-9 ? diff / se : Infinity) : 0;
+      if (t > HIDDEN_T)
+        return {
+          slowN: r.N,
+          evidence: `warm accesses average ${m0.toFixed(2)} cycles up to N = ${prevN} B and ${m.toFixed(2)} at N = ${r.N} B, none above the hit/miss threshold (t = ${Number.isFinite(t) ? t.toFixed(1) : 'infinite: no jitter'})`,
+        };
+    }
+    n0 += n;
+    sum0 += sum;
+    sq0 += sq;
+    prevN = r.N;
+  }
+  return undefined;
+}
+
+/** The spread of per-address mean latencies of a repeated chase against what the jitter alone gives. */
+export interface AddressSpread {
+  /** Addresses and warm traversals compared. */
+  addresses: number;
+  traversals: number;
+  /** Variance ratio of per-address means to within-address noise (1 when all addresses are alike). */
+  f: number;
+  /** Standard scores of that ratio above 1. */
+  z: number;
+}
+
+/** A variance ratio this many standard scores above 1 is no chance. */
+const SPREAD_Z = 6;
+
+/**
+ * The second sign of a level hidden in the hit cluster, sharper than the mean: chase one array many
+ * times and average each address over the warm traversals. If every access hits one level the
+ * per-address means differ by noise only (variance ratio near 1, F(A - 1, A(T - 1))); if some
+ * addresses go to a slower level every traversal their means stand out. Returns the ratio and its
+ * score whether or not it is significant (see `isSpread`).
+ */
+export function addressSpread(rec: ChaseRecord): AddressSpread {
+  const A = rec.perTraversal;
+  const T = Math.floor(rec.latency.length / A) - 1;
+  if (A < 2 || T < 2) return { addresses: A, traversals: Math.max(0, T), f: NaN, z: 0 };
+  let within = 0;
+  let grand = 0;
+  const means = new Float64Array(A);
+  for (let i = 0; i < A; i++) {
+    let sum = 0;
+    for (let t = 1; t <= T; t++) sum += rec.latency[t * A + i];
+    const m = sum / T;
+    means[i] = m;
+    grand += m;
+    for (let t = 1; t <= T; t++) within += (rec.latency[t * A + i] - m) ** 2;
+  }
+  grand /= A;
+  let between = 0;
+  for (let i = 0; i < A; i++) between += (means[i] - grand) ** 2;
+  const msBetween = (T * between) / (A - 1);
+  const msWithin = within / (A * (T - 1));
+  if (msWithin <= 1e-12) return { addresses: A, traversals: T, f: msBetween > 1e-9 ? Infinity : 1, z: msBetween > 1e-9 ? Infinity : 0 };
+  const f = msBetween / msWithin;
+  const sd = Math.sqrt(2 / (A - 1) + 2 / (A * (T - 1)));
+  return { addresses: A, traversals: T, f, z: (f - 1) / sd };
+}
+
+export function isSpread(a: AddressSpread): boolean {
+  return a.z > SPREAD_Z;
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -1,3 +1,4 @@
+import { cannotTell } from '../analysis/cannot-tell';
 import { policyVerdict } from '../analysis/structure';
 import type { Preset, SpaceId } from '../presets/types';
 import { formatBytes, resolveParams } from './params';
@@ -110,8 +111,19 @@ const f = (key: string, label: string, value: number | string, unit: string, evi
 export function stepFindings(r: FourSteps, prefix: string): Finding[] {
   const out: Finding[] = [];
   const s = r.split;
+  const h = r.hidden;
+  if (h) {
+    if (r.smallestMean !== undefined)
+      out.push(f(`${prefix}.hitLatency`, 'Hit latency (lowest latency cluster)', Math.round(r.smallestMean * 10) / 10, 'cycles', 'mean of the warm accesses of the one-element probe, which all hit'));
+    const why = `a slower level hides inside the hit cluster (${h.evidence}); the first level is smaller than ${formatBytes(h.slowN)}`;
+    const next = 'a measurement with less jitter, or pchase-average, whose averages separate levels a few cycles apart';
+    out.push(cannotTell(`${prefix}.missLatency`, 'Miss latency (next cluster)', why, next));
+    out.push(cannotTell(`${prefix}.sizeBytes`, 'Cache size C', why, next));
+    return out;
+  }
   if (s.separated) {
-    out.push(f(`${prefix}.hitLatency`, 'Hit latency (lowest latency cluster)', Math.round(s.hitLatency * 10) / 10, 'cycles', 'all recorded latencies, lowest cluster'));
+    const sure = s.confidence >= 1 - 1e-12 ? 'chance of one level under 1e-12' : `chance of one level ${(1 - s.confidence).toExponential(1)}`;
+    out.push(f(`${prefix}.hitLatency`, 'Hit latency (lowest latency cluster)', Math.round(s.hitLatency * 10) / 10, 'cycles', `all recorded latencies, lowest cluster (${sure})`));
     out.push(f(`${prefix}.missLatency`, 'Miss latency (next cluster)', Math.round(s.missLatency * 10) / 10, 'cycles', `all recorded latencies; hit/miss threshold ${s.threshold.toFixed(1)} cycles`));
   }
   if (r.size.sizeBytes !== undefined && r.size.firstMissBytes !== undefined && r.size.consistent)

@@ -8,13 +8,16 @@ import type { PathModel } from '../model/path';
 import { DEFAULT_L1_CONFIG, withL1Config } from '../presets/l1-config';
 import type { Preset, SpaceId } from '../presets/types';
 import { Rng } from '../rng';
-import type { ChaseRecord, LatencySplit, LineAnalysis, PolicyAnalysis, RecencyAnalysis, SetAnalysis, SizeAnalysis } from '../analysis/structure';
+import type { ChaseRecord, HiddenLevel, LatencySplit, LineAnalysis, PolicyAnalysis, RecencyAnalysis, SetAnalysis, SizeAnalysis } from '../analysis/structure';
 import {
   analyseCacheSize,
   analyseLineSize,
   analysePolicy,
   analyseRecency,
+  addressSpread,
   analyseSetsWays,
+  findHiddenLevel,
+  isSpread,
   isPeriodic,
   LatencyPool,
   SetSweep,
@@ -96,6 +99,10 @@ export interface FourSteps {
   policy?: PolicyAnalysis;
   policyRecord?: ChaseRecord;
   recency?: RecencyAnalysis;
+  /** Mean latency of the smallest step-1 probe's warm accesses (all first-level hits), cycles. */
+  smallestMean?: number;
+  /** Step 1 found a slower level inside the hit cluster: the walk stopped there (see findHiddenLevel). */
+  hidden?: HiddenLevel;
   notes: string[];
   accesses: number;
   /** Simulated accesses of each step walked. */
@@ -127,6 +134,15 @@ export function fourStepEstimate(shape: EstimateShape | undefined, o: FourStepOp
   const step3 = steps * (lines + steps / 2) * (shape.periodic ? 4 : o.passes + 1);
   const step4 = o.k + 4 * (lines + 3);
   return Math.round(step1 + (o.lastStep >= 2 ? step2 : 0) + (o.lastStep >= 3 ? step3 : 0) + (o.lastStep >= 4 ? step4 : 0));
+}
+
+/** Mean of the warm accesses of the smallest probe (N = one element: a first-level hit every time). */
+function smallestMean(records: readonly ChaseRecord[]): number | undefined {
+  if (!records.length) return undefined;
+  const r = records.reduce((a, b) => (b.N < a.N ? b : a));
+  let sum = 0;
+  for (let i = r.perTraversal; i < r.latency.length; i++) sum += r.latency[i];
+  return r.latency.length > r.perTraversal ? sum / (r.latency.length - r.perTraversal) : undefined;
 }
 
 class Walker {
@@ -186,7 +202,10 @@ export function walkFourSteps(target: StructureTarget, o: FourStepOptions, progr
   const mark = (): void => {
     stepAccesses.push(w.accesses - stepAccesses.reduce((a, b) => a + b, 0));
   };
+  let hidden: HiddenLevel | undefined;
   const result = (): FourSteps => ({
+    hidden,
+    smallestMean: smallestMean(sizeRecords),
     split: w.pool.split(),
     size: analyseCacheSize(sizeRecords, w.pool.split().threshold),
     sizeRecords,
@@ -222,7 +241,34 @@ export function walkFourSteps(target: StructureTarget, o: FourStepOptions, progr
     notes.push('The latencies form a single cluster: hits and misses cannot be told apart.');
     return result();
   }
+  const hiddenNote = (h: HiddenLevel): string =>
+    `A slower level hides in the hit cluster: ${h.evidence}. Its latency lies within the jitter of the hit latency, so the first level's hits and misses cannot be told apart access by access; the first level is smaller than ${formatBytes(h.slowN)}.`;
+  /**
+   * With jitter (a hit cluster wider than a cycle) a slower level can hide inside it: chase N many
+   * times and compare the per-address means (addressSpread). Without jitter the clusters of two
+   * levels a cycle apart are already separate.
+   */
+  const spreadCheck = (N: number): HiddenLevel | undefined => {
+    const s0 = w.pool.split();
+    const hit = s0.clusters[0];
+    if (!hit || hit.to - hit.from <= 1) return undefined;
+    const per = Math.ceil(N / e);
+    const T = Math.max(4, Math.min(32, Math.floor(1_000_000 / per)));
+    const rec = w.chase(N, e, 1 + T, `step 1: N = ${formatBytes(N)}, ${T} traversals (is the hit cluster one level?)`);
+    if (warmMisses(rec, w.pool.split().threshold) > 0) return undefined;
+    const a = addressSpread(rec);
+    if (!isSpread(a)) return undefined;
+    return {
+      slowN: N,
+      evidence: `chased ${T} times, the ${a.addresses} addresses of N = ${formatBytes(N)} differ in mean latency ${a.f === Infinity ? 'without any jitter' : `${a.f.toFixed(2)} times more than the jitter explains (z = ${a.z.toFixed(1)})`}, though none is above the hit/miss threshold`,
+    };
+  };
   if (hi === 0) {
+    hidden = findHiddenLevel(sizeRecords, w.pool.split().threshold) ?? spreadCheck(lo);
+    if (hidden) {
+      notes.push(hiddenNote(hidden));
+      return result();
+    }
     notes.push(`No miss up to ${formatBytes(lo)}: the first cache level is larger than "maxSize".`);
     return result();
   }
@@ -240,6 +286,11 @@ export function walkFourSteps(target: StructureTarget, o: FourStepOptions, progr
   const C = size1.sizeBytes;
   if (C === undefined || !size1.consistent) {
     notes.push('Step 1 probes are not monotone in N (a larger array fitted where a smaller one missed).');
+    return result();
+  }
+  hidden = findHiddenLevel(sizeRecords, w.pool.split().threshold) ?? spreadCheck(C);
+  if (hidden) {
+    notes.push(hiddenNote(hidden));
     return result();
   }
   if (o.lastStep < 2) return result();

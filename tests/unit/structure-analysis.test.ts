@@ -105,7 +105,9 @@ describe('the four-step method recovers generated caches from latencies alone', 
 describe('latency clusters', () => {
   it('takes the lowest cluster as the hit, whatever the slower clusters are', () => {
     const pool = new LatencyPool();
-    pool.add(Float64Array.from([116, 116, 404, 404, 404, 655, 655, 1259, 116, 116]));
+    // A chase's worth of latencies: each level seen many times.
+    const seen = [116, 116, 404, 404, 404, 655, 655, 1259, 116, 116];
+    pool.add(Float64Array.from({ length: 20 * seen.length }, (_, i) => seen[i % seen.length]));
     const s = pool.split();
     expect(s.separated).toBe(true);
     expect(s.hitLatency).toBe(116);
@@ -113,6 +115,18 @@ describe('latency clusters', () => {
     expect(s.threshold).toBeGreaterThan(116);
     expect(s.threshold).toBeLessThan(404);
     expect(s.clusters.map((c) => Math.round(c.mean))).toEqual([116, 404, 655, 1259]);
+  });
+
+  it('separates jitter-free levels two cycles apart, and merges jittered ones that overlap', () => {
+    const exact = new LatencyPool();
+    exact.add(Float64Array.from({ length: 3000 }, (_, i) => (i % 3 === 0 ? 102 : i % 3 === 1 ? 100 : 400)));
+    const e = exact.split();
+    expect(e.clusters.map((c) => c.mean)).toEqual([100, 102, 400]);
+    expect(e.confidence).toBeGreaterThan(0.999999);
+    const rng = new Rng(5);
+    const overlapping = new LatencyPool();
+    overlapping.add(Float64Array.from({ length: 3000 }, (_, i) => (i % 3 === 2 ? 400 : i % 3 === 0 ? 102 : 100) + (rng.next() * 2 - 1) * 4));
+    expect(overlapping.split().clusters.length).toBe(2);
   });
 
   it('keeps jittered clusters apart and says when there is only one', () => {
