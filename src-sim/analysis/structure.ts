@@ -429,8 +429,24 @@ export interface SetAnalysis {
   setIndexBits?: string;
   /** True when the set index is the line number's low bits (granularity = line size). */
   lineNumberBits?: boolean;
-  /** The bit-selection mapping that explains every first miss of the sweep (undefined: none does). */
+  /** The bit-selection mapping that explains every first miss of the sweep and the conflict set (undefined: none does). */
   mapping?: BitMapping;
+  /**
+   * How the set index was read: bit selection (`mapping`); hashed (no bit selection explains the
+   * conflict set, the sets counted from the overflows of a periodic sweep); unequal sets (those
+   * overflows made different numbers of lines miss); undefined when the evidence does not decide.
+   */
+  indexKind?: 'bits' | 'hashed' | 'unequal';
+  /** The conflict set at N = C + b, when one was measured. */
+  conflict?: ConflictSet;
+  /** Why the index, the sets or the ways could not be told, and what would decide them. */
+  undecided?: { reason: string; next: string };
+  /** Unequal sets: the ways of each set, in the order the sets overflowed. */
+  setWays?: number[];
+  /** Sets x ways x line when it differs from C: the largest contiguous array that fits is smaller than the cache. */
+  capacityBytes?: number;
+  /** How an unmapped sweep's sets were counted: minimal eviction sets, or the overflows of a periodic sweep. */
+  setsFrom?: 'eviction sets' | 'overflows';
   /** MEI's own reading: the steps at which many lines started missing at once, and their count. */
   bigSteps: number[];
   countSets: number;
@@ -446,6 +462,52 @@ export interface SetAnalysis {
   missRate: number[];
   /** Per line of the cache-sized array [0, C): the step (N = C + step x b) at which it first missed; -1 never. */
   firstMissStep: Int32Array;
+}
+
+/**
+ * The lines that evict each other at N = C + b, s = b: one set and the line that overflowed it
+ * (MEI Fig 3: ways + 1 lines). A periodic miss pattern (LRU, FIFO) misses every one of them every
+ * traversal; under another policy a member shows only once it has been evicted, so the set is
+ * complete only when enough misses were seen that a member never seen is unlikely.
+ */
+export interface ConflictSet {
+  /** Lines (address / b) that missed after warm-up, ascending. */
+  lines: number[];
+  /** Warm misses of those lines. */
+  misses: number;
+  periodic: boolean;
+  /** Whether every member has been seen (periodic, or enough misses that one never seen is unlikely). */
+  complete: boolean;
+}
+
+/**
+ * Misses needed, per member seen, before a member never seen is unlikely: k members each missing
+ * with chance at least 1 / (4k) per miss (a hot way takes half the misses, MEI Fig 8) are all
+ * seen within 4k ln(1000k) misses but with chance 1/1000.
+ */
+function conflictNeeds(k: number): number {
+  return Math.ceil(4 * k * Math.log(1000 * k));
+}
+
+export function conflictSet(records: readonly ChaseRecord[], threshold: number, lineBytes: number): ConflictSet {
+  const seen = new Set<number>();
+  let misses = 0;
+  let periodic = records.length > 0;
+  for (const r of records) {
+    if (!isPeriodic(r, threshold)) periodic = false;
+    for (let i = r.perTraversal; i < r.latency.length; i++)
+      if (r.latency[i] >= threshold) {
+        seen.add(Math.floor(r.address[i] / lineBytes));
+        misses++;
+      }
+  }
+  const lines = [...seen].sort((a, b) => a - b);
+  return { lines, misses, periodic, complete: lines.length >= 2 && (periodic || misses >= conflictNeeds(lines.length)) };
+}
+
+/** Misses still wanted before a non-periodic conflict set counts as complete (0 when it is). */
+export function conflictShortfall(c: ConflictSet): number {
+  return c.complete ? 0 : Math.max(1, conflictNeeds(Math.max(2, c.lines.length)) - c.misses);
 }
 
 /** Mean misses per warm traversal and the miss rate (misses / accesses) after warm-up. */
@@ -485,7 +547,16 @@ export class SetSweep {
   private readonly seen = new Set<number>();
   private readonly records: ChaseRecord[] = [];
   private readonly fresh: number[] = [];
+  /** Per probe added: the lines (any, also beyond C) that missed for the first time. */
+  private readonly freshLines: number[][] = [];
   private maxStep = 0;
+  /**
+   * Minimal eviction sets found by the walker for the overflows of an unmapped sweep: each the
+   * ways + 1 lines of one set, disjoint (see readUnmapped).
+   */
+  evictionSets?: number[][];
+  /** The conflict set at N = C + b (see ConflictSet): a mapping must predict it too. */
+  conflict?: ConflictSet;
 
   constructor(
     private readonly threshold: number,
@@ -494,6 +565,13 @@ export class SetSweep {
   ) {
     this.cacheLines = Math.floor(sizeBytes / lineBytes);
     this.firstMissStep = new Int32Array(this.cacheLines).fill(-1);
+  }
+
+  /** The probes at which two or more lines started missing (an overflow), with those lines, in order of N. */
+  overflowGroups(): { N: number; lines: number[] }[] {
+    const out: { N: number; lines: number[] }[] = [];
+    this.freshLines.forEach((lines, i) => lines.length >= 2 && out.push({ N: this.records[i].N, lines: lines.slice() }));
+    return out;
   }
 
   /** The step of a probe: N = C + step x b. */
@@ -507,14 +585,17 @@ export class SetSweep {
     this.maxStep = Math.max(this.maxStep, step);
     this.records.push(rec);
     let added = 0;
+    const lines: number[] = [];
     for (const a of missedAddresses(rec, this.threshold)) {
       const line = Math.floor(a / this.lineBytes);
       if (this.seen.has(line)) continue;
       this.seen.add(line);
       added++;
+      lines.push(line);
       if (line < this.cacheLines) this.firstMissStep[line] = step;
     }
     this.fresh.push(added);
+    this.freshLines.push(lines);
     this.covered.push(this.seen.size >= Math.ceil(rec.N / this.lineBytes));
     return added;
   }
@@ -544,8 +625,31 @@ export class SetSweep {
   }
 
   /**
+   * Whether a mapping predicts the conflict set: the lines of [0, C + b) in the set of line C / b.
+   * A complete conflict set must be exactly those lines. An incomplete one (a policy that is not
+   * periodic, not every member seen yet) must lie inside them, and must not be far smaller than
+   * the misses seen would have revealed: members each missing with chance at least 1 / (4P) per
+   * miss show P (1 - exp(-M / 4P)) of P members on average after M misses; seeing under half of
+   * that contradicts the mapping.
+   */
+  fitsConflict(sets: number, run: number): boolean {
+    const c = this.conflict;
+    if (!c || c.lines.length === 0) return true;
+    const L = this.cacheLines;
+    const setOf = (l: number): number => Math.floor(l / run) % sets;
+    const target = setOf(L);
+    let predicted = 0;
+    for (let l = 0; l <= L; l++) if (setOf(l) === target) predicted++;
+    for (const l of c.lines) if (l > L || setOf(l) !== target) return false;
+    if (c.complete) return c.lines.length === predicted;
+    const expected = predicted * (1 - Math.exp(-c.misses / (4 * predicted)));
+    return c.lines.length >= expected / 2;
+  }
+
+  /**
    * The consistent bit-selection mapping with the most sets (ties: the finest granularity); sets
-   * that fill the cache-sized array evenly (sets x ways = C / b, ways a multiple of the run).
+   * that fill the cache-sized array evenly (sets x ways = C / b, ways a multiple of the run). With a
+   * conflict set measured, the mapping must predict it as well (see fitsConflict).
    */
   mapping(): (BitMapping & { lastOverflow: number }) | undefined {
     const L = this.cacheLines;
@@ -555,7 +659,7 @@ export class SetSweep {
       for (let run = 1; run <= ways; run *= 2) {
         if (ways % run !== 0) continue;
         const last = this.check(sets, run);
-        if (last >= 0) return { sets, granularityBytes: run * this.lineBytes, lastOverflow: last };
+        if (last >= 0 && this.fitsConflict(sets, run)) return { sets, granularityBytes: run * this.lineBytes, lastOverflow: last };
       }
     }
     return undefined;
@@ -591,10 +695,16 @@ export class SetSweep {
     const m = this.mapping();
     let sets: number | undefined;
     let gran: number | undefined;
+    const c = this.conflict;
+    if (c) out.conflict = c;
     if (m) {
       out.mapping = { sets: m.sets, granularityBytes: m.granularityBytes };
+      out.indexKind = 'bits';
       sets = m.sets;
       gran = m.granularityBytes;
+    } else if (c) {
+      this.readUnmapped(out, c, fresh);
+      return out;
     } else if (bigSteps.length) {
       // No bit-selection mapping explains the sweep (a hashed index?): MEI's count of overflows.
       sets = bigSteps.length;
@@ -612,6 +722,56 @@ export class SetSweep {
     }
     return out;
   }
+
+  /**
+   * No bit selection explains the sweep and the conflict set: the index is hashed, or the sets are
+   * unequal. The ways come from the conflict set (its lines less the one that overflowed it), when
+   * complete. The sets are counted as MEI counts them, from the overflows of a periodic sweep that
+   * reached every line: each overflow makes exactly the lines of one set start missing (ways + 1),
+   * whatever the index. Equal overflows: a hashed index of that many sets; unequal: unequal sets.
+   * Without a periodic, saturated sweep the sets are not told.
+   */
+  private readUnmapped(out: SetAnalysis, c: ConflictSet, fresh: readonly number[]): void {
+    const b = this.lineBytes;
+    const L = this.cacheLines;
+    const ways = c.complete ? c.lines.length - 1 : undefined;
+    const ev = this.evictionSets;
+    // Sets read off minimal eviction sets: every set that held a line of the array overflowed once
+    // every line had missed, and the sets found must hold at least the lines that fit.
+    let setWays: number[] | undefined;
+    let source = '';
+    if (ev && ev.length && out.saturated) {
+      setWays = ev.map((e) => e.length - 1);
+      source = 'eviction';
+    } else if (c.periodic && out.saturated) {
+      const overflows = fresh.filter((x) => x >= 2);
+      if (overflows.length) setWays = overflows.map((x) => x - 1);
+      source = 'overflows';
+    }
+    if (setWays && setWays.reduce((a, w) => a + w, 0) >= L && (ways === undefined || setWays.includes(ways))) {
+      out.sets = setWays.length;
+      out.setsFrom = source === 'eviction' ? 'eviction sets' : 'overflows';
+      if (setWays.every((w) => w === setWays[0])) {
+        out.indexKind = 'hashed';
+        out.ways = setWays[0];
+      } else {
+        out.indexKind = 'unequal';
+        out.setWays = setWays;
+      }
+      const capacity = setWays.reduce((a, w) => a + w, 0) * b;
+      if (capacity !== this.sizeBytes) out.capacityBytes = capacity;
+      return;
+    }
+    const held = setWays ? setWays.reduce((a, w) => a + w, 0) : 0;
+    out.undecided = {
+      reason: `no bit-selection mapping explains the conflict set (${c.lines.length} lines evict each other at N = C + b${c.complete ? '' : ', not all seen yet'})${
+        !out.saturated
+          ? ' and the step-3 sweep ended before every line had missed, so not every set has been seen'
+          : `, and the ${setWays?.length ?? 0} sets found hold ${held} lines, not the ${L} that fit`
+      }`,
+      next: !out.saturated ? 'a longer step-3 sweep (raise "sweepBeyond")' : 'more warm traversals per step-3 probe (raise "passes")',
+    };
+  }
 }
 
 /**
@@ -620,10 +780,21 @@ export class SetSweep {
  * MEI Fig 3); when its set was overflowing already, only the new line is new. MEI counts the
  * overflowing steps (reported as `bigSteps`); the sets, their granularity (1 line: line-number bits;
  * 4 lines of 32 B: texture bits 7-8) and the ways = C / (sets x b) come from the bit-selection
- * mapping that explains every first miss (see SetSweep), which holds for any replacement policy.
+ * mapping that explains every first miss (see SetSweep), which holds for any replacement policy,
+ * and predicts the conflict set of `conflictRecords` (probes at N = C + b) where given; the walker's
+ * minimal eviction sets count the sets of an unmapped sweep (see SetSweep.readUnmapped).
  */
-export function analyseSetsWays(records: readonly ChaseRecord[], threshold: number, sizeBytes: number, lineBytes: number): SetAnalysis {
+export function analyseSetsWays(
+  records: readonly ChaseRecord[],
+  threshold: number,
+  sizeBytes: number,
+  lineBytes: number,
+  conflictRecords?: readonly ChaseRecord[],
+  evictionSets?: number[][],
+): SetAnalysis {
   const sweep = new SetSweep(threshold, sizeBytes, lineBytes);
+  sweep.evictionSets = evictionSets;
+  if (conflictRecords?.length) sweep.conflict = conflictSet(conflictRecords, threshold, lineBytes);
   for (const r of [...records].sort((a, b) => a.N - b.N)) sweep.add(r);
   return sweep.analyse();
 }

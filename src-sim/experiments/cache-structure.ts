@@ -126,8 +126,29 @@ export function stepFindings(r: FourSteps, prefix: string): Finding[] {
     out.push(f(`${prefix}.hitLatency`, 'Hit latency (lowest latency cluster)', Math.round(s.hitLatency * 10) / 10, 'cycles', `all recorded latencies, lowest cluster (${sure})`));
     out.push(f(`${prefix}.missLatency`, 'Miss latency (next cluster)', Math.round(s.missLatency * 10) / 10, 'cycles', `all recorded latencies; hit/miss threshold ${s.threshold.toFixed(1)} cycles`));
   }
-  if (r.size.sizeBytes !== undefined && r.size.firstMissBytes !== undefined && r.size.consistent)
-    out.push(f(`${prefix}.sizeBytes`, 'Cache size C', r.size.sizeBytes, 'B', `step 1: largest N without a warm miss; N = ${formatBytes(r.size.firstMissBytes)} misses`));
+  const capacity = r.sets?.capacityBytes;
+  if (r.size.sizeBytes !== undefined && r.size.firstMissBytes !== undefined && r.size.consistent) {
+    if (capacity !== undefined && r.sets?.sets !== undefined)
+      out.push(
+        f(
+          `${prefix}.sizeBytes`,
+          'Cache size C',
+          capacity,
+          'B',
+          `step 3: ${r.sets.sets} sets x ${r.sets.ways ?? 'their'} ways x ${r.line?.lineBytes} B; the largest contiguous array without a warm miss is only ${formatBytes(r.size.sizeBytes)} (step 1): the index spreads consecutive lines unevenly`,
+        ),
+      );
+    else if (r.sets?.undecided)
+      out.push(
+        cannotTell(
+          `${prefix}.sizeBytes`,
+          'Cache size C',
+          `the largest contiguous array without a warm miss is ${formatBytes(r.size.sizeBytes)} (step 1), but no bit-selection mapping explains the sweep, and a hashed index may spread consecutive lines unevenly, so the cache may hold more`,
+          r.sets.undecided.next,
+        ),
+      );
+    else out.push(f(`${prefix}.sizeBytes`, 'Cache size C', r.size.sizeBytes, 'B', `step 1: largest N without a warm miss; N = ${formatBytes(r.size.firstMissBytes)} misses`));
+  }
   if (r.line?.lineBytes !== undefined) {
     const C = r.size.sizeBytes;
     const jump =
@@ -137,14 +158,47 @@ export function stepFindings(r: FourSteps, prefix: string): Finding[] {
     out.push(f(`${prefix}.lineBytes`, 'Line size b', r.line.lineBytes, 'B', `step 2: every missed address is a multiple of it (greatest common divisor)${jump}`));
   }
   const sets = r.sets;
-  if (sets?.sets !== undefined) {
-    const how = sets.mapping
-      ? `step 3: set = (address / ${sets.mapping.granularityBytes}) mod ${sets.sets} explains every first miss of the sweep; MEI's count: ${sets.countSets} steps where many lines started missing`
-      : `step 3: ${sets.countSets} steps of N at which many lines started missing at once (no bit-selection mapping fits)`;
-    out.push(f(`${prefix}.sets`, 'Sets', sets.sets, '', how));
-    if (sets.ways !== undefined)
-      out.push(f(`${prefix}.ways`, 'Ways', sets.ways, '', `C / (sets x b); each overflow made ${sets.meanOverflowLines.toFixed(1)} lines start missing (ways + 1 when every line of the set misses)`));
-    if (sets.granularityBytes !== undefined) {
+  if (sets) {
+    const c = sets.conflict;
+    const conflictWords = c ? `${c.lines.length} lines evict each other at N = C + b${c.periodic ? ' every traversal' : ` (${c.misses} misses seen)`}` : '';
+    const undecided = sets.undecided;
+    const undecidedTell = (key: string, label: string): Finding =>
+      cannotTell(`${prefix}.${key}`, label, undecided?.reason ?? 'the step-3 sweep does not decide it', undecided?.next ?? 'a longer step-3 sweep (raise "sweepBeyond")');
+    if (sets.sets !== undefined) {
+      const how =
+        sets.indexKind === 'bits' && sets.mapping
+          ? `step 3: set = (address / ${sets.mapping.granularityBytes}) mod ${sets.sets} explains every first miss of the sweep${c ? ` and the conflict set (${conflictWords})` : ''}; MEI's count: ${sets.countSets} steps where many lines started missing`
+          : sets.indexKind === 'hashed' || sets.indexKind === 'unequal'
+            ? sets.setsFrom === 'eviction sets'
+              ? `step 3: ${sets.sets} minimal eviction sets (lines that miss when chased alone, and stop missing without any one of them) among the lines each overflow made start missing; no bit selection explains the conflict set (${conflictWords})`
+              : `step 3: ${sets.sets} overflows of the periodic sweep, each making one set's lines start missing (MEI's count); no bit selection explains the conflict set (${conflictWords})`
+            : `step 3: ${sets.countSets} steps of N at which many lines started missing at once (no bit-selection mapping fits)`;
+      out.push(f(`${prefix}.sets`, 'Sets', sets.sets, '', how));
+    } else if (c) out.push(undecidedTell('sets', 'Sets'));
+    if (sets.indexKind === 'unequal' && sets.setWays)
+      out.push(f(`${prefix}.ways`, 'Ways', 'unequal', '', `step 3: the overflows made ${sets.setWays.map((w) => w + 1).join(', ')} lines start missing: sets of ${sets.setWays.join(', ')} ways`));
+    else if (sets.ways !== undefined)
+      out.push(
+        f(
+          `${prefix}.ways`,
+          'Ways',
+          sets.ways,
+          '',
+          sets.indexKind === 'bits' || !c
+            ? `C / (sets x b); each overflow made ${sets.meanOverflowLines.toFixed(1)} lines start missing (ways + 1 when every line of the set misses)`
+            : `each set found holds ways + 1 lines that evict each other; at N = C + b ${conflictWords}`,
+        ),
+      );
+    else if (c)
+      out.push(
+        cannotTell(
+          `${prefix}.ways`,
+          'Ways',
+          `the conflict set at N = C + b is not complete (${conflictWords}; a policy that is not periodic shows a member only once it is evicted)`,
+          'a longer step-4 trace (raise "k")',
+        ),
+      );
+    if (sets.indexKind === 'bits' && sets.granularityBytes !== undefined && sets.sets !== undefined) {
       const label =
         sets.sets === 1
           ? 'one set (fully associative)'
@@ -152,10 +206,25 @@ export function stepFindings(r: FourSteps, prefix: string): Finding[] {
             ? `line-number bits${sets.setIndexBits ? ` (address bits ${sets.setIndexBits})` : ''}`
             : `address bits ${sets.setIndexBits ?? '?'} (each ${sets.granularityBytes} B goes to the next set)`;
       out.push(f(`${prefix}.setMapping`, 'Set index', label, '', `step 3: a new set overflows every ${sets.granularityBytes} B of N`));
+      out.push(
+        f(
+          `${prefix}.setIndexKind`,
+          'Set-index function',
+          sets.sets === 1 ? 'one set' : `bit selection, ${sets.granularityBytes} B granularity`,
+          '',
+          `step 3: the bit-selection mapping explains every first miss${c ? ' and the conflict set' : ''}`,
+        ),
+      );
       if (sets.setIndexBits) out.push(f(`${prefix}.setIndexBits`, 'Set-index address bits', sets.setIndexBits, '', `step 3: mapping granularity ${sets.granularityBytes} B, ${sets.sets} sets`));
+    } else if (sets.indexKind === 'hashed')
+      out.push(f(`${prefix}.setIndexKind`, 'Set-index function', 'hashed', '', `step 3: no bit selection of the address explains the conflict set (${conflictWords}); the ${sets.sets} sets were found from their lines (${sets.setsFrom ?? 'overflows'}), all of ${sets.ways} ways`));
+    else if (sets.indexKind === 'unequal')
+      out.push(f(`${prefix}.setIndexKind`, 'Set-index function', 'unequal sets', '', `step 3: the overflows made different numbers of lines start missing (${(sets.setWays ?? []).map((w) => w + 1).join(', ')})`));
+    else if (c) out.push(undecidedTell('setIndexKind', 'Set-index function'));
+    if (sets.missRate.length) {
+      const maxRate = Math.max(...sets.missRate);
+      out.push(f(`${prefix}.maxMissRate`, 'Largest miss rate of the step-3 sweep', Math.round(maxRate * 1000) / 1000, '', `MEI Fig 9: misses / accesses after warm-up, N up to ${formatBytes(sets.n[sets.n.length - 1])}`));
     }
-    const maxRate = Math.max(...sets.missRate);
-    out.push(f(`${prefix}.maxMissRate`, 'Largest miss rate of the step-3 sweep', Math.round(maxRate * 1000) / 1000, '', `MEI Fig 9: misses / accesses after warm-up, N up to ${formatBytes(sets.n[sets.n.length - 1])}`));
   }
   const p = r.policy;
   if (p) {

@@ -16,6 +16,8 @@ import {
   analyseRecency,
   addressSpread,
   analyseSetsWays,
+  conflictSet,
+  conflictShortfall,
   findHiddenLevel,
   isSpread,
   isPeriodic,
@@ -172,6 +174,14 @@ class Walker {
     return this.run(N, s, per, address, phase);
   }
 
+  /** One launch of a hand-initialised chase that visits `addresses` in order, `traversals` times (the first cold). */
+  cycle(addresses: readonly number[], traversals: number, phase: string): ChaseRecord {
+    const per = addresses.length;
+    const all = new Float64Array(per * traversals);
+    for (let t = 0; t < traversals; t++) for (let i = 0; i < per; i++) all[t * per + i] = addresses[i];
+    return this.run(0, 0, per, all, phase);
+  }
+
   /** One launch of a hand-initialised chase over `addresses` (non-uniform strides). */
   sequence(addresses: readonly number[], phase: string): ChaseRecord {
     return this.run(0, 0, addresses.length, Float64Array.from(addresses), phase);
@@ -187,6 +197,43 @@ class Walker {
     this.progress(Math.min(this.accesses, this.budget), Math.max(this.budget, this.accesses), phase);
     return { N, s, address, latency, perTraversal: per };
   }
+}
+
+/**
+ * Minimal eviction sets of an unmapped sweep (a hashed index, unequal sets). Each overflow of the
+ * sweep made lines of one set start missing; a chase over a pool of such lines misses while some set
+ * holds more of them than its ways (any policy misses at least once a traversal then), and removing
+ * lines one at a time while it still misses leaves the ways + 1 lines of one set: with one line fewer
+ * no policy misses. The pool takes the overflows in order; each set found leaves it, and the lines
+ * of a set not yet complete (a policy that is not periodic shows members late) wait for the next.
+ */
+function evictionSets(w: Walker, groups: { N: number; lines: number[] }[], b: number): number[][] {
+  const evicts = (lines: readonly number[]): boolean => {
+    const rec = w.cycle(
+      lines.map((l) => l * b),
+      4,
+      'step 3: eviction sets',
+    );
+    return warmMisses(rec, w.pool.split().threshold) > 0;
+  };
+  const found: number[][] = [];
+  let pool: number[] = [];
+  for (const g of groups) {
+    pool = [...new Set([...pool, ...g.lines])];
+    while (pool.length >= 2 && evicts(pool)) {
+      let m = pool.slice();
+      for (const l of pool) {
+        if (m.length <= 2) break;
+        const without = m.filter((x) => x !== l);
+        if (evicts(without)) m = without;
+      }
+      m.sort((x, y) => x - y);
+      found.push(m);
+      const taken = new Set(m);
+      pool = pool.filter((l) => !taken.has(l));
+    }
+  }
+  return found;
 }
 
 /**
@@ -325,16 +372,34 @@ export function walkFourSteps(target: StructureTarget, o: FourStepOptions, progr
   add(w.chase(C, b, 3, 'step 3: N = C'));
   const first = w.chase(C + b, b, 1 + Math.max(3, o.passes), 'step 3: N = C + b');
   add(first);
+  // The conflict set at N = C + b: the lines that evict each other. A periodic miss pattern shows
+  // them all; otherwise N = C + b is chased again until a member never seen is unlikely.
+  const conflictRecords = [first];
+  let conflict = conflictSet(conflictRecords, w.pool.split().threshold, b);
+  const perC = Math.ceil((C + b) / b);
+  for (let extra = 0; !conflict.complete && !conflict.periodic && extra < 3; extra++) {
+    const warm = conflictRecords.reduce((a, r) => a + r.latency.length / r.perTraversal - 1, 0);
+    const rate = Math.max(conflict.misses / warm, 0.05);
+    const T = Math.max(4, Math.min(Math.floor(MAX_TRACE / 4 / perC), Math.ceil(conflictShortfall(conflict) / rate)));
+    conflictRecords.push(w.chase(C + b, b, 1 + T, `step 3: N = C + b, ${T} traversals (the whole conflict set)`));
+    conflict = conflictSet(conflictRecords, w.pool.split().threshold, b);
+  }
+  sweep.conflict = conflict;
   // A periodic miss pattern (LRU, FIFO) misses every line of an overflowing set every traversal:
-  // three traversals show them all. Otherwise each probe gets `passes` traversals.
-  const passes = isPeriodic(first, w.pool.split().threshold) ? 3 : Math.max(3, o.passes);
+  // three traversals show them all. Otherwise each probe gets `passes` traversals, or, while no
+  // bit-selection mapping explains the sweep (a hashed index, unequal sets), as many as the conflict
+  // set needed to show all its lines: each overflow must show its whole set (see evictionSets).
+  const passes = conflict.periodic ? 3 : Math.max(3, o.passes);
+  const conflictTraversals = conflictRecords.reduce((a, r) => a + Math.floor(r.latency.length / r.perTraversal) - 1, 0);
+  const unmappedPasses = conflict.periodic ? passes : Math.max(passes, Math.min(conflictTraversals, Math.floor(MAX_TRACE / 4 / perC)));
   let stable = 0;
   let previous = '';
   for (let N = C + 2 * b; N <= limit; N += b) {
     const step = (N - C) / b - 1;
     if (N - b >= C + o.sweepBeyond) {
       // Stop once every line has missed (twice running), or once the set mapping that explains the
-      // sweep has seen all its sets overflow and has not changed for three probes.
+      // sweep has seen all its sets overflow and has not changed for three probes. Without a mapping
+      // (a hashed index, unequal sets) the sweep goes on until every line has missed.
       const cov = sweep.covered;
       if (cov.length >= 2 && cov[cov.length - 1] && cov[cov.length - 2]) break;
       const m = sweep.mapping();
@@ -343,12 +408,13 @@ export function walkFourSteps(target: StructureTarget, o: FourStepOptions, progr
       previous = key;
       if (stable >= 2) break;
     }
-    add(w.chase(N, b, 1 + passes, `step 3: N = C + ${(N - C) / b} lines`));
+    add(w.chase(N, b, 1 + (sweep.mapping() ? passes : unmappedPasses), `step 3: N = C + ${(N - C) / b} lines`));
   }
+  if (!sweep.mapping() && sweep.covered[sweep.covered.length - 1]) sweep.evictionSets = evictionSets(w, sweep.overflowGroups(), b);
   mark();
   const sets = sweep.analyse();
   if (!sets.saturated && sets.mapping === undefined) notes.push('Step 3 ended before every line had missed and no set mapping explains it: the set count may be low.');
-  if (o.lastStep < 4 || sets.sets === undefined) return { ...result(), line, sets: analyseSetsWays(setRecords, w.pool.split().threshold, C, b) };
+  if (o.lastStep < 4 || sets.ways === undefined) return { ...result(), line, sets: analyseSetsWays(setRecords, w.pool.split().threshold, C, b, conflictRecords, sweep.evictionSets) };
 
   // ---- Step 4: policy. N = C + b, s = b, k accesses; then the re-use probe where the pattern is periodic.
   const per = C / b + 1;
@@ -367,7 +433,7 @@ export function walkFourSteps(target: StructureTarget, o: FourStepOptions, progr
   mark();
   // Final reading with every latency pooled.
   const t = w.pool.split().threshold;
-  const finalSets = analyseSetsWays(setRecords, t, C, b);
+  const finalSets = analyseSetsWays(setRecords, t, C, b, conflictRecords, sweep.evictionSets);
   policy = analysePolicy(policyRecord, t, b, finalSets.mapping);
   if (rounds.length) recency = analyseRecency(rounds, t, probeAt);
   return {
