@@ -1,5 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { analyseBanks, followsGcdRule } from '../../src-sim/analysis/banks';
+import { followsGcdRule, readDegree, stepCost, type ThreadProbe } from '../../src-sim/analysis/banks';
+import { isCannotTell } from '../../src-sim/analysis/cannot-tell';
+import type { ExperimentResult } from '../../src-sim/experiments/types';
 import { findExperiment } from '../../src-sim/experiments';
 import { conflictDegree, sharedLatency, type SharedMemoryConfig } from '../../src-sim/model/shared';
 import { findPreset } from '../../src-sim/presets';
@@ -57,16 +59,95 @@ describe('bank analyser recovers random bank arrays from latencies alone', () =>
         latency: { base: c.base, perConflict: c.perConflict },
       });
       const r = sweep.run(preset, { strideFrom: 0, strideTo: 2 * c.banks, jitter: 3, accesses: 256 }, 7, () => {});
-      const a = analyseBanks(r.series[0].y, 4);
       const strides = Array.from(r.series[0].x);
+      const degrees = r.tables[0].rows.map((row) => row['4-byte']);
       // The largest degree: a whole issue group in one bank; first reached at stride = banks.
-      expect(a.maxDegree).toBe(c.issueGroup);
-      expect(r.findings.find((f) => f.key === 'shared.repeatWords')?.value).toBe(c.banks);
-      expect(a.base).toBeCloseTo(c.base, 0);
-      expect(a.perConflict).toBeCloseTo(c.perConflict, 0);
-      if (c.issueGroup === c.banks) expect(followsGcdRule(strides, a.degrees, c.banks)).toBe(true);
+      expect(value(r, 'shared.maxDegree')).toBe(c.issueGroup);
+      expect(value(r, 'shared.issueGroup')).toBe(c.issueGroup);
+      expect(value(r, 'shared.repeatWords')).toBe(c.banks);
+      expect(value(r, 'shared.base') as number).toBeCloseTo(c.base, 0);
+      expect(value(r, 'shared.perConflict') as number).toBeCloseTo(c.perConflict, 0);
+      if (c.issueGroup === c.banks) expect(followsGcdRule(strides, degrees as number[], c.banks)).toBe(true);
     });
   }
+});
+
+const value = (r: ExperimentResult, key: string): number | string | undefined => r.findings.find((f) => f.key === key)?.value;
+
+function custom(banks: number, issueGroup: number, base: number, perConflict: number, mode = { slotWords: 1, rowWords: banks }): Preset {
+  return withShared(findPreset('fermi')!, { sizeBytes: 48 * 1024, banks, issueGroup, modes: { '4-byte': mode }, defaultMode: '4-byte', latency: { base, perConflict } });
+}
+
+describe('bank analyser beyond the papers: small costs, no cost, noise', () => {
+  it('reads a 2-cycle cost per conflict exactly (levels 2 cycles apart are separate levels)', () => {
+    const r = sweep.run(custom(32, 32, 50, 2), {}, 1, () => {});
+    expect(value(r, 'shared.base')).toBe(50);
+    expect(value(r, 'shared.perConflict')).toBe(2);
+    expect(value(r, 'shared.maxDegree')).toBe(32);
+    expect(value(r, 'shared.repeatWords')).toBe(32);
+    expect(value(r, 'shared.rule')).toBe('gcd(stride, 32)');
+    expect(r.tables[0].rows.find((x) => x.stride === 12)?.['4-byte']).toBe(4);
+  });
+  it('says "cannot tell" for the degrees when conflicts cost nothing, and names what to run next', () => {
+    const r = sweep.run(custom(32, 32, 50, 0), {}, 1, () => {});
+    expect(value(r, 'shared.base')).toBe(50);
+    for (const k of ['perConflict', 'maxDegree', 'repeatWords', 'oddConflictFree', 'rule', 'issueGroup']) expect(isCannotTell(value(r, `shared.${k}`)), k).toBe(true);
+    expect(r.findings.find((f) => f.key === 'shared.perConflict')?.evidence).toMatch(/no thread raised the latency.*to decide/);
+    expect(r.tables[0].rows.every((x) => isCannotTell(x['4-byte']))).toBe(true);
+  });
+  it('finds conflicts outside a sweep that has none (odd strides only) by timing the whole warp at larger strides', () => {
+    const r = sweep.run(custom(32, 32, 50, 5), { strideFrom: 1, strideTo: 15, strideStep: 2 }, 1, () => {});
+    expect(value(r, 'shared.perConflict')).toBe(5);
+    expect(value(r, 'shared.maxDegree')).toBe(1);
+    expect(value(r, 'shared.oddConflictFree')).toBe('yes');
+    expect(value(r, 'shared.repeatWords')).toBe('none');
+  });
+  it("measures a half-warp issue group (Tesla) by moving a conflicting pair across threads", () => {
+    const r = sweep.run(findPreset('tesla')!, {}, 1, () => {});
+    expect(value(r, 'shared.issueGroup')).toBe(16);
+    expect(value(r, 'shared.maxDegree')).toBe(16);
+    expect(value(r, 'shared.repeatWords')).toBe(16);
+    // An issue group that does not divide the warp.
+    const odd = sweep.run(custom(16, 12, 40, 7), {}, 1, () => {});
+    expect(value(odd, 'shared.issueGroup')).toBe(12);
+    expect(value(odd, 'shared.maxDegree')).toBe(12);
+  });
+  it('says "cannot tell" rather than guess when a small cost sinks in the noise, and decides once refined', () => {
+    const noisy = sweep.run(custom(32, 32, 50, 1), { jitter: 20, accesses: 16, refine: 1 }, 3, () => {});
+    expect(isCannotTell(value(noisy, 'shared.perConflict'))).toBe(true);
+    expect(noisy.findings.find((f) => f.key === 'shared.perConflict')?.evidence).toMatch(/accesses/);
+    const refined = sweep.run(custom(32, 32, 50, 8), { jitter: 4, accesses: 64 }, 3, () => {});
+    expect(value(refined, 'shared.perConflict') as number).toBeCloseTo(8, 0);
+    expect(value(refined, 'shared.maxDegree')).toBe(32);
+  });
+  it('gives each decided value its confidence or evidence', () => {
+    const r = sweep.run(custom(32, 32, 50, 6), { jitter: 2, accesses: 256 }, 5, () => {});
+    expect(r.findings.find((f) => f.key === 'shared.base')?.evidence).toMatch(/\+- [0-9.]+ \(95 %\)/);
+    expect(r.findings.find((f) => f.key === 'shared.perConflict')?.evidence).toMatch(/standard errors/);
+  });
+});
+
+describe('bank analysis steps', () => {
+  const probe = (latency: number[], se = 0): ThreadProbe => ({ stride: 32, latency, se: latency.map(() => se) });
+  it('reads the cost as the step threads add one at a time, and the degree as the number of steps', () => {
+    const y = Array.from({ length: 32 }, (_, n) => 50 + 3 * Math.min(n, 7));
+    const s = stepCost(probe(y));
+    expect(s.ok && s.value.cost).toBe(3);
+    expect(s.ok && s.value.degree).toBe(8);
+  });
+  it('refuses steps that are neither 0 nor one cost, and latencies that fall', () => {
+    const uneven = Array.from({ length: 32 }, (_, n) => 50 + (n >= 1 ? 3 : 0) + (n >= 2 ? 5 : 0));
+    const a = stepCost(probe(uneven));
+    expect(!a.ok && a.kind).toBe('inconsistent');
+    const falls = Array.from({ length: 32 }, (_, n) => 50 + (n === 3 ? 4 : 0));
+    const b = stepCost(probe(falls));
+    expect(!b.ok && b.kind).toBe('inconsistent');
+  });
+  it('leaves a degree open near the midpoint between two rungs, and decides it away from it', () => {
+    expect(readDegree(60, 0.5, 50, 0, 4, 0).degree).toBeUndefined();
+    expect(readDegree(62, 0.1, 50, 0, 4, 0).degree).toBe(4);
+    expect(readDegree(62.5, 0, 50, 0, 4, 0).offLattice).toBe(true);
+  });
 });
 
 describe('shared-bank-stride experiment', () => {

@@ -343,6 +343,8 @@ function sharedTruth(parts: string[], preset: Preset, params: ParamValues): True
   if (!mode) return null;
   if (prop === 'base') return { value: s.latency.base, source: 'shared.latency.base', tolerance: 'latency' };
   if (prop === 'perConflict') return { value: s.latency.perConflict, source: 'shared.latency.perConflict', tolerance: 'latency' };
+  // The experiment times one warp of 32 threads: an issue group can show at most that many.
+  if (prop === 'issueGroup') return { value: Math.min(s.issueGroup, 32), source: 'shared.issueGroup', tolerance: 'exact' };
   // Conflict degrees over the run's strides, from the preset's banks and mode (src-sim's bank rule).
   const from = typeof params.strideFrom === 'number' ? params.strideFrom : 0;
   const to = typeof params.strideTo === 'number' ? params.strideTo : 64;
@@ -354,7 +356,11 @@ function sharedTruth(parts: string[], preset: Preset, params: ParamValues): True
   const d = degrees(mode);
   const max = Math.max(...d);
   if (prop === 'maxDegree') return { value: max, source: at, tolerance: 'exact' };
-  if (prop === 'repeatWords') return max > 1 ? { value: strides[d.indexOf(max)]!, source: at, tolerance: 'exact' } : null;
+  // The first stride whose degree is a whole issue group (all its threads in one bank), or none in the sweep.
+  if (prop === 'repeatWords') {
+    const whole = strides.find((st, i) => st > 0 && d[i] === Math.min(s.issueGroup, 32));
+    return { value: whole ?? 'none', source: at, tolerance: 'exact' };
+  }
   if (prop === 'oddConflictFree') {
     const odd = d.filter((_, i) => strides[i]! % 2 === 1);
     return odd.length ? { value: odd.every((x) => x === 1) ? 'yes' : 'no', source: at, tolerance: 'word' } : null;
