@@ -1,4 +1,6 @@
 import type { Finding } from '../experiments/types';
+import { xorSet } from '../model/index/xor';
+import { cannotTell } from './cannot-tell';
 
 /**
  * WONG III-B / Fig 4: reads cache structure off an average-latency-vs-array-size curve, the way the
@@ -73,6 +75,11 @@ export interface CurveAnalysis {
   dx: number;
   plateaus: Plateau[];
   ramps: Ramp[];
+  /** The curve itself and its stride, for the checks of readCurve. */
+  x: Float64Array;
+  y: Float64Array;
+  stride: number;
+  loads?: (N: number) => number;
 }
 
 export interface CurveOptions {
@@ -80,6 +87,8 @@ export interface CurveOptions {
   sigmas?: number;
   /** A step joins a region when its rise is within [1/ratio, ratio] of the region's recent steps (default 2.5). */
   ratio?: number;
+  /** Timed loads of the point of array size N (after one untimed traversal), when the caller knows them: the LRU fits then use every point. */
+  loads?: (N: number) => number;
 }
 
 export function median(values: ArrayLike<number>): number {
@@ -206,6 +215,8 @@ export function analyseCurve(x: ArrayLike<number>, y: ArrayLike<number>, stride:
   const threshold = Math.max(sigmas * noise * Math.SQRT2, 1e-9 * (1 + scale));
 
   const groups = n > 1 ? groupSteps(x, y, threshold, dx, ratio) : [];
+  // A point's noise falls as its loads grow with N: a net rise must clear the noise where it is.
+  const noiseAt = noiseModel(Float64Array.from(x), Float64Array.from(y), noise);
   const netRiseOf = (g: Group): number => medianOf(y, g.steps[g.steps.length - 1] + 1, g.steps[g.steps.length - 1] + 3) - medianOf(y, g.steps[0] - 2, g.steps[0]);
   // Complete when a quiet stretch follows: over 2.5 spacings past the last step (at least three points)
   // the curve strays from its first value by less than a step of this region could (sub-line sawtooth
@@ -273,7 +284,7 @@ export function analyseCurve(x: ArrayLike<number>, y: ArrayLike<number>, stride:
   const regions: (Group & { irregular: boolean; net: number })[] = [];
   for (const g of groups) {
     const net = netRiseOf(g);
-    if (!(net >= 0.5 * g.rises.reduce((a, b) => a + b, 0) && net > sigmas * noise)) continue;
+    if (!(net >= 0.5 * g.rises.reduce((a, b) => a + b, 0) && net > sigmas * Math.max(noise, noiseAt(x[g.steps[0]])))) continue;
     const prev = regions[regions.length - 1];
     if (prev) {
       const prevLast = prev.steps[prev.steps.length - 1];
@@ -332,44 +343,610 @@ export function analyseCurve(x: ArrayLike<number>, y: ArrayLike<number>, stride:
     from = r.steps[r.steps.length - 1] + 1;
   }
   if (n > 0 && (ramps.length === 0 || ramps[ramps.length - 1].complete)) addPlateau(from, n - 1);
-  return { noise, threshold, dx, plateaus, ramps };
+  return { noise, threshold, dx, plateaus, ramps, x: Float64Array.from(x), y: Float64Array.from(y), stride, loads: options.loads };
 }
 
 function fmt(n: number): string {
-  return Number.isInteger(n) ? String(n) : n.toFixed(1);
+  return Number.isInteger(n) ? String(n) : n.toFixed(2);
+}
+
+// ---- Reading: what the curve decides, checked against the measurements ---------------------------------
+//
+// The staircase above is WONG's reading; it assumes an LRU cache whose sets are picked by the line
+// number's low bits, a sweep that starts before the rise and ends past it, and steps well above the
+// noise. readCurve checks each of these on the curve instead of asserting them:
+//  - every geometry an LRU (or FIFO: the same on a cyclic chase) level could have is tried: line size,
+//    sets, ways, and a set index of the line number's low bits, of groups of 2 or 4 consecutive lines
+//    (texture-style) or an XOR fold. Each one predicts the miss count of every array size exactly; it
+//    fits when the curve is a constant plus a multiple of its miss share, within the noise, over the
+//    plateau before the rise, the rise and the plateau after it. A quantity is read when every
+//    geometry that fits agrees on it; otherwise the finding is "cannot tell" with the alternatives;
+//  - a curve no LRU geometry fits is called irregular only when it falls between two sizes by more
+//    than any LRU cache allows (more sizes of the same misses lower the average, nothing else does);
+//  - a level is counted, and its rank trusted, only when the plateaus around it are long and flat (or
+//    explained by a fit): a plateau that keeps creeping up hides an unresolved rise;
+//  - the noise of a point is estimated from the curve (it falls as 1/sqrt N: more loads per point).
+
+/** One geometry an LRU level could have (the hypotheses readCurve tries). */
+export interface Hypothesis {
+  lineBytes: number;
+  sets: number;
+  ways: number;
+  /** 'bits': `run` consecutive lines go to one set, then the next (1: the line number's low bits); 'xor': an XOR fold of the line number. */
+  index: 'bits' | 'xor';
+  run: number;
+  sizeBytes: number;
+}
+
+/** A decided value with the evidence, or the reason it is not decided and what would decide it. */
+export type Verdict<T> = { value: T; evidence: string } | { value?: undefined; reason: string; next: string };
+
+export interface LevelReading {
+  /** The array size past which the curve rises: the cache size as this stride sees it. */
+  sizeBytes: Verdict<number>;
+  lineBytes: Verdict<number>;
+  sets: Verdict<number>;
+  ways: Verdict<number>;
+  /** 'yes' for the staircase of an LRU (or FIFO) cache, 'no' for a climb no such cache makes. */
+  regular: Verdict<'yes' | 'no'>;
+  /** The LRU geometries that fit the rise (empty when none does). */
+  fits: Hypothesis[];
+  /** Cache capacity (sets x ways x line) when every fitting geometry agrees on it. */
+  capacityBytes: Verdict<number>;
+}
+
+export interface CurveReading {
+  levels: Verdict<number>;
+  plateaus: Verdict<number>[];
+  level: LevelReading[];
+  /** Noise of one point at array size N, cycles (sigma(N) = noiseAt(N)). */
+  noiseAt: (N: number) => number;
+}
+
+const decided = <T>(value: T, evidence: string): Verdict<T> => ({ value, evidence });
+const open = <T>(reason: string, next: string): Verdict<T> => ({ reason, next });
+
+/** Round-robin occupancy: items 0..M-1 go R at a time to Q sets in turn. Largest count of a set. */
+function rrMax(M: number, R: number, Q: number): number {
+  const full = Math.floor(M / (R * Q));
+  return full * R + Math.min(R, M - full * R * Q);
+}
+
+/** Round-robin occupancy: items in sets holding more than `ways` of them (all of those miss under LRU). */
+function rrOverflow(M: number, R: number, Q: number, ways: number): number {
+  const full = Math.floor(M / (R * Q));
+  const rem = M - full * R * Q;
+  const big = Math.floor(rem / R);
+  const part = rem - big * R;
+  let over = 0;
+  const hi = (full + 1) * R;
+  if (hi > ways) over += big * hi;
+  const mid = full * R + part;
+  if (part > 0 && mid > ways) over += mid;
+  const lo = full * R;
+  if (lo > ways) over += (Q - big - (part > 0 ? 1 : 0)) * lo;
+  return over;
+}
+
+/** The lines a chase of N bytes with stride s touches, as round-robin parameters (bit-selection index). */
+function bitsShape(h: Pick<Hypothesis, 'lineBytes' | 'sets' | 'run'>, N: number, s: number): { M: number; R: number; Q: number } {
+  const b = h.lineBytes;
+  if (s <= b) return { M: Math.ceil(N / b), R: h.run, Q: h.sets };
+  const k = s / b;
+  const M = Math.ceil(N / s);
+  if (k >= h.run) {
+    const q = k / h.run;
+    return { M, R: 1, Q: h.sets / Math.min(h.sets, q) };
+  }
+  return { M, R: h.run / k, Q: h.sets };
+}
+
+/** Line numbers a chase of N bytes with stride s touches, in order (XOR index). */
+function* linesTouched(b: number, s: number, upTo: number): Generator<number> {
+  if (s <= b) for (let l = 0; l * b < upTo; l++) yield l;
+  else for (let a = 0; a < upTo; a += s) yield a / b;
+}
+
+/** Items i < m with floor(i / R) mod Q in the sets [0, upTo) (round-robin occupancy of a prefix). */
+function rrPrefix(m: number, R: number, Q: number, upTo: number): number {
+  const cycle = R * Q;
+  const full = Math.floor(m / cycle);
+  const rem = m - full * cycle;
+  const f = Math.floor(rem / R);
+  return full * R * upTo + R * Math.min(upTo, f) + (f < upTo ? rem - f * R : 0);
+}
+
+/** The sets [0, k) that overflow (hold more than `ways` items) under round-robin occupancy; the rest do not. */
+function rrOverflowSets(M: number, R: number, Q: number, ways: number): number {
+  const full = Math.floor(M / (R * Q));
+  const rem = M - full * R * Q;
+  const big = Math.floor(rem / R);
+  const part = rem - big * R;
+  if (full * R > ways) return Q;
+  if (part > 0 && full * R + part > ways) return big + 1;
+  if ((full + 1) * R > ways && big > 0) return big;
+  return 0;
+}
+
+/** Items the first r loads of a traversal touch (lines when s <= line, else one per load). */
+function itemsOfLoads(r: number, b: number, s: number, sr: number): number {
+  if (r <= 0) return 0;
+  return sr <= b ? Math.floor(((r - 1) * s) / b) + 1 : Math.floor(((r - 1) * s) / sr) + 1;
+}
+
+/**
+ * Per array size: the share of timed loads that miss a level of geometry h (LRU, cyclic chase after one
+ * untimed traversal): every line of a set that holds more lines than ways misses once per traversal. A
+ * point of `loads(N)` loads covers whole traversals and the start of one more.
+ */
+function missShare(h: Hypothesis, Ns: number[], s: number, loads: (N: number) => number, reach = s): Float64Array {
+  const out = new Float64Array(Ns.length);
+  // The loads that reach the level: one per `sr` bytes (the line of the level above, when larger).
+  const sr = Math.max(s, reach);
+  if (h.index === 'bits') {
+    Ns.forEach((N, i) => {
+      const { M, R, Q } = bitsShape(h, N, sr);
+      const E = N / s;
+      const L = loads(N);
+      const T = Math.floor(L / E);
+      const r = L - T * E;
+      const per = rrOverflow(M, R, Q, h.ways);
+      const part = r > 0 ? rrPrefix(itemsOfLoads(r, h.lineBytes, s, sr), R, Q, rrOverflowSets(M, R, Q, h.ways)) : 0;
+      out[i] = (T * per + part) / L;
+    });
+    return out;
+  }
+  const counts = new Int32Array(h.sets);
+  let over = 0;
+  const touched: number[] = [];
+  const it = linesTouched(h.lineBytes, sr, Ns[Ns.length - 1]);
+  let next = it.next();
+  Ns.forEach((N, i) => {
+    while (!next.done && next.value * h.lineBytes < N) {
+      touched.push(next.value);
+      const c = ++counts[xorSet(next.value, h.sets)];
+      if (c === h.ways + 1) over += c;
+      else if (c > h.ways + 1) over += 1;
+      next = it.next();
+    }
+    const E = N / s;
+    const L = loads(N);
+    const T = Math.floor(L / E);
+    const r = L - T * E;
+    let part = 0;
+    const m = itemsOfLoads(r, h.lineBytes, s, sr);
+    for (let j = 0; j < m; j++) if (counts[xorSet(touched[j], h.sets)] > h.ways) part++;
+    out[i] = (T * over + part) / L;
+  });
+  return out;
+}
+
+/**
+ * Loads per point when the caller does not say: whole traversals only. A point qualifies when its
+ * traversal divides 256 loads or has at least 256 loads (either way a whole number of traversals for the
+ * usual rule of at least 256 loads); other points return 0 and are left out of the fits.
+ */
+function wholeTraversals(s: number): (N: number) => number {
+  return (N: number) => {
+    const E = N / s;
+    return E >= 256 ? E : 256 % E === 0 ? 256 : 0;
+  };
+}
+
+/** Largest number of lines one set holds for a chase of N bytes (no ways assumed). */
+function maxLines(h: Omit<Hypothesis, 'ways' | 'sizeBytes'>, N: number, s: number): number {
+  if (h.index === 'bits') {
+    const { M, R, Q } = bitsShape(h, N, s);
+    return rrMax(M, R, Q);
+  }
+  const counts = new Int32Array(h.sets);
+  let m = 0;
+  for (const l of linesTouched(h.lineBytes, s, N)) m = Math.max(m, ++counts[xorSet(l, h.sets)]);
+  return m;
+}
+
+/** Least squares of y on the columns (with a constant); returns coefficients and residuals, or null. */
+function leastSquares(cols: Float64Array[], y: Float64Array): { coef: number[]; res: Float64Array } | null {
+  const k = cols.length + 1;
+  const n = y.length;
+  if (n < k + 2) return null;
+  const X = (r: number, c: number): number => (c === 0 ? 1 : cols[c - 1][r]);
+  const A = Array.from({ length: k }, () => new Float64Array(k + 1));
+  for (let r = 0; r < n; r++)
+    for (let i = 0; i < k; i++) {
+      const xi = X(r, i);
+      for (let j = 0; j < k; j++) A[i][j] += xi * X(r, j);
+      A[i][k] += xi * y[r];
+    }
+  for (let c = 0; c < k; c++) {
+    let piv = c;
+    for (let r = c + 1; r < k; r++) if (Math.abs(A[r][c]) > Math.abs(A[piv][c])) piv = r;
+    if (Math.abs(A[piv][c]) < 1e-12 * (1 + Math.abs(A[c][c]))) return null;
+    [A[c], A[piv]] = [A[piv], A[c]];
+    for (let r = 0; r < k; r++) {
+      if (r === c) continue;
+      const f = A[r][c] / A[c][c];
+      for (let j = c; j <= k; j++) A[r][j] -= f * A[c][j];
+    }
+  }
+  const coef = A.map((row, i) => row[k] / row[i]);
+  const res = new Float64Array(n);
+  for (let r = 0; r < n; r++) {
+    let p = 0;
+    for (let i = 0; i < k; i++) p += coef[i] * X(r, i);
+    res[r] = y[r] - p;
+  }
+  return { coef, res };
+}
+
+/**
+ * Noise of one point as a function of N: sigma(N) = c / sqrt(N) (a point averages loads in proportion
+ * to N), c from the quieter half of 16-point windows (second differences), never below the curve-wide
+ * estimate. Conservative where a point's loads have a floor (small N): it then over-states the noise.
+ */
+function noiseModel(x: Float64Array, y: Float64Array, global: number): (N: number) => number {
+  const W = 16;
+  const est: number[] = [];
+  for (let w = 0; w + W + 2 <= y.length; w += W) {
+    const d2 = new Float64Array(W);
+    for (let i = 0; i < W; i++) d2[i] = y[w + i + 2] - 2 * y[w + i + 1] + y[w + i];
+    est.push((mad(d2) / Math.sqrt(6)) * Math.sqrt(x[w + (W >> 1)]));
+  }
+  if (est.length === 0) return () => global;
+  est.sort((a, b) => a - b);
+  const c = est[Math.floor((est.length - 1) / 4)];
+  return (N: number) => Math.max(global, c / Math.sqrt(N));
+}
+
+interface RampContext {
+  a: CurveAnalysis;
+  noiseAt: (N: number) => number;
+  /** Index range of the plateau before ramp k and of the stretch after it (to the next ramp or the end). */
+  before: [number, number];
+  after: [number, number];
+}
+
+function tolAt(c: RampContext, i: number): number {
+  return 5 * c.noiseAt(c.a.x[i]) + 1e-6 * (1 + Math.abs(c.a.y[i]));
+}
+
+/** True when every point of [from, to] lies within the noise of the stretch's median. */
+function flat(c: RampContext, from: number, to: number): boolean {
+  if (to < from) return false;
+  const m = medianOf(c.a.y, from, to);
+  for (let i = from; i <= to; i++) if (Math.abs(c.a.y[i] - m) > tolAt(c, i)) return false;
+  return true;
+}
+
+/** True when the stretch [from, to] creeps up: the median of its last third over that of its first third, beyond the noise. */
+function creeps(c: RampContext, from: number, to: number): boolean {
+  const n = to - from + 1;
+  if (n < 6) return false;
+  const t = Math.floor(n / 3);
+  const lo = medianOf(c.a.y, from, from + t - 1);
+  const hi = medianOf(c.a.y, to - t + 1, to);
+  const sigma = c.noiseAt(c.a.x[from + (n >> 1)]);
+  return hi - lo > 4 * 1.25 * sigma * Math.sqrt(2 / t) + 1e-6 * (1 + Math.abs(lo));
+}
+
+const POW2 = (lo: number, hi: number): number[] => {
+  const out: number[] = [];
+  for (let v = lo; v <= hi; v *= 2) out.push(v);
+  return out;
+};
+
+/**
+ * The LRU geometries that fit ramp k: over the plateau before it, the rise and the stretch after it,
+ * the curve is a constant plus a multiple of the geometry's miss share (plus the level above's, when
+ * the plateau before is not flat and the level above's fit is known), within the noise.
+ */
+function fitRamp(c: RampContext, k: number, above: Hypothesis[] | null, aboveReach: number, reach: number): { fits: Hypothesis[]; why?: string } {
+  const { a } = c;
+  const s = a.stride;
+  const r = a.ramps[k];
+  const first = r.steps[0];
+  const idx: number[] = [];
+  for (let i = c.before[0]; i <= c.after[1]; i++) if (a.x[i] % s === 0 && a.x[i] >= s && (a.loads || wholeTraversals(s)(a.x[i]) > 0)) idx.push(i);
+  if (idx.length < 6) return { fits: [], why: `too few sizes that are whole multiples of the stride around the rise (${idx.length})` };
+  const Ns = idx.map((i) => a.x[i]);
+  const ys = Float64Array.from(idx, (i) => a.y[i]);
+  const loads = a.loads ?? wholeTraversals(s);
+  const cols: Float64Array[] = [];
+  if (!flat(c, c.before[0], c.before[1])) {
+    if (!above || above.length === 0) return { fits: [], why: 'the plateau before the rise is not flat and the level above is not identified' };
+    const u0 = missShare(above[0], Ns, s, loads, aboveReach);
+    for (const h of above.slice(1)) {
+      const u = missShare(h, Ns, s, loads, aboveReach);
+      for (let j = 0; j < u.length; j++) if (Math.abs(u[j] - u0[j]) > 1e-12) return { fits: [], why: 'the plateau before the rise is not flat and the level above is not identified' };
+    }
+    cols.push(u0);
+  }
+  // The onset: no set overflows at the last size before the first step; one does two sizes later at most.
+  const xLo = a.x[first];
+  const xHi = a.x[Math.min(a.x.length - 1, first + 2)];
+  const tol = Float64Array.from(idx, (i) => tolAt(c, i));
+  const fits: Hypothesis[] = [];
+  for (const b of POW2(4, Math.min(1 << 16, xHi))) {
+    for (const S of POW2(1, Math.min(1 << 14, Math.floor(xHi / b)))) {
+      const shapes: Omit<Hypothesis, 'ways' | 'sizeBytes'>[] = [{ lineBytes: b, sets: S, index: 'bits', run: 1 }];
+      if (S > 1) shapes.push({ lineBytes: b, sets: S, index: 'bits', run: 2 }, { lineBytes: b, sets: S, index: 'bits', run: 4 }, { lineBytes: b, sets: S, index: 'xor', run: 1 });
+      for (const shape of shapes) {
+        const aLo = Math.max(1, maxLines(shape, xLo, Math.max(s, reach)));
+        const aHi = maxLines(shape, xHi, Math.max(s, reach)) - 1;
+        for (let w = aLo; w <= Math.min(aHi, aLo + 3); w++) {
+          const h: Hypothesis = { ...shape, ways: w, sizeBytes: b * S * w };
+          const g = missShare(h, Ns, s, loads, reach);
+          let gMax = 0;
+          for (const v of g) gMax = Math.max(gMax, v);
+          if (gMax === 0) continue;
+          const fit = leastSquares([...cols, g], ys);
+          if (!fit) continue;
+          const D = fit.coef[fit.coef.length - 1];
+          if (!(D > 0)) continue;
+          let ok = true;
+          let tMax = 0;
+          for (let j = 0; ok && j < ys.length; j++) {
+            if (Math.abs(fit.res[j]) > tol[j]) ok = false;
+            tMax = Math.max(tMax, tol[j]);
+          }
+          // The rise must be resolved: far above the noise, or the fit says nothing.
+          if (ok && D * gMax >= 10 * tMax) fits.push(h);
+        }
+      }
+    }
+  }
+  return fits.length ? { fits } : { fits, why: 'no LRU geometry (line, sets, ways, bit-selection, grouped or XOR index) reproduces the rise within the noise' };
+}
+
+/** Largest fall between neighbouring sizes beyond what an LRU cache allows (more loads of the same misses), in noise units. */
+function worstFall(c: RampContext, from: number, to: number, base: number): number {
+  const { x, y, stride } = c.a;
+  const loads = c.a.loads ?? wholeTraversals(stride);
+  // Only sizes whose timed loads are whole traversals: a partial one weighs its first lines more.
+  const whole = (N: number): boolean => N % stride === 0 && loads(N) > 0 && loads(N) % (N / stride) === 0;
+  let worst = 0;
+  for (let i = Math.max(0, from); i < Math.min(x.length - 1, to); i++) {
+    if (!whole(x[i]) || !whole(x[i + 1])) continue;
+    const e0 = Math.max(1, x[i] / stride);
+    const e1 = Math.max(1, x[i + 1] / stride);
+    const allowed = Math.max(0, y[i] - base) * (1 - e0 / e1);
+    const fall = y[i] - y[i + 1] - allowed;
+    const sigma = Math.hypot(c.noiseAt(x[i]), c.noiseAt(x[i + 1]));
+    const z = fall / (sigma + 1e-6 * (1 + Math.abs(y[i])));
+    worst = Math.max(worst, z);
+  }
+  return worst;
+}
+
+function agree<T extends number>(fits: Hypothesis[], pick: (h: Hypothesis) => T): T[] {
+  return [...new Set(fits.map(pick))].sort((p, q) => p - q);
+}
+
+function list(vals: number[], unit = ''): string {
+  const shown = vals.slice(0, 5).map((v) => `${v}${unit}`);
+  return vals.length > 5 ? `${shown.join(', ')}, ...` : shown.join(' or ');
+}
+
+/**
+ * Reads one analysed curve: the number of levels, each plateau's latency and each level's size,
+ * line, sets, ways and regularity, each decided by the checks above or left open with the reason.
+ */
+export function readCurve(a: CurveAnalysis): CurveReading {
+  const n = a.x.length;
+  const noiseAt = noiseModel(a.x, a.y, a.noise);
+  const R = a.ramps.length;
+  const s = a.stride;
+  const ctxFor = (k: number): RampContext => {
+    const r = a.ramps[k];
+    const beforeFrom = k === 0 ? 0 : a.ramps[k - 1].steps[a.ramps[k - 1].steps.length - 1] + 1;
+    const afterFrom = r.steps[r.steps.length - 1] + 1;
+    const afterTo = k + 1 < R ? a.ramps[k + 1].steps[0] : n - 1;
+    return { a, noiseAt, before: [beforeFrom, r.steps[0]], after: [afterFrom, afterTo] };
+  };
+  const base: RampContext = { a, noiseAt, before: [0, n - 1], after: [0, n - 1] };
+  const level: LevelReading[] = [];
+  const plateauOk: boolean[] = [];
+  let rankOk = true;
+  let rankWhy = '';
+  let above: Hypothesis[] | null = null;
+  let aboveReach = s;
+  const base0 = a.plateaus.length ? a.plateaus[0].latency : (a.y[0] ?? 0);
+  for (let k = 0; k < R; k++) {
+    const c = ctxFor(k);
+    const r = a.ramps[k];
+    const beforeLen = c.before[1] - c.before[0] + 1;
+    // The plateau before the rise: long enough, and flat or explained by the fit of the level above.
+    if (beforeLen < 2 && k === 0) {
+      rankOk = false;
+      rankWhy = 'the sweep starts at the rise: no plateau before it';
+    }
+    // The loads that reach this level: every load for the first; past a level whose line is known,
+    // one per line of it (the others hit it). Past a level of unknown line the stream is unknown, and
+    // this level's line, sets and ways are not read (a line at most the one above would not show).
+    const upLines = above ? agree(above, (h) => h.lineBytes) : [];
+    const streamKnown = k === 0 || upLines.length === 1;
+    const reach = k === 0 ? s : Math.max(s, upLines.length === 1 ? upLines[0] : s);
+    let fitted: { fits: Hypothesis[]; why?: string } = rankOk ? fitRamp(c, k, above, aboveReach, reach) : { fits: [], why: rankWhy };
+    // Without a fit, the plateau before the rise must not creep up: a creep is a rise of its own (an
+    // unresolved level, or the tail of a climb), and this rise's rank is then uncertain.
+    if (rankOk && fitted.fits.length === 0 && creeps(c, c.before[0], c.before[1])) {
+      rankOk = false;
+      rankWhy = `the curve creeps up before the rise at ${a.x[r.steps[0]]} B: an unresolved rise`;
+      fitted = { fits: [], why: rankWhy };
+    }
+    const fits: Hypothesis[] = fitted.fits;
+    const why = fitted.why;
+    const fitsAfter: boolean = fits.length > 0;
+    // Plateau k+1 (after the rise): explained by a fit, or flat without creeping; long when another rise follows.
+    const afterLen = c.after[1] - c.after[0] + 1;
+    const afterFlat = fitsAfter || (!creeps(c, c.after[0], c.after[1]) && afterLen >= 3);
+    const wideEnough = k + 1 >= R || a.x[c.after[1]] - a.x[c.after[0]] >= 0.5 * a.x[r.steps[0]];
+    plateauOk[k] = rankOk && beforeLen >= 2;
+    const next = 'a sweep that starts well before this size';
+    const rd: LevelReading = {
+      sizeBytes: open('an earlier rise is not resolved, so this rise may belong to another level', next),
+      lineBytes: open('not read', ''),
+      sets: open('not read', ''),
+      ways: open('not read', ''),
+      regular: open('not read', ''),
+      fits,
+      capacityBytes: open('not read', ''),
+    };
+    if (!rankOk) {
+      const o = open<never>(rankWhy || 'an earlier rise is not resolved', 'a wider sweep, more traversals (less noise) or a finer step');
+      rd.sizeBytes = o;
+      rd.lineBytes = o;
+      rd.sets = o;
+      rd.ways = o;
+      rd.regular = o;
+      rd.capacityBytes = o;
+      level.push(rd);
+      continue;
+    }
+    const xs = a.x[r.steps[0]];
+    const sigma0 = noiseAt(xs);
+    if (beforeLen < 2) rd.sizeBytes = open('the sweep starts at the rise: no plateau before it', 'a sweep that starts at a smaller size');
+    else if (fitsAfter)
+      rd.sizeBytes = decided(xs, `last size before the rise (${r.steps.length} step(s) follow); an LRU geometry reproduces the rise`);
+    else if (sigma0 === 0)
+      rd.sizeBytes = decided(xs, `last size before the rise: the curve is exact (no noise) and flat up to ${xs} B`);
+    else
+      rd.sizeBytes = open(
+        `the rise fits no LRU cache and its first misses may hide in the noise (${fmt(sigma0)} cycles a point)`,
+        'more traversals (less noise) or jitter-free measurements',
+      );
+    if (fitsAfter) {
+      const lines = agree(fits, (h) => h.lineBytes);
+      const sets = agree(fits, (h) => h.sets);
+      const ways = agree(fits, (h) => h.ways);
+      const caps = agree(fits, (h) => h.sizeBytes);
+      const ev = `${fits.length} LRU geometr${fits.length > 1 ? 'ies' : 'y'} reproduce the rise`;
+      rd.lineBytes =
+        lines.length === 1
+          ? decided(lines[0], `${ev}, all with ${lines[0]} B lines`)
+          : open(`lines of ${list(lines, ' B')} fit equally`, lines[0] <= s ? `a stride below ${s} B with a size step of at most the stride` : 'a finer size step or less noise');
+      rd.sets =
+        sets.length === 1 ? decided(sets[0], `${ev}, all with ${sets[0]} set(s)`) : open(`${list(sets)} sets fit equally`, 'a smaller stride (the sets a stride skips are not seen) or a finer size step');
+      rd.ways = ways.length === 1 ? decided(ways[0], `${ev}, all ${ways[0]}-way`) : open(`${list(ways)} ways fit equally`, 'a finer size step or less noise');
+      rd.capacityBytes =
+        caps.length === 1 ? decided(caps[0], `${ev}, all of ${caps[0]} B`) : open(`capacities of ${list(caps, ' B')} fit equally`, 'a stride below the line');
+      rd.regular = decided('yes', `${ev} within the noise`);
+      const hidden = !streamKnown
+        ? 'the level above is not identified, so which loads reach this level is unknown'
+        : k > 0 && reach > s && lines.some((b) => b <= reach)
+          ? `the level above lets one load per ${reach} B through, so a line of ${reach} B or less does not show`
+          : '';
+      if (hidden) {
+        const o = open<never>(hidden, 'a stride below this level\'s line that the level above still passes (a stride of its line), or identify the level above first');
+        rd.lineBytes = o;
+        rd.sets = o;
+        if (!streamKnown) rd.ways = o;
+        rd.capacityBytes = o;
+      }
+    } else {
+      const reason = why ?? 'no LRU geometry fits';
+      const o = open<never>(reason, 'more traversals (less noise), a finer size step, or a stride below the line');
+      rd.lineBytes = o;
+      rd.sets = o;
+      rd.ways = o;
+      rd.capacityBytes = o;
+      const fall = flat(c, c.before[0], c.before[1]) ? worstFall(c, r.steps[0], c.after[1], base0) : 0;
+      rd.regular =
+        fall > 6
+          ? decided('no', `the latency falls between sizes ${fmt(fall)} noise deviations more than an LRU cache allows: not the staircase of WONG Fig 4`)
+          : open(`${reason}, and the curve never falls by more than an LRU cache allows`, 'more traversals (less noise) or a wider sweep past the rise');
+    }
+    level.push(rd);
+    // Later levels: their rank holds only when this rise ended in a long plateau, and (without a fit)
+    // within twice its start: a longer climb may hold the rise of another level.
+    const span = a.x[r.steps[r.steps.length - 1] + 1] ?? a.x[n - 1];
+    if (!fitsAfter && span > 2 * xs) {
+      rankOk = false;
+      rankWhy = `the climb from ${xs} B to ${span} B fits no LRU cache and spans more than twice its start: it may hold more than one level`;
+    } else if (!afterFlat) {
+      rankOk = false;
+      rankWhy = `the curve keeps creeping up past the rise at ${xs} B: an unresolved rise or a cache that is not LRU`;
+    } else if (!wideEnough) {
+      rankOk = false;
+      rankWhy = `the plateau past the rise at ${xs} B is short: it may be a pause inside one rise`;
+    }
+    above = fitsAfter ? fits : null;
+    aboveReach = reach;
+  }
+
+  // Levels and plateaus.
+  let levels: Verdict<number>;
+  const plateaus: Verdict<number>[] = [];
+  if (R === 0) {
+    const up = creeps(base, 0, n - 1) || !flat(base, 0, n - 1) || n < 3;
+    const limit = 4 * noiseAt(a.x[n - 1] ?? 1);
+    levels = n < 8
+      ? open(`only ${n} size(s)`, 'a sweep of more sizes')
+      : !up && limit > 0
+        ? open(`no rise above ${fmt(limit)} cycles, but with noise of ${fmt(noiseAt(a.x[n - 1]))} cycles a point a level closer than that to the next would not show`, 'more traversals (less noise) or a stride of at least the line')
+        : up
+      ? open(`the curve climbs by ${fmt(medianOf(a.y, n - Math.max(1, Math.floor(n / 3)), n - 1) - medianOf(a.y, 0, Math.max(0, Math.floor(n / 3) - 1)))} cycles but in no clear step`, 'more traversals (less noise), a finer size step or a wider sweep')
+      : n > 0
+        ? decided(0, `flat curve: no rise above ${fmt(a.threshold)} cycles between neighbouring sizes, no drift beyond the noise`)
+        : open('no sizes', 'a sweep');
+    const same = n > 0 && Math.max(...a.y) - Math.min(...a.y) <= 1e-9 * (1 + Math.abs(a.y[0]));
+    if (a.plateaus.length)
+      plateaus.push(
+        (n < 8 && !same && n > 1) || (n >= 8 && up)
+          ? open('the curve creeps up or has too few sizes to tell a plateau', 'a narrower window, more sizes or more traversals')
+          : decided(a.plateaus[0].latency, n === 1 ? `average latency at ${a.x[0]} B` : `median of ${n} points`),
+      );
+  } else {
+    const last = a.ramps[R - 1];
+    const lastCtx = ctxFor(R - 1);
+    const lastLen = lastCtx.after[1] - lastCtx.after[0] + 1;
+    const lastOk = level[R - 1].fits.length > 0 || (!creeps(lastCtx, lastCtx.after[0], lastCtx.after[1]) && lastLen >= 3);
+    if (!rankOk) levels = open(rankWhy, 'more traversals (less noise), a finer size step or a wider sweep');
+    else if (!last.complete || !lastOk) levels = open('the sweep ends inside a rise, or the curve still creeps up at its end', 'a sweep to larger sizes');
+    else if (!plateauOk[0]) levels = open('the sweep starts at a rise', 'a sweep that starts at a smaller size');
+    else levels = decided(R, `${R} rising region(s) between flat plateaus`);
+    a.plateaus.forEach((p, i) => {
+      const k = i; // plateau i+1 lies before ramp i (after ramp i-1)
+      const c: RampContext = { a, noiseAt, before: [p.from, p.to], after: [p.from, p.to] };
+      const len = p.to - p.from + 1;
+      const explained = k > 0 && level[k - 1]?.fits.length > 0;
+      const okRank = k === 0 ? true : k - 1 < level.length && plateauOk[k - 1] && (k - 1 === 0 || level[k - 2] !== undefined);
+      const fine = len >= 2 && (flat(c, p.from, p.to) || (explained && !creeps(c, p.from, p.to)) || (!creeps(c, p.from, p.to) && len >= 3));
+      const rankHere = k === 0 || (k - 1 < R && (k === 1 || !level.slice(0, k - 1).some((l) => 'reason' in l.sizeBytes && l.sizeBytes.reason.startsWith('an earlier'))));
+      plateaus.push(
+        fine && okRank && rankHere && (k < R || levels.value !== undefined)
+          ? decided(p.latency, `median of ${len} points, N = ${p.xFrom}..${p.xTo} B`)
+          : open(`plateau ${k + 1} is short, creeps up or its rank is uncertain`, 'a wider sweep or more traversals'),
+      );
+    });
+  }
+  return { levels, plateaus, level, noiseAt };
+}
+
+function pushVerdict<T extends number | string>(out: Finding[], key: string, label: string, unit: string, v: Verdict<T>): void {
+  if ('evidence' in v) out.push({ key, label, value: v.value, unit, evidence: v.evidence });
+  else if (v.reason !== 'not read') out.push(cannotTell(key, label, v.reason, v.next));
 }
 
 /** Turns a curve analysis into findings keyed `${label}.plateauK.latency`, `${label}.levelK.sizeBytes`, ... */
 export function curveFindings(a: CurveAnalysis, stride: number, label: string): Finding[] {
+  const rd = readCurve(a.stride === stride ? a : { ...a, stride });
+  return readingFindings(a, rd, stride, label);
+}
+
+/** Findings of a reading (see curveFindings). */
+export function readingFindings(a: CurveAnalysis, rd: CurveReading, stride: number, label: string): Finding[] {
   const out: Finding[] = [];
-  out.push({
-    key: `${label}.levels`,
-    label: `${label}: cache levels seen`,
-    value: a.ramps.length,
-    unit: '',
-    evidence: a.ramps.length
-      ? `${a.ramps.length} rising region(s) between plateaus`
-      : `flat curve: no rise above ${fmt(a.threshold)} cycles between neighbouring sizes`,
-  });
-  a.plateaus.forEach((p, i) => {
-    out.push({
-      key: `${label}.plateau${i + 1}.latency`,
-      label: `${label}: plateau ${i + 1} latency`,
-      value: Math.round(p.latency * 10) / 10,
-      unit: 'cycles',
-      evidence: `median of ${p.to - p.from + 1} points, N = ${p.xFrom}..${p.xTo} B`,
-    });
+  pushVerdict(out, `${label}.levels`, `${label}: cache levels seen`, '', rd.levels);
+  rd.plateaus.forEach((p, i) => {
+    const v: Verdict<number> = p.value !== undefined ? { value: Math.round(p.value * 10) / 10, evidence: p.evidence } : p;
+    pushVerdict(out, `${label}.plateau${i + 1}.latency`, `${label}: plateau ${i + 1} latency`, 'cycles', v);
   });
   a.ramps.forEach((r, i) => {
     const k = `${label}.level${i + 1}`;
     const lv = `${label}: level ${i + 1}`;
-    out.push({
-      key: `${k}.sizeBytes`,
-      label: `${lv} size`,
-      value: r.sizeBytes,
-      unit: 'B',
-      evidence: `last size before the rise at ${r.sizeBytes} B (${r.steps.length} step(s) follow)`,
-    });
+    const L = rd.level[i];
+    pushVerdict(out, `${k}.sizeBytes`, `${lv} size seen with stride ${stride} B`, 'B', L.sizeBytes);
     out.push({
       key: `${k}.steps`,
       label: `${lv} steps in the rise`,
@@ -377,47 +954,12 @@ export function curveFindings(a: CurveAnalysis, stride: number, label: string): 
       unit: '',
       evidence: `${r.steps.length} step(s) ${fmt(r.spacing)} B apart${r.complete ? '' : ' (sweep ends inside the rise)'}`,
     });
-    if (!r.regular)
-      out.push({
-        key: `${k}.regular`,
-        label: `${lv} rises like an LRU cache`,
-        value: 'no',
-        unit: '',
-        evidence: 'the latency falls between steps or the steps are unevenly spaced: not the staircase of WONG Fig 4, so line size and ways are not read',
-      });
-    if (r.complete && r.regular)
-      out.push({
-        key: `${k}.waySizeBytes`,
-        label: `${lv} way size`,
-        value: r.widthBytes,
-        unit: 'B',
-        evidence: `the rise spans ${r.sizeBytes}..${r.sizeBytes + r.widthBytes} B`,
-      });
-    if (r.ways !== undefined)
-      out.push({
-        key: `${k}.ways`,
-        label: `${lv} associativity`,
-        value: r.ways,
-        unit: '',
-        evidence: `size ${r.sizeBytes} B / way size ${r.widthBytes} B`,
-      });
-    if (r.lineBytes !== undefined) {
-      out.push({
-        key: `${k}.lineBytes`,
-        label: `${lv} line size`,
-        value: r.lineBytes,
-        unit: 'B',
-        evidence: `steps ${fmt(r.spacing)} B apart with stride ${stride} B < line (WONG Fig 4)`,
-      });
-      if (r.sets !== undefined)
-        out.push({
-          key: `${k}.sets`,
-          label: `${lv} sets`,
-          value: r.sets,
-          unit: '',
-          evidence: `${r.sets} steps of one line each`,
-        });
-    }
+    pushVerdict(out, `${k}.regular`, `${lv} rises like an LRU cache`, '', L.regular);
+    if (L.ways.value !== undefined && L.sizeBytes.value !== undefined)
+      out.push({ key: `${k}.waySizeBytes`, label: `${lv} way size`, value: L.sizeBytes.value / L.ways.value, unit: 'B', evidence: `size ${L.sizeBytes.value} B / ${L.ways.value} ways` });
+    pushVerdict(out, `${k}.ways`, `${lv} associativity`, '', L.ways);
+    pushVerdict(out, `${k}.lineBytes`, `${lv} line size`, 'B', L.lineBytes);
+    pushVerdict(out, `${k}.sets`, `${lv} sets`, '', L.sets);
   });
   return out;
 }

@@ -4,7 +4,7 @@ import { averageChase, checkStride, checkWork, CLOCK_PARAM, JITTER_PARAM, Measur
 import type { Experiment, ParamSpec, ParamValues, Series } from './types';
 import { ExperimentError } from './types';
 import { Rng } from '../rng';
-import { analyseAverageCurve } from '../analysis/average-curve';
+import { analyseCurve, curveFindings } from '../analysis/average-curve';
 
 const params: ParamSpec[] = [
   SPACE_PARAM,
@@ -75,7 +75,19 @@ export const pchaseAverage: Experiment = {
         style: 'line',
       });
     });
-    const findings = series.flatMap((se, i) => analyseAverageCurve(se.x, se.y, strides[i], se.name));
+    const trav = p.traversals as number;
+    const findings = series.flatMap((se, i) => {
+      const s = strides[i];
+      // A size that is no whole multiple of the stride wraps the chase at an offset, so that later
+      // traversals touch other addresses: the curve zig-zags between them. Only the multiples are read
+      // when there are enough of them.
+      const all = Array.from({ length: se.x.length }, (_, j) => j);
+      const whole = all.filter((j) => se.x[j] % s === 0);
+      const use = whole.length >= 8 && whole.length < all.length ? whole : all;
+      const x = use.map((j) => se.x[j]);
+      const y = use.map((j) => se.y[j]);
+      return curveFindings(analyseCurve(x, y, s, { loads: (N) => (N % s === 0 ? timedAccesses(N, s, trav) : 0) }), s, se.name);
+    });
     return { series, tables: [], findings, notes: [] };
   },
 };

@@ -1,0 +1,239 @@
+import { describe, expect, it } from 'vitest';
+import { formatBytes } from '../../src-sim/experiments/params';
+import { pchaseAverage } from '../../src-sim/experiments/pchase-average';
+import type { Finding } from '../../src-sim/experiments/types';
+import type { CacheLevelConfig, PathConfig } from '../../src-sim/model/path';
+import type { CacheGeometry, IndexFunction, ReplacementPolicy } from '../../src-sim/model/types';
+import { findPreset } from '../../src-sim/presets';
+import type { Preset } from '../../src-sim/presets/types';
+import { validatePreset } from '../../src-sim/presets/validate';
+import { xorSet } from '../../src-sim/model/index/xor';
+import { Rng } from '../../src-sim/rng';
+import { Scorecard } from './scorecard';
+
+/**
+ * Blind suite of the average-latency curve reader (pchase-average, WONG Fig 4): seeded random
+ * hierarchies of one or two cache levels in front of memory (line 16..256 B, 1..64 sets, 1..64 ways,
+ * LRU / FIFO / random / Fermi replacement, bit-selection, texture-style, XOR and interleaved indexing,
+ * latency gaps from 2 cycles to hundreds, with and without jitter), swept the way a user would: one
+ * stride below every line and one at or above the largest, over a window that covers the sizes. The
+ * truth is computed here from the generated preset; the reader sees the curves only.
+ *
+ * Scored per quantity, exact / honest ("cannot tell" or no value) / wrong: the experiment's reading of
+ * the hierarchy from all its curves (`hierarchy.*`), and every single curve's own reading (a curve may
+ * leave a quantity open, but must never state a wrong one).
+ */
+
+const SEED = Number(process.env.BLIND_CURVE_SEED ?? 20261127);
+const COUNT = Number(process.env.BLIND_CURVE_COUNT ?? 48);
+
+const fermi = findPreset('fermi') as Preset;
+
+interface Level {
+  name: string;
+  lineBytes: number;
+  sets: number;
+  ways: number;
+  policy: ReplacementPolicy;
+  index: IndexFunction;
+  /** Lines that go to one set before the next (texture-style bit selection), 1 otherwise. */
+  run: number;
+}
+
+interface Case {
+  levels: Level[];
+  /** Hit latency of each level, then memory. */
+  latency: number[];
+  jitter: number;
+  strides: number[];
+  sizeFrom: number;
+  sizeTo: number;
+  sizeStep: number;
+  preset: Preset;
+}
+
+const sizeOf = (l: Level): number => l.lineBytes * l.sets * l.ways;
+const pow2 = (n: number): number => 2 ** Math.ceil(Math.log2(n));
+
+function randomLevel(rng: Rng, name: string, cap: number): Level {
+  const pick = <T>(a: readonly T[]): T => a[rng.int(a.length)];
+  const lineBytes = pick([16, 32, 64, 128, 256]);
+  let sets = pick([1, 1, 2, 4, 8, 16, 32, 64]);
+  let ways = pick([1, 1 + rng.int(4), 1 + rng.int(16), 1 + rng.int(64)]);
+  while (lineBytes * sets * ways > cap) {
+    if (sets > 1 && (rng.next() < 0.5 || ways === 1)) sets /= 2;
+    else ways = Math.max(1, Math.floor(ways / 2));
+  }
+  const style = pick(['bits', 'bits', 'bits', 'texture', 'xor', 'interleave'] as const);
+  let run = 1;
+  let index: IndexFunction = { kind: 'bits' };
+  if (style === 'texture' && sets > 1 && ways >= 2) {
+    // A texture-style mapping fills a cache-sized array evenly only when the ways are a multiple of the
+    // run (otherwise no contiguous array sees the whole cache).
+    run = ways >= 4 ? pick([2, 4]) : 2;
+    ways = Math.floor(ways / run) * run;
+    index = { kind: 'bits', shiftBits: Math.log2(lineBytes * run) };
+  } else if (style === 'xor') index = { kind: 'xor' };
+  else if (style === 'interleave') index = { kind: 'interleave' };
+  const kind = pick(['lru', 'fifo', 'random', 'fermi'] as const);
+  const policy: ReplacementPolicy = kind === 'fermi' ? { kind, hotWay: rng.int(ways), hotProbability: pick([0.25, 0.5, 0.75]) } : { kind };
+  return { name, lineBytes, sets, ways, policy, index, run };
+}
+
+function gap(rng: Rng): number {
+  const r = rng.next();
+  if (r < 0.15) return 2;
+  if (r < 0.4) return 3 + rng.int(10);
+  if (r < 0.7) return 12 + rng.int(59);
+  return 70 + rng.int(400);
+}
+
+function makePreset(levels: Level[], latency: number[]): Preset {
+  const cfg: CacheLevelConfig[] = levels.map((l) => {
+    const geometry: CacheGeometry = { lineBytes: l.lineBytes, sets: l.sets, ways: l.ways, index: l.index, policy: l.policy };
+    return { name: l.name, sizeBytes: sizeOf(l), geometry, scope: 'sm' };
+  });
+  const lat: Record<string, number> = {};
+  levels.forEach((l, i) => (lat[`${l.name}/-`] = latency[i]));
+  lat['memory/-'] = latency[levels.length];
+  const path: PathConfig = { description: 'generated hierarchy', levels: cfg, latency: lat, interconnectFrom: levels.length };
+  // Provenance of everything but the generated memory spaces stays the base preset's.
+  const provenance = Object.fromEntries(Object.entries(fermi.provenance).filter(([k]) => !k.startsWith('spaces.')));
+  provenance['spaces.global'] = 'assumed: a random hierarchy of the blind suite';
+  return { ...fermi, id: 'blind-curve', name: 'Blind curve', spaces: { global: path }, provenance };
+}
+
+function generate(seed: number, count: number): Case[] {
+  const rng = new Rng(seed);
+  const out: Case[] = [];
+  for (let i = 0; i < count; i++) {
+    const l1 = randomLevel(rng, 'L1', 16 * 1024);
+    const levels = [l1];
+    if (rng.next() < 0.5) {
+      // A second level at least four times the first, so that its rise starts past the first's.
+      let l2 = randomLevel(rng, 'L2', 64 * 1024);
+      for (let k = 0; k < 20 && sizeOf(l2) < 4 * sizeOf(l1); k++) l2 = randomLevel(rng, 'L2', 64 * 1024);
+      if (sizeOf(l2) >= 4 * sizeOf(l1)) levels.push(l2);
+    }
+    const latency = [5 + rng.int(300)];
+    for (let k = 0; k < levels.length; k++) latency.push(latency[k] + gap(rng));
+    const jitter = rng.next() < 0.5 ? 0 : 1 + rng.int(10);
+    const lines = levels.map((l) => l.lineBytes);
+    const sLo = Math.max(4, Math.min(...lines) / (rng.next() < 0.5 ? 2 : 4));
+    const sHi = Math.max(...lines) * (rng.next() < 0.7 ? 1 : 2);
+    const first = sizeOf(levels[0]);
+    const last = sizeOf(levels[levels.length - 1]);
+    // A window from below the first size to three times the last (a direct-mapped rise is one size wide),
+    // stepped by the small stride or a power of two that keeps the sweep to about a thousand sizes.
+    const sizeStep = Math.max(sLo, pow2((3 * last) / 1000));
+    const sizeFrom = Math.max(sHi, Math.floor(first / 2 / sizeStep) * sizeStep);
+    const sizeTo = Math.ceil((3 * last) / sizeStep) * sizeStep;
+    const preset = makePreset(levels, latency);
+    out.push({ levels, latency, jitter, strides: [sLo, sHi], sizeFrom, sizeTo, sizeStep, preset });
+  }
+  return out;
+}
+
+function describeCase(c: Case): string {
+  const lv = c.levels
+    .map((l) => `${l.name} ${sizeOf(l)} B ${l.sets}x${l.ways}x${l.lineBytes} ${l.policy.kind}/${l.index.kind}${l.run > 1 ? `x${l.run}` : ''}`)
+    .join(', ');
+  return `${lv}; latencies ${c.latency.join('/')}; jitter ${c.jitter}; strides ${c.strides.join(',')}; N ${c.sizeFrom}..${c.sizeTo} step ${c.sizeStep}`;
+}
+
+/** Set of a line under the level's index function (the generated geometry: truth side only). */
+function setOf(l: Level, addr: number): number {
+  const line = Math.floor(addr / l.lineBytes);
+  if (l.index.kind === 'xor') return xorSet(line, l.sets);
+  if (l.index.kind === 'interleave') return line % l.sets;
+  return Math.floor(addr / (l.lineBytes * l.run)) % l.sets;
+}
+
+/**
+ * The array size past which level k's rise begins with stride s: the address of the first load whose
+ * line makes a set hold more lines than it has ways. The loads that reach level k are the first of
+ * each line of the levels above (those thrash by then: each level is at least four times the last).
+ */
+function seenSize(c: Case, k: number, s: number, limit: number): number {
+  const l = c.levels[k];
+  const counts = new Map<number, Set<number>>();
+  const upper = c.levels.slice(0, k).map((u) => u.lineBytes);
+  const reach = Math.max(s, ...upper);
+  for (let addr = 0; addr < limit; addr += s) {
+    if (addr % reach >= s) continue; // served by a line of a level above
+    const set = setOf(l, addr);
+    let lines = counts.get(set);
+    if (!lines) counts.set(set, (lines = new Set()));
+    lines.add(Math.floor(addr / l.lineBytes));
+    if (lines.size > l.ways) return addr;
+  }
+  return Infinity;
+}
+
+/** True when the level's curve is the LRU staircase: LRU or FIFO (the same on a cyclic chase), or one way. */
+const regular = (l: Level): string => (l.policy.kind === 'lru' || l.policy.kind === 'fifo' || l.ways === 1 ? 'yes' : 'no');
+
+function judgeLevels(card: Scorecard, c: Case, f: Map<string, Finding>, prefix: string, ctx: string, stride: number | null, step: number): void {
+  // One curve sees the levels whose rises it separates: levels seen at the same size with its stride
+  // rise together (one level seen); their quantities past the first such level are not scored.
+  const seen = stride === null ? [] : c.levels.map((_, k) => seenSize(c, k, stride, 4 * c.sizeTo));
+  // Levels whose rise begins past the window are not seen either.
+  let distinct = c.levels.length;
+  for (let k = seen.length - 1; k >= 0; k--) if (seen[k] >= c.sizeTo) distinct = k;
+  for (let k = 1; k < Math.min(distinct, seen.length); k++) if (seen[k] <= seen[k - 1] + step) distinct = k;
+  const visible = stride === null ? c.levels.length : seen.filter((v, k) => v < c.sizeTo && (k === 0 || v > seen[k - 1] + step)).length;
+  card.judge('levels', visible, f.get(`${prefix}.levels`)?.value, ctx);
+  c.levels.forEach((l, k) => {
+    if (k >= distinct) return;
+    const key = `${prefix}.level${k + 1}`;
+    const at = `${ctx} level ${k + 1}`;
+    // The size is read to the sweep's step: the last size before the rise. One curve sees the size its
+    // stride sees (a stride past the way skips sets); all curves together, the capacity.
+    if (stride === null) card.judge('size', sizeOf(l), f.get(`${key}.sizeBytes`)?.value, at, (step - 1) / sizeOf(l));
+    else {
+      const seen = seenSize(c, k, stride, 4 * c.sizeTo);
+      card.judge('size seen', seen, f.get(`${key}.sizeBytes`)?.value, at, (step - 1) / seen);
+    }
+    card.judge('line', l.lineBytes, f.get(`${key}.lineBytes`)?.value, at);
+    card.judge('sets', l.sets, f.get(`${key}.sets`)?.value, at);
+    card.judge('ways', l.ways, f.get(`${key}.ways`)?.value, at);
+    card.judge('LRU-like', regular(l), f.get(`${key}.regular`)?.value, at);
+  });
+  // Plateau k is the hit latency of level k (memory after the last) when every access of the plateau
+  // reaches it: always for the first; for later ones when the stride is a line of every level above.
+  c.latency.forEach((lat, k) => {
+    if (k > distinct) return;
+    const full = k === 0 || stride === null || c.levels.slice(0, k).every((l) => stride >= l.lineBytes);
+    const v = f.get(stride === null ? `${prefix}.latency${k + 1}` : `${prefix}.plateau${k + 1}.latency`)?.value;
+    if (full) card.judge(`latency ${k === c.levels.length ? 'memory' : `L${k + 1}`}`, lat, v, `${ctx} plateau ${k + 1}`, c.jitter ? 1 / lat : 0.05 / lat);
+  });
+}
+
+describe('blind suite: the average-latency curve reader on random hierarchies', () => {
+  it(`seed ${SEED}, ${COUNT} hierarchies: no wrong answer`, () => {
+    const t0 = Date.now();
+    const cases = generate(SEED, COUNT);
+    const combined = new Scorecard('pchase-average, all curves');
+    const single = new Scorecard('pchase-average, each curve');
+    for (const [i, c] of cases.entries()) {
+      const v = validatePreset(c.preset);
+      expect(v.ok, JSON.stringify(v)).toBe(true);
+      const ctx = `#${i} (${describeCase(c)})`;
+      const r = pchaseAverage.run(c.preset, { strides: c.strides, sizeFrom: c.sizeFrom, sizeTo: c.sizeTo, sizeStep: c.sizeStep, jitter: c.jitter }, SEED + i, () => {});
+      const f = new Map(r.findings.map((q) => [q.key, q]));
+      if (process.env.BLIND_CURVE_SHOW === String(i)) {
+        console.log(ctx);
+        for (const q of r.findings) console.log(`${q.key} = ${q.value}  (${q.evidence})`);
+        for (const se of r.series) console.log(se.name, Array.from(se.x).map((x, j) => `${x}:${se.y[j].toFixed(2)}`).join(' '));
+      }
+      judgeLevels(combined, c, f, 'hierarchy', ctx, null, c.sizeStep);
+      for (const s of c.strides) judgeLevels(single, c, f, `s = ${formatBytes(s)}`, `${ctx} s=${s}`, s, c.sizeStep);
+    }
+    combined.report('blind-curve');
+    single.report('blind-curve-each');
+    console.log(`seed ${SEED}: ${cases.length} hierarchies in ${((Date.now() - t0) / 1000).toFixed(1)} s`);
+    const wrong = combined.wrong();
+    const wrongEach = single.wrong();
+    expect(wrong.total + wrongEach.total, `${wrong.detail}\n${wrongEach.detail}`).toBe(0);
+  });
+});
