@@ -186,19 +186,49 @@ export interface BankAnalysis {
   levels: string;
 }
 
-/** Weighted mean of conflict-free points (noise-free points: their plain mean), and its standard error. */
-function pooledBase(points: { y: number; se: number }[]): { base: number; se: number } {
-  if (points.some((p) => p.se === 0)) {
-    const exact = points.filter((p) => p.se === 0);
-    return { base: exact.reduce((a, p) => a + p.y, 0) / exact.length, se: 0 };
-  }
-  let w = 0;
-  let s = 0;
+interface LatticeFit {
+  base: number;
+  baseSe: number;
+  cost: number;
+  costSe: number;
+}
+
+/** A timed point with its decided number of conflict steps k (degree - 1). */
+interface LatticePoint {
+  y: number;
+  se: number;
+  k: number;
+}
+
+/**
+ * Weighted least squares of y = base + k x cost (weights 1 / se^2), with the standard errors of both;
+ * noise-free points fit exactly (equal weights, no error). Undefined without two distinct k.
+ */
+function fitLattice(points: LatticePoint[]): LatticeFit | undefined {
+  const exact = points.some((p) => !(p.se > 0));
+  let S = 0;
+  let Sk = 0;
+  let Skk = 0;
+  let Sy = 0;
+  let Sky = 0;
   for (const p of points) {
-    w += 1 / p.se ** 2;
-    s += p.y / p.se ** 2;
+    const w = exact ? 1 : 1 / p.se ** 2;
+    S += w;
+    Sk += w * p.k;
+    Skk += w * p.k * p.k;
+    Sy += w * p.y;
+    Sky += w * p.k * p.y;
   }
-  return { base: s / w, se: 1 / Math.sqrt(w) };
+  const det = S * Skk - Sk * Sk;
+  if (!(det > 0)) return undefined;
+  const cost = (S * Sky - Sk * Sy) / det;
+  if (!(cost > 0)) return undefined;
+  return {
+    base: (Skk * Sy - Sk * Sky) / det,
+    baseSe: exact ? 0 : Math.sqrt(Skk / det),
+    cost,
+    costSe: exact ? 0 : Math.sqrt(S / det),
+  };
 }
 
 /** The issue group from a conflicting pair moved across thread ids: it conflicts while thread n shares thread 0's group. */
@@ -239,9 +269,16 @@ export function issueGroupOf(pair: PairProbe, base: number, baseSe: number, cost
 /** Sweep, thread probe and (when one was found) pair probe, read together. */
 export function analyseBanks(sweep: BankSweep, probe: ThreadProbe, pair?: PairProbe, notes: { pair?: string; search?: string } = {}): BankAnalysis {
   const sep = separateLevels(sweep.latency, sweep.se);
-  const levels = sep.resolved ? `${sep.levels.length} latency levels: ${describeLevels(sep)}` : `latency levels not resolved: ${sep.problem ?? ''}`;
+  const levels = sep.resolved
+    ? `${sep.levels.length} latency level${sep.levels.length > 1 ? 's' : ''} over the sweep: ${describeLevels(sep)}`
+    : `the sweep's latency levels are not resolved: ${sep.problem ?? ''}`;
   let step = stepCost(probe);
-  if (!step.ok && step.kind === 'flat' && notes.search) step = { ...step, reason: `${step.reason}; ${notes.search}` };
+  if (!step.ok && step.kind === 'flat' && notes.search)
+    step = {
+      ...step,
+      reason: `${step.reason}; ${notes.search}: conflicts here cost nothing measurable, or none of these accesses conflicts, so no conflict degree can be read`,
+      next: 'with noise, time more accesses per point (a smaller cost then shows); without noise, nothing more can show a cost the latency does not have',
+    };
   const pairNote = notes.pair;
   const n = sweep.latency.length;
   if (!step.ok) {
@@ -258,27 +295,30 @@ export function analyseBanks(sweep: BankSweep, probe: ThreadProbe, pair?: PairPr
     };
   }
   const s = step.value;
-  // First pass from the one-thread base; then the base pooled over every conflict-free point.
-  const read = (b: number, bSe: number): DegreeReading[] => Array.from({ length: n }, (_, i) => readDegree(sweep.latency[i], sweep.se[i], b, bSe, s.cost, s.costSe));
-  let readings = read(s.base, s.baseSe);
-  const free: { y: number; se: number }[] = [{ y: probe.latency[0], se: probe.se[0] }];
-  const risesBefore = s.rises.length ? s.rises[0] : probe.latency.length;
-  for (let i = 1; i < risesBefore; i++) free.push({ y: probe.latency[i], se: probe.se[i] });
-  readings.forEach((r, i) => {
-    if (r.degree === 1) free.push({ y: sweep.latency[i], se: sweep.se[i] });
-  });
-  const pooled = pooledBase(free);
-  readings = read(pooled.base, pooled.se);
+  // First pass from the probe alone; then base and cost fitted over every point whose degree is decided
+  // (the probe's thread counts and the sweep's strides), twice: each pass decides more strides.
+  const read = (f: LatticeFit): DegreeReading[] => Array.from({ length: n }, (_, i) => readDegree(sweep.latency[i], sweep.se[i], f.base, f.baseSe, f.cost, f.costSe));
+  let fit: LatticeFit = { base: s.base, baseSe: s.baseSe, cost: s.cost, costSe: s.costSe };
+  let readings = read(fit);
+  const probeSteps = Array.from({ length: probe.latency.length }, (_, i) => s.rises.filter((k) => k <= i).length);
+  for (let pass = 0; pass < 2; pass++) {
+    const points: LatticePoint[] = probeSteps.map((k, i) => ({ y: probe.latency[i], se: probe.se[i], k }));
+    readings.forEach((r, i) => {
+      if (r.degree !== undefined) points.push({ y: sweep.latency[i], se: sweep.se[i], k: r.degree - 1 });
+    });
+    fit = fitLattice(points) ?? fit;
+    readings = read(fit);
+  }
   const degrees = readings.map((r) => r.degree);
   let issueGroup: Decision<number>;
   const max = Math.max(0, ...degrees.map((d) => d ?? 0));
-  if (pair) issueGroup = issueGroupOf(pair, pooled.base, pooled.se, s.cost, s.costSe);
+  if (pair) issueGroup = issueGroupOf(pair, fit.base, fit.baseSe, fit.cost, fit.costSe);
   else issueGroup = { ok: false, reason: pairNote || 'no pair of conflicting words was found to move across threads', next: 'sweep strides that conflict (multiples of larger powers of two)' };
   if (!issueGroup.ok && max === WARP) issueGroup = { ok: true, value: WARP, evidence: `some stride conflicts ${WARP}-way: all ${WARP} threads of the warp are served together` };
   return {
-    base: pooled.base,
-    baseSe: pooled.se,
-    cost: { ok: true, value: { cost: s.cost, costSe: s.costSe }, evidence: step.evidence },
+    base: fit.base,
+    baseSe: fit.baseSe,
+    cost: { ok: true, value: { cost: fit.cost, costSe: fit.costSe }, evidence: `${step.evidence}; fitted with the conflict-free latency over every point whose degree is decided` },
     readings,
     degrees,
     issueGroup,
@@ -313,11 +353,10 @@ export function bankFindings(label: string, strides: readonly number[], a: BankA
     label: `${label}: conflict-free latency`,
     value: round2(a.base),
     unit: 'cycles',
-    evidence: `${evidence}: one thread alone (it cannot conflict)${a.cost.ok ? ' pooled with every conflict-free point' : ''}, ${round2(a.base)}${ci(a.baseSe)} cycles; ${a.levels}`,
+    evidence: `${evidence}: one thread alone (it cannot conflict)${a.cost.ok ? ', fitted with the cost over every point whose degree is decided' : ''}, ${round2(a.base)}${ci(a.baseSe)} cycles; ${a.levels}`,
   });
   if (!a.cost.ok) {
-    const why = `${a.cost.reason}`;
-    out.push(cannotTell(`${label}.perConflict`, `${label}: cycles per further conflicting access`, why, a.cost.next));
+    out.push(cannotTell(`${label}.perConflict`, `${label}: cycles per further conflicting access`, a.cost.reason, a.cost.next));
     for (const [k, l] of [
       ['maxDegree', 'largest conflict degree'],
       ['issueGroup', 'threads served together (issue group)'],
@@ -325,7 +364,7 @@ export function bankFindings(label: string, strides: readonly number[], a: BankA
       ['oddConflictFree', 'odd strides conflict-free'],
       ['rule', 'conflict degree rule'],
     ] as const)
-      out.push(cannotTell(`${label}.${k}`, `${label}: ${l}`, `no degree can be read without the cost per conflict (${why})`, a.cost.next));
+      out.push(cannotTell(`${label}.${k}`, `${label}: ${l}`, `no degree can be read without the cost per conflict, which is open (see ${label}.perConflict)`, a.cost.next));
     return out;
   }
   const { cost, costSe } = a.cost.value;

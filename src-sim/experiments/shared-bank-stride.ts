@@ -196,7 +196,8 @@ export const sharedBankStride: Experiment = {
             probePts = pts;
             step = s2;
           } else search = `the whole warp at stride ${bestStride} looked slower, but threads joining there did not rise either`;
-        } else search = `nor was the whole warp at any stride 1..${SEARCH_WORDS} slower than one thread alone by ${CLASS_Z} standard errors`;
+        } else
+          search = `nor was the whole warp at any stride 1..${SEARCH_WORDS} slower than one thread alone${best && best.se > 0 ? ` by ${CLASS_Z} standard errors` : ''}`;
       }
       const probe = asProbe(star, probePts);
       series.push({ name: `${prefix}threads 0..n-1 at stride ${star}`, x: Float64Array.from({ length: WARP }, (_, i) => i + 1), y: Float64Array.from(probe.latency), xLabel: 'Active threads', xUnit: '', yLabel: 'Average latency', yUnit: 'cycles', style: 'line' });

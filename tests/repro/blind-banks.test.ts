@@ -123,6 +123,10 @@ function score(card: Scorecard, c: Case, r: ExperimentResult): void {
     const follows = max > 1 && c.strides.every((s, i) => d[i] === (s === 0 ? 1 : gcd(s, max)));
     card.judge('gcd rule', follows ? `gcd(stride, ${max})` : 'none', value(r, `${p}.rule`), ctx);
     const table = r.tables[0];
+    if (process.env.BLIND_DEBUG && oc !== 'honest') {
+      const open = c.strides.filter((s) => table.rows.find((x) => x.stride === s)?.[name] === 'cannot tell');
+      if (open.length) console.log('strides open:', ctx, `${open.length}/${c.strides.length}`, 'truth', open.slice(0, 5).map((s) => `${s}:${d[c.strides.indexOf(s)]}`).join(' '));
+    }
     c.strides.forEach((s, i) => {
       const row = table.rows.find((x) => x.stride === s);
       card.judge('stride degree', d[i], row?.[name], `${ctx} stride ${s}`);
