@@ -216,7 +216,7 @@ export function analyseCurve(x: ArrayLike<number>, y: ArrayLike<number>, stride:
 
   const groups = n > 1 ? groupSteps(x, y, threshold, dx, ratio) : [];
   // A point's noise falls as its loads grow with N: a net rise must clear the noise where it is.
-  const noiseAt = noiseModel(Float64Array.from(x), Float64Array.from(y), noise);
+  const noiseAt = noiseModel(Float64Array.from(x), Float64Array.from(y), noise, loadsFor(options.loads, stride));
   const netRiseOf = (g: Group): number => medianOf(y, g.steps[g.steps.length - 1] + 1, g.steps[g.steps.length - 1] + 3) - medianOf(y, g.steps[0] - 2, g.steps[0]);
   // Complete when a quiet stretch follows: over 2.5 spacings past the last step (at least three points)
   // the curve strays from its first value by less than a step of this region could (sub-line sawtooth
@@ -400,7 +400,7 @@ export interface CurveReading {
   plateaus: Verdict<number>[];
   level: LevelReading[];
   /** Noise of one point at array size N, cycles (sigma(N) = noiseAt(N)). */
-  noiseAt: (N: number) => number;
+  noiseAt: ((N: number) => number) & { windows: number };
 }
 
 const decided = <T>(value: T, evidence: string): Verdict<T> => ({ value, evidence });
@@ -580,27 +580,37 @@ function leastSquares(cols: Float64Array[], y: Float64Array): { coef: number[]; 
 }
 
 /**
- * Noise of one point as a function of N: sigma(N) = c / sqrt(N) (a point averages loads in proportion
- * to N), c from the quieter half of 16-point windows (second differences), never below the curve-wide
- * estimate. Conservative where a point's loads have a floor (small N): it then over-states the noise.
+ * Noise of one point as a function of N: sigma(N) = c / sqrt(loads(N)) (a point averages its loads),
+ * c from 16-point windows (second differences) that are no busier than twice the quietest quarter (a
+ * climb is no noise), never below the curve-wide estimate. Without the loads, a point is taken to
+ * average max(256, N / stride) of them.
  */
-function noiseModel(x: Float64Array, y: Float64Array, global: number): (N: number) => number {
+function noiseModel(x: Float64Array, y: Float64Array, global: number, loadsOf: (N: number) => number): ((N: number) => number) & { windows: number } {
   const W = 16;
   const est: number[] = [];
   for (let w = 0; w + W + 2 <= y.length; w += W) {
     const d2 = new Float64Array(W);
     for (let i = 0; i < W; i++) d2[i] = y[w + i + 2] - 2 * y[w + i + 1] + y[w + i];
-    est.push((mad(d2) / Math.sqrt(6)) * Math.sqrt(x[w + (W >> 1)]));
+    est.push((mad(d2) / Math.sqrt(6)) * Math.sqrt(loadsOf(x[w + (W >> 1)])));
   }
-  if (est.length === 0) return () => global;
+  if (est.length === 0) return Object.assign(() => global, { windows: 0 });
   est.sort((a, b) => a - b);
-  const c = est[Math.floor((est.length - 1) / 4)];
-  return (N: number) => Math.max(global, c / Math.sqrt(N));
+  const q = est[Math.floor((est.length - 1) / 4)];
+  const c = median(est.filter((e) => e <= 2 * q));
+  return Object.assign((N: number) => Math.max(global, c / Math.sqrt(loadsOf(N))), { windows: est.length });
+}
+
+/** Loads of the point of size N: the caller's count, else at least 256 and one per stride. */
+function loadsFor(loads: ((N: number) => number) | undefined, stride: number): (N: number) => number {
+  return (N: number) => {
+    const L = loads ? loads(N) : 0;
+    return L > 0 ? L : Math.max(256, Math.ceil(N / stride));
+  };
 }
 
 interface RampContext {
   a: CurveAnalysis;
-  noiseAt: (N: number) => number;
+  noiseAt: ((N: number) => number) & { windows: number };
   /** Index range of the plateau before ramp k and of the stretch after it (to the next ramp or the end). */
   before: [number, number];
   after: [number, number];
@@ -648,6 +658,8 @@ function fitRamp(c: RampContext, k: number, above: Hypothesis[] | null, aboveRea
   const idx: number[] = [];
   for (let i = c.before[0]; i <= c.after[1]; i++) if (a.x[i] % s === 0 && a.x[i] >= s && (a.loads || wholeTraversals(s)(a.x[i]) > 0)) idx.push(i);
   if (idx.length < 6) return { fits: [], why: `too few sizes that are whole multiples of the stride around the rise (${idx.length})` };
+  // With noise, a fit is only as good as the noise estimate: it needs a few windows of the curve.
+  if (c.noiseAt.windows < 3 && c.noiseAt(a.x[first]) > 0) return { fits: [], why: `too few sizes (${a.x.length}) to estimate the noise a fit is judged by` };
   const Ns = idx.map((i) => a.x[i]);
   const ys = Float64Array.from(idx, (i) => a.y[i]);
   const loads = a.loads ?? wholeTraversals(s);
@@ -733,7 +745,7 @@ function list(vals: number[], unit = ''): string {
  */
 export function readCurve(a: CurveAnalysis): CurveReading {
   const n = a.x.length;
-  const noiseAt = noiseModel(a.x, a.y, a.noise);
+  const noiseAt = noiseModel(a.x, a.y, a.noise, loadsFor(a.loads, a.stride));
   const R = a.ramps.length;
   const s = a.stride;
   const ctxFor = (k: number): RampContext => {
@@ -850,7 +862,7 @@ export function readCurve(a: CurveAnalysis): CurveReading {
       rd.sets = o;
       rd.ways = o;
       rd.capacityBytes = o;
-      const fall = flat(c, c.before[0], c.before[1]) ? worstFall(c, r.steps[0], c.after[1], base0) : 0;
+      const fall = flat(c, c.before[0], c.before[1]) ? worstFall(c, r.steps[0], Math.min(c.after[1], r.steps[r.steps.length - 1] + 2), base0) : 0;
       rd.regular =
         fall > 6
           ? decided('no', `the latency falls between sizes ${fmt(fall)} noise deviations more than an LRU cache allows: not the staircase of WONG Fig 4`)
