@@ -47,9 +47,9 @@ export interface LatencySplit {
 /** Histogram resolution, cycles. */
 const BIN = 0.5;
 /**
- * Two neighbouring groups of latencies are separate levels when the empty stretch between them is
- * this unlikely inside one level: with n latencies spread over w cycles, an empty stretch of g
- * cycles or more occurs by chance with probability about n exp(-g n / w) (uniform spacing).
+ * Two neighbouring groups of latencies are separate levels when what separates them is this unlikely
+ * inside one level: an empty stretch as wide as theirs (chanceOfGap), or both groups as tight as they
+ * are (chanceOfCrowding), under latencies spread evenly across the two.
  */
 const SEPARATION_RISK = 1e-6;
 
@@ -58,6 +58,16 @@ interface Group {
   hi: number;
   count: number;
   sum: number;
+}
+
+/**
+ * Probability that `count` latencies spread over `width` cycles by one level's noise crowd into just
+ * `occupied` cycles of it: (occupied / width)^(count - 2), the two extremes fixing the width. Two
+ * tight groups far apart are two levels even when each holds few latencies.
+ */
+function chanceOfCrowding(occupied: number, count: number, width: number): number {
+  if (count <= 2 || occupied >= width) return 1;
+  return Math.exp((count - 2) * Math.log(occupied / width));
 }
 
 /** Probability that one level of `count` latencies over `width` cycles shows an empty stretch of `gap` cycles. */
@@ -142,7 +152,10 @@ export class LatencyPool {
       const a = groups[i];
       const b = groups[i + 1];
       const gap = (b.lo - a.hi - 1) * BIN;
-      return chanceOfGap(gap, a.count + b.count, (b.hi - a.lo + 1) * BIN);
+      const n = a.count + b.count;
+      const width = (b.hi - a.lo + 1) * BIN;
+      const occupied = (a.hi - a.lo + 1 + b.hi - b.lo + 1) * BIN;
+      return Math.min(chanceOfGap(gap, n, width), chanceOfCrowding(occupied, n, width));
     };
     for (;;) {
       let worst = -1;

@@ -147,6 +147,9 @@ function smallestMean(records: readonly ChaseRecord[]): number | undefined {
   return r.latency.length > r.perTraversal ? sum / (r.latency.length - r.perTraversal) : undefined;
 }
 
+/** Simulated accesses step 3 may spend beyond its first probes (an unmapped sweep under a policy that is not periodic is the costly case). */
+const STEP3_BUDGET = 20_000_000;
+
 class Walker {
   launches = 0;
   accesses = 0;
@@ -391,7 +394,8 @@ export function walkFourSteps(target: StructureTarget, o: FourStepOptions, progr
   // set needed to show all its lines: each overflow must show its whole set (see evictionSets).
   const passes = conflict.periodic ? 3 : Math.max(3, o.passes);
   const conflictTraversals = conflictRecords.reduce((a, r) => a + Math.floor(r.latency.length / r.perTraversal) - 1, 0);
-  const unmappedPasses = conflict.periodic ? passes : Math.max(passes, Math.min(conflictTraversals, Math.floor(MAX_TRACE / 4 / perC)));
+  const unmappedPasses = conflict.periodic ? passes : Math.max(passes, Math.min(conflictTraversals, 4 * passes, Math.floor(MAX_TRACE / 4 / perC)));
+  const step3Budget = w.accesses + STEP3_BUDGET;
   let stable = 0;
   let previous = '';
   for (let N = C + 2 * b; N <= limit; N += b) {
@@ -408,13 +412,17 @@ export function walkFourSteps(target: StructureTarget, o: FourStepOptions, progr
       previous = key;
       if (stable >= 2) break;
     }
+    if (w.accesses > step3Budget) {
+      notes.push(`Step 3 stopped at N = ${formatBytes(N - b)} after ${STEP3_BUDGET} simulated accesses, before every line had missed.`);
+      break;
+    }
     add(w.chase(N, b, 1 + (sweep.mapping() ? passes : unmappedPasses), `step 3: N = C + ${(N - C) / b} lines`));
   }
   if (!sweep.mapping() && sweep.covered[sweep.covered.length - 1]) sweep.evictionSets = evictionSets(w, sweep.overflowGroups(), b);
   mark();
   const sets = sweep.analyse();
   if (!sets.saturated && sets.mapping === undefined) notes.push('Step 3 ended before every line had missed and no set mapping explains it: the set count may be low.');
-  if (o.lastStep < 4 || sets.ways === undefined) return { ...result(), line, sets: analyseSetsWays(setRecords, w.pool.split().threshold, C, b, conflictRecords, sweep.evictionSets) };
+  if (o.lastStep < 4 || (sets.ways === undefined && !sets.setWays && !conflict.complete)) return { ...result(), line, sets: analyseSetsWays(setRecords, w.pool.split().threshold, C, b, conflictRecords, sweep.evictionSets) };
 
   // ---- Step 4: policy. N = C + b, s = b, k accesses; then the re-use probe where the pattern is periodic.
   const per = C / b + 1;

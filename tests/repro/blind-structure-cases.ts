@@ -21,6 +21,8 @@ export interface Case {
   run: number;
   hit: number;
   jitter: number;
+  /** Cycles between the first level's hit and the next level's. */
+  gap: number;
   maxSize: number;
 }
 
@@ -76,7 +78,7 @@ export function generate(seed: number, count: number): Case[] {
     if (!v.ok) throw new Error(`generated preset ${i} is invalid: ${formatIssues(v.issues)}`);
     const maxSize = Math.max(128 * KB, 2 ** Math.ceil(Math.log2(2 * size)));
     const label = `#${i} ${setWays ? `[${setWays.join(',')}]` : `${sets}x${ways}`} x ${lineBytes} B ${style}${run > 1 ? `/${run}` : ''} ${kind}, hit ${hit}, gap ${gap}${withL2 ? ' (L2)' : ''}, jitter ${jitter}`;
-    out.push({ label, preset, l1, run, hit, jitter, maxSize });
+    out.push({ label, preset, l1, run, hit, jitter, gap, maxSize });
   }
   return out;
 }

@@ -19,6 +19,7 @@ import type { CacheGeometry, ReplacementPolicy } from '../../src-sim/model/types
 import { findPreset } from '../../src-sim/presets';
 import type { Preset } from '../../src-sim/presets/types';
 import { Rng } from '../../src-sim/rng';
+import { CANNOT_TELL } from '../../src-sim/analysis/cannot-tell';
 
 const fermi = findPreset('fermi') as Preset;
 const value = (r: ExperimentResult, key: string): number | string | undefined => r.findings.find((f) => f.key === key)?.value;
@@ -99,6 +100,61 @@ describe('the four-step method recovers generated caches from latencies alone', 
     expect(new Set(cases.map((c) => c.geometry.policy.kind)).size).toBe(4);
     expect(cases.some((c) => c.run > 1)).toBe(true);
     expect(cases.some((c) => c.geometry.index.kind === 'interleave')).toBe(true);
+  });
+});
+
+/** A preset whose global memory is an L1 and an L2 in front of memory. */
+function twoLevelPreset(l1: CacheGeometry, hit: number, l2Hit: number): Preset {
+  const p = onePathPreset(l1, hit, l2Hit + 300);
+  const path = p.spaces.global;
+  const l2: CacheGeometry = { lineBytes: 128, sets: 64, ways: 16, index: { kind: 'bits' }, policy: { kind: 'lru' } };
+  return {
+    ...p,
+    spaces: {
+      global: { ...path, levels: [...path.levels, { name: 'L2', sizeBytes: 128 * 64 * 16, geometry: l2, scope: 'chip' }], latency: { 'X/-': hit, 'L2/-': l2Hit, 'memory/-': l2Hit + 300 } },
+    },
+  };
+}
+
+describe('beyond the papers: hashed indices, unequal sets, small gaps, jitter', () => {
+  const run = (p: Preset, jitter = 0): ExperimentResult => cacheStructure.run(p, { maxSize: 256 * 1024, jitter }, 11, () => {});
+
+  it('a hashed (XOR) index: ways from the conflict set, sets from minimal eviction sets, under LRU and random', () => {
+    for (const policy of [{ kind: 'lru' }, { kind: 'random' }] as const) {
+      const g: CacheGeometry = { lineBytes: 64, sets: 32, ways: 4, index: { kind: 'xor' }, policy };
+      const r = run(onePathPreset(g, 100, 400));
+      expect(value(r, 'cache.sizeBytes')).toBe(8192);
+      expect(value(r, 'cache.sets')).toBe(32);
+      expect(value(r, 'cache.ways')).toBe(4);
+      expect(value(r, 'cache.setIndexKind')).toBe('hashed');
+      expect(value(r, 'cache.policy')).toBe(policy.kind === 'lru' ? 'LRU' : 'not LRU');
+    }
+  });
+
+  it('unequal sets under LRU: the overflows count them and give each its ways', () => {
+    const g: CacheGeometry = { lineBytes: 32, sets: 4, ways: 12, setWays: [12, 8, 8, 8], index: { kind: 'interleave' }, policy: { kind: 'lru' } };
+    const r = run(onePathPreset(g, 100, 400));
+    expect(value(r, 'cache.sets')).toBe(4);
+    expect(value(r, 'cache.ways')).toBe('unequal');
+    expect(value(r, 'cache.setIndexKind')).toBe('unequal sets');
+    expect(value(r, 'cache.sizeBytes')).toBe(36 * 32);
+  });
+
+  it('an L2 hit two cycles slower than an L1 hit, without jitter: the L1 is the first level', () => {
+    const g: CacheGeometry = { lineBytes: 128, sets: 32, ways: 4, index: { kind: 'bits' }, policy: { kind: 'lru' } };
+    const r = run(twoLevelPreset(g, 100, 102));
+    expect(value(r, 'cache.hitLatency')).toBe(100);
+    expect(value(r, 'cache.missLatency')).toBe(102);
+    expect(value(r, 'cache.sizeBytes')).toBe(16 * 1024);
+    expect(value(r, 'cache.sets')).toBe(32);
+  });
+
+  it('an L2 hit within the jitter of the L1 hit: the size is "cannot tell", never the L2', () => {
+    const g: CacheGeometry = { lineBytes: 64, sets: 16, ways: 4, index: { kind: 'bits' }, policy: { kind: 'lru' } };
+    const r = run(twoLevelPreset(g, 100, 104), 4);
+    expect(value(r, 'cache.sizeBytes')).toBe(CANNOT_TELL);
+    expect(r.findings.find((x) => x.key === 'cache.sizeBytes')?.evidence).toMatch(/hides inside the hit cluster.*to decide/);
+    expect(value(r, 'cache.sets')).toBeUndefined();
   });
 });
 
