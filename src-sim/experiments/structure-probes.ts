@@ -20,7 +20,6 @@ import {
   conflictShortfall,
   findHiddenLevel,
   isSpread,
-  isPeriodic,
   LatencyPool,
   SetSweep,
   warmMisses,
