@@ -608,7 +608,8 @@ export interface PeriodicityAnalysis {
 export function analysePeriodicity(latencies: ArrayLike<number>, period: number): PeriodicityAnalysis {
   const traversals = Math.floor(latencies.length / period);
   const classes = latencyClasses(latencies);
-  if (traversals < 2 || period < 1) return { periodic: false, traversals, mismatches: 0, missesPerTraversal: 0, classes, policy: 'undetermined' };
+  // One latency class: nothing to compare (no misses, or jitter hides them).
+  if (traversals < 2 || period < 1 || classes.length < 2) return { periodic: false, traversals, mismatches: 0, missesPerTraversal: 0, classes, policy: 'undetermined' };
   let mismatches = 0;
   for (let t = 1; t < traversals; t++)
     for (let i = 0; i < period; i++)
@@ -785,4 +786,230 @@ export function analyseEntrySharing(latencies: ArrayLike<number>, period: number
     findings.push({ key: `tlb.l${level}.ways`, label: `${name} ways`, value: entries, unit: '', evidence: 'a single set of all entries (fully associative)' });
   }
   return { elementsPerEntry: k, entries, entryBytes, findings };
+}
+
+// ---------------------------------------------------------------------------------------------
+// Which rise is a TLB level: control sweeps that move a TLB step and keep a data-cache step.
+// ---------------------------------------------------------------------------------------------
+
+/** Average latency against the element count of a chase (one point per count). */
+export interface ElementCurve {
+  elements: readonly number[];
+  y: ArrayLike<number>;
+}
+
+/** A rise of the main sweep, in elements: `fit` elements fit, from `full` on every element pays it. */
+export interface Rise {
+  fit: number;
+  full: number;
+  lo: number;
+  hi: number;
+}
+
+export type RiseVerdict = 'tlb' | 'data' | 'window' | 'undecided';
+
+export interface RiseCheck extends Rise {
+  verdict: RiseVerdict;
+  /** Rise over the same counts with pairs of elements one 64 KB block apart in one page (the data caches see the same sets). */
+  pairRise: number | null;
+  /** Rise over the same counts with pairs of elements 2 KB apart in one page. */
+  nearPairRise: number | null;
+  /** Rise over the same counts with each element in its own page, at the near pairs' in-page offsets (the same data view as the near pairs). */
+  ownPageRise: number | null;
+  /** At twice the stride the rise stays at the same counts (each element has its own entry) or moves to half of them. */
+  doubleSame: boolean | null;
+  doubleHalf: boolean | null;
+  reason: string;
+}
+
+/** Largest measured index whose count is at most n (lower) or smallest at least n (upper); -1: none. */
+function indexNear(c: ElementCurve, n: number, upper: boolean): number {
+  let best = -1;
+  for (let i = 0; i < c.elements.length; i++) {
+    const e = c.elements[i];
+    if (upper ? e >= n && (best < 0 || e < c.elements[best]) : e <= n && (best < 0 || e > c.elements[best])) best = i;
+  }
+  return best;
+}
+
+/** How much a curve rises from count a to count b (null: not measured there). */
+export function riseBetween(c: ElementCurve | null, a: number, b: number): number | null {
+  if (!c) return null;
+  const i = indexNear(c, a, false);
+  const j = indexNear(c, b, true);
+  if (i < 0 || j < 0 || j === i) return null;
+  return c.y[j] - c.y[i];
+}
+
+/** The rising steps of a curve over element counts. */
+export function risesOf(c: ElementCurve): { rises: Rise[]; segmentation: Segmentation } {
+  const seg = segmentCurve(c.elements, c.y);
+  const rises = seg.steps.filter((s) => s.hi > s.lo).map((s) => ({ fit: s.lastFitX, full: s.firstFullX, lo: s.lo, hi: s.hi }));
+  return { rises, segmentation: seg };
+}
+
+/**
+ * Classifies each rise of the main sweep by what moves it:
+ * - the block-pair control keeps every element's address modulo 64 KB (the data caches, whose set
+ *   index lies below that, see the same sets and as many lines) and puts two elements 64 KB apart in
+ *   one 128 KB block: a TLB whose entries cover 128 KB or more sees one entry per pair and its step
+ *   moves; a data-cache step stays;
+ * - the near-pair and own-page controls put every element at in-page offset 0 or 2 KB (odd elements),
+ *   two per page in the first and one per page in the second: the data caches see the same lines in
+ *   both, a TLB with entries of 4 KB or more sees half the entries in the first. A step in both is a
+ *   data cache's; in the own-page control only, a translation step;
+ * - the double-stride sweep keeps a TLB step at the same count when each element has its own entry.
+ * Anything else is undecided. A rise that appears past some count and then fades as the array grows
+ * (a fixed number of slow accesses per traversal, such as a page-table switch at a window boundary) is
+ * no TLB level.
+ */
+export function classifyRises(main: ElementCurve, pair: ElementCurve | null, nearPair: ElementCurve, ownPage: ElementCurve, dbl: ElementCurve | null): { checks: RiseCheck[]; segmentation: Segmentation } {
+  const { rises, segmentation } = risesOf(main);
+  const checks = rises.map((r, k): RiseCheck => {
+    const need = r.hi - r.lo;
+    const has = (v: number | null): boolean => v !== null && v >= need / 2;
+    const lacks = (v: number | null): boolean => v !== null && v <= need / 4;
+    const pr = riseBetween(pair, r.fit, r.full);
+    const nr = riseBetween(nearPair, r.fit, r.full);
+    const or = riseBetween(ownPage, r.fit, r.full);
+    const ds = riseBetween(dbl, r.fit, r.full);
+    const dh = riseBetween(dbl, Math.floor(r.fit / 2), Math.ceil(r.full / 2));
+    const base: RiseCheck = {
+      ...r,
+      verdict: 'undecided',
+      pairRise: pr,
+      nearPairRise: nr,
+      ownPageRise: or,
+      doubleSame: ds === null ? null : ds >= need / 2,
+      doubleHalf: dh === null ? null : dh >= need / 2 && !(ds !== null && ds >= need / 2),
+      reason: '',
+    };
+    // A fading rise: the plateau after it sinks back towards the level before it.
+    const next = segmentation.plateaus.find((p) => p.fromX >= r.full);
+    if (next && next.points >= 3 && k > 0) {
+      const last = main.y[indexNear(main, next.toX, false)];
+      const first = main.y[indexNear(main, next.fromX, true)];
+      if (last - r.lo < 0.75 * (first - r.lo))
+        return { ...base, verdict: 'window', reason: `the rise at ${r.fit} elements fades as the array grows (from ${(first - r.lo).toFixed(1)} to ${(last - r.lo).toFixed(1)} cycles): a fixed number of slow accesses per traversal, not a level that every element misses` };
+    }
+    const f = (v: number | null): string => (v === null ? '-' : v.toFixed(1));
+    const measured = `controls rise by ${f(pr)} (block pairs), ${f(nr)} (near pairs), ${f(or)} (own pages) of ${need.toFixed(1)} cycles`;
+    if (lacks(pr)) return { ...base, verdict: 'tlb', reason: `pairs of elements in one 128 KB block, at the same addresses modulo 64 KB, move the rise away from ${r.fit} elements: a translation step (entries of 128 KB or more; ${measured})` };
+    if (has(or) && lacks(nr)) return { ...base, verdict: 'tlb', reason: `with the same in-page offsets the rise stays at ${r.fit} elements with one element per page and moves with two: a translation step (${measured})` };
+    if (has(or) && has(nr)) return { ...base, verdict: 'data', reason: `with the same in-page offsets the rise stays at ${r.fit} elements whether two elements share a page or not: the data caches overflow here (${measured})` };
+    return { ...base, reason: `the rise at ${r.fit} elements is neither a clean data-cache nor a clean translation step (${measured})` };
+  });
+  return { checks, segmentation };
+}
+
+/**
+ * The TLB levels among classified rises, in order: the first translation rise is the L1 TLB (the L2
+ * TLB is looked up only when the L1 misses), the next the L2. A data-cache rise is skipped when the
+ * translation view did not change it (the pair control rises as much); otherwise translation and data
+ * overflowed together and the order of the levels is lost. An undecided rise stops the walk.
+ */
+export function tlbLevelsOf(checks: readonly RiseCheck[], tolerance: number): { levels: RiseCheck[]; stop: string | null } {
+  const levels: RiseCheck[] = [];
+  for (const c of checks) {
+    if (levels.length === 2) break;
+    if (c.verdict === 'tlb') levels.push(c);
+    else if (c.verdict === 'window') continue;
+    else if (c.verdict === 'data') {
+      const ctl = c.nearPairRise ?? 0;
+      const own = c.ownPageRise ?? 0;
+      // Pure data: the rise is the same whether the pages pair up or not, so translation did not change here.
+      if (Math.abs(ctl - own) > Math.max(2 * tolerance, 0.1 * (c.hi - c.lo))) return { levels, stop: `at ${c.fit} elements a data-cache rise (${c.reason}) differs from its pair control: translation changed there too, so the order of the TLB levels after it is unknown` };
+    } else return { levels, stop: `at ${c.fit} elements ${c.reason}` };
+  }
+  return { levels, stop: null };
+}
+
+// ---------------------------------------------------------------------------------------------
+// Fully associative or not: a fixed count at many strides (WONG Fig 14 argument, generalised).
+// ---------------------------------------------------------------------------------------------
+
+/** Stride multipliers that spread elements over the sets of any power-of-two set count: powers and 1 + 2^-m. */
+export function associativityLadder(unit: number, minStep = 4096, word = 4): number[] {
+  const out = new Set<number>([unit, 2 * unit, 4 * unit, 3 * unit]);
+  for (let m = 1; unit / 2 ** m >= minStep; m++) {
+    const t = unit + unit / 2 ** m;
+    if (Number.isInteger(t) && t % word === 0) out.add(t);
+  }
+  return [...out].sort((a, b) => a - b);
+}
+
+export interface AssociativityCheck {
+  fullyAssociative: boolean;
+  /** Strides at which `entries` elements did not fit, or `entries + 1` did. */
+  exceptions: number[];
+}
+
+/**
+ * `entries` elements fit at every stride and `entries + 1` miss at every stride (each judged against the
+ * middle of the level's step, from `lo` to `hi`): no stride spreads the elements over sets, one set.
+ */
+export function checkFullyAssociative(strides: readonly number[], fit: ArrayLike<number>, over: ArrayLike<number>, lo: number, hi: number): AssociativityCheck {
+  const mid = (lo + hi) / 2;
+  const exceptions: number[] = [];
+  strides.forEach((s, i) => {
+    if (!(fit[i] < mid) || !(over[i] > mid)) exceptions.push(s);
+  });
+  return { fullyAssociative: exceptions.length === 0, exceptions };
+}
+
+// ---------------------------------------------------------------------------------------------
+// LRU or FIFO: a re-used element in a thrashing set (refines MEI 3.2 (4)).
+// ---------------------------------------------------------------------------------------------
+
+/** Misses of each access of `seq` (element ids) in one set of `ways` ways, after a warm-up pass of `warm`. */
+export function simulateSet(seq: readonly number[], warm: readonly number[], ways: number, policy: 'lru' | 'fifo'): boolean[] {
+  const set: number[] = [];
+  const touch = (e: number): boolean => {
+    const i = set.indexOf(e);
+    if (i >= 0) {
+      if (policy === 'lru') {
+        set.splice(i, 1);
+        set.push(e);
+      }
+      return false;
+    }
+    if (set.length >= ways) set.shift();
+    set.push(e);
+    return true;
+  };
+  for (const e of warm) touch(e);
+  return seq.map(touch);
+}
+
+export interface ReuseAnalysis {
+  policy: 'LRU' | 'FIFO' | 'neither' | 'undecided';
+  reason: string;
+}
+
+/**
+ * The plain cyclic chase one element past a level's reach misses the same `thrash` elements every
+ * traversal under LRU and FIFO alike. The reuse chase adds one more access of the last of them half
+ * way through the traversal: LRU keeps it, FIFO does not. The observed misses of the thrashing
+ * elements (`slow`, per access of `seq`) are compared with both predictions for a set of
+ * thrash.length - 1 ways.
+ */
+export function analyseReuse(seq: readonly number[], slow: readonly boolean[], thrash: readonly number[], warm: readonly number[]): ReuseAnalysis {
+  const ways = thrash.length - 1;
+  if (ways < 1) return { policy: 'undecided', reason: 'no set overflows by one element' };
+  const inSet = new Set(thrash);
+  const idx: number[] = [];
+  seq.forEach((e, i) => {
+    if (inSet.has(e)) idx.push(i);
+  });
+  const sub = idx.map((i) => seq[i]);
+  const obs = idx.map((i) => slow[i]);
+  const w = warm.filter((e) => inSet.has(e));
+  const lru = simulateSet(sub, w, ways, 'lru');
+  const fifo = simulateSet(sub, w, ways, 'fifo');
+  const same = (a: boolean[]): boolean => a.every((v, i) => v === obs[i]);
+  const differ = lru.some((v, i) => v !== fifo[i]);
+  if (!differ) return { policy: 'undecided', reason: 'LRU and FIFO predict the same misses for this chase' };
+  if (same(lru)) return { policy: 'LRU', reason: `the re-used element hits as LRU predicts (${ways}-way set), where FIFO would evict it` };
+  if (same(fifo)) return { policy: 'FIFO', reason: `the re-used element is evicted as FIFO predicts (${ways}-way set): hits do not refresh an entry` };
+  return { policy: 'neither', reason: `the misses of the ${thrash.length} thrashing elements match neither LRU nor FIFO` };
 }

@@ -2,16 +2,26 @@ import type { PathModel } from '../model/path';
 import type { Preset, SpaceId } from '../presets/types';
 import { Rng } from '../rng';
 import type { LatencyClass } from '../analysis/tlb';
+import type { ElementCurve, RiseCheck, Segmentation } from '../analysis/tlb';
 import {
   analyseFixedCount,
   analyseMissedEntries,
   analyseOffset,
   analyseEntrySharing,
   analysePeriodicity,
-  analyseReach,
+  analyseReuse,
+  simulateSet,
   analyseWindow,
-  pageSizeFinding,
+  associativityLadder,
+  checkFullyAssociative,
+  classifyRises,
+  latencyClasses,
+  missesInStep,
+  risesOf,
+  setSizesFromMisses,
+  tlbLevelsOf,
 } from '../analysis/tlb';
+import { CANNOT_TELL, cannotTell } from '../analysis/cannot-tell';
 import { formatBytes, resolveParams } from './params';
 import { tlbProbeStride } from './tlb-stride';
 import { checkWork, CLOCK_PARAM, fineChase, JITTER_PARAM, Measurement, openSpace, TPC_PARAM, traversal, WORD } from './pchase';
@@ -238,7 +248,7 @@ function plan(preset: Preset, p: ParamValues): Plan {
     if (N < stride) throw new ExperimentError(`parameter "sizeFrom" (${formatBytes(N)}) is smaller than the stride (${formatBytes(stride)})`, 'sizeFrom');
   }
   const [rf, rt, rs] = auto('reach');
-  const reachSizes = probe === 'page-size' ? sizeList(rf, rt, rs) : [];
+  const reachSizes = probe === 'page-size' ? sizeList((p.sizeFrom as number) || rf, (p.sizeTo as number) || Math.max(rt, (p.sizeFrom as number) || rf), (p.sizeStep as number) || rs) : [];
   const skewRaw = p.skew as number;
   const skew = skewRaw >= 0 ? skewRaw : !tesla && space !== 'texture' && probe !== 'window' ? 128 : 0;
   const strides = p.strides as number[];
@@ -283,7 +293,8 @@ function estimatePlan(pl: Plan): number {
     let t = 0;
     for (const N of sizes) t += averageCost(traversal(N, pl.stride), pl.traversals);
     const top = sizes.length ? traversal(sizes[sizes.length - 1], pl.stride) + 1 : 0;
-    return t + 2 * traceCost(top, Math.max(3, pl.traversals));
+    // The pair and double-stride controls, the policy traces and the associativity ladder.
+    return 3 * t + 6 * traceCost(top, Math.max(3, pl.traversals));
   };
   const fixed = (counts: number[]): number => counts.reduce((a, c) => a + pl.strides.length * averageCost(c, pl.traversals), 0);
   const offset = pl.offsets.length * averageCost(2 * pl.groupSize, pl.traversals);
@@ -322,7 +333,7 @@ class Runner {
   }
 
   /** Average latency over whole timed traversals of n elements. */
-  average(stream: number, layout: Layout, n: number, phase: string): number {
+  average(stream: number, layout: { at(i: number): number }, n: number, phase: string): number {
     const { model, m } = this.open(stream);
     for (let i = 0; i < n; i++) model.access(layout.at(i));
     const passes = passesFor(n, this.pl.traversals);
@@ -333,13 +344,24 @@ class Runner {
   }
 
   /** Fine-grained trace (MEI Listing 4) of `passes` timed traversals after one untimed warm-up pass. */
-  trace(stream: number, layout: Layout, n: number, passes: number, phase: string): Trace {
+  trace(stream: number, layout: { at(i: number): number }, n: number, passes: number, phase: string): Trace {
     if (n * passes > MAX_TRACE)
       throw new ExperimentError(`a trace of ${n * passes} accesses exceeds ${MAX_TRACE}; use a larger stride or fewer traversals`, 'stride');
     const { model, m } = this.open(stream);
     for (let i = 0; i < n; i++) model.access(layout.at(i));
     const tr = fineChase(model, m, (i) => layout.at(i % n), n * passes);
     this.tick(traceCost(n, passes), phase);
+    return tr;
+  }
+
+  /** Fine-grained trace of `passes` timed repetitions of the element sequence `seq`, after a warm-up pass over elements 0..n-1. */
+  traceSeq(stream: number, layout: { at(i: number): number }, n: number, seq: readonly number[], passes: number, phase: string): Trace {
+    const k = seq.length * passes;
+    if (k > MAX_TRACE) throw new ExperimentError(`a trace of ${k} accesses exceeds ${MAX_TRACE}; use a larger stride or fewer traversals`, 'stride');
+    const { model, m } = this.open(stream);
+    for (let i = 0; i < n; i++) model.access(layout.at(i));
+    const tr = fineChase(model, m, (i) => layout.at(seq[i % seq.length]), k);
+    this.tick(n + k, phase);
     return tr;
   }
 
@@ -366,61 +388,215 @@ function classTable(name: string, classes: readonly LatencyClass[]): Table {
   };
 }
 
-const STREAM = { reach: 0, policy: 900_000, fixed: 1_000_000, offset: 2_000_000, missed: 3_000_000, window: 4_000_000 };
+const STREAM = { reach: 0, policy: 900_000, reuse: 950_000, fixed: 1_000_000, offset: 2_000_000, missed: 3_000_000, window: 4_000_000, pair: 5_000_000, same: 6_000_000, double: 7_000_000, ladder: 8_000_000, coverage: 9_000_000, own: 10_000_000 };
 
-function runReach(r: Runner, sizes: number[], label: string): { result: ExperimentResult; levels: ReturnType<typeof analyseReach>['levels'] } {
+/** Anything that places element i of a chase. */
+interface Placement {
+  at(i: number): number;
+}
+
+/**
+ * The block-pair control: elements 2j and 2j + 1 in block j (blocks one stride apart), 64 KB apart
+ * inside it, each at the address the main layout gives it modulo 64 KB. The data caches whose set index
+ * lies below 64 KB see the same sets and as many lines; a TLB whose entries cover 128 KB or more sees
+ * one entry per pair.
+ */
+class BlockPairLayout implements Placement {
+  constructor(
+    readonly base: Placement,
+    readonly stride: number,
+  ) {}
+  at(i: number): number {
+    return Math.floor(i / 2) * this.stride + (i % 2) * PAIR_BLOCK + (this.base.at(i) % PAIR_BLOCK);
+  }
+}
+
+/** The near-pair control: elements 2j and 2j + 1 at offsets 0 and 2 KB of block j: one page per pair for any page of 4 KB or more. */
+class NearPairLayout implements Placement {
+  constructor(readonly stride: number) {}
+  at(i: number): number {
+    return Math.floor(i / 2) * this.stride + (i % 2) * NEAR;
+  }
+}
+
+/** The own-page control: element i in block i at the near pairs' offset (0 or 2 KB): the same data view, one element per page. */
+class OwnPageLayout implements Placement {
+  constructor(readonly stride: number) {}
+  at(i: number): number {
+    return i * this.stride + (i % 2) * NEAR;
+  }
+}
+
+const NEAR = 2 * KB;
+
+const PAIR_BLOCK = 64 * KB;
+
+/** k consecutive elements share each block of `unit` (k x stride = unit), blocks `spacing` apart. */
+class LadderLayout implements Placement {
+  constructor(
+    readonly spacing: number,
+    readonly stride: number,
+    readonly k: number,
+    readonly skew: number,
+  ) {}
+  at(i: number): number {
+    return Math.floor(i / this.k) * this.spacing + (i % this.k) * this.stride + (this.skew > 0 ? (i * this.skew) % this.stride : 0);
+  }
+}
+
+/** What the reach probe established about one TLB level. */
+interface ReachLevel {
+  level: number;
+  check: RiseCheck;
+  reachBytes: number;
+  widthBytes: number;
+  /** Elements per entry at the probe's stride (1: each element its own entry); null: unknown. */
+  perEntry: number | null;
+  entries: number | null;
+  sets: number | null;
+  ways: number | string | null;
+  setSizes: number[] | null;
+  waySizeBytes: number | null;
+  fullyAssociative: boolean | null;
+  policy: string;
+  policyEvidence: string;
+  /** Slowest latency class one element past the reach. */
+  slowLatency: number | null;
+  notes: string[];
+}
+
+/**
+ * Spread of an averaged point next to a step: from the neighbour differences inside the plateaus just
+ * before and after it (median absolute difference / 0.6745 / sqrt 2, robust to a slow drift).
+ */
+function plateauNoise(x: ArrayLike<number>, y: ArrayLike<number>, seg: Segmentation, step: { lastFitX: number; firstFullX: number } | undefined): number {
+  const d: number[] = [];
+  for (const p of seg.plateaus) {
+    if (step && p.toX !== step.lastFitX && p.fromX !== step.firstFullX) continue;
+    let prev: number | null = null;
+    for (let i = 0; i < x.length; i++) {
+      if (x[i] < p.fromX || x[i] > p.toX) continue;
+      if (prev !== null) d.push(Math.abs(y[i] - y[prev]));
+      prev = i;
+    }
+  }
+  if (d.length < 2) return 0;
+  d.sort((a, b) => a - b);
+  return d[Math.floor(d.length / 2)] / 0.6745 / Math.SQRT2;
+}
+
+function runReach(r: Runner, sizes: number[], label: string): { result: ExperimentResult; levels: ReachLevel[]; stop: string | null } {
   const { stride, skew, traversals } = r.pl;
   const layout = new Layout(stride, skew);
+  const elements = sizes.map((N) => traversal(N, stride));
   const y = new Float64Array(sizes.length);
   sizes.forEach((N, i) => {
-    y[i] = r.average(STREAM.reach + i, layout, traversal(N, stride), `reach: N = ${formatBytes(N)}`);
+    y[i] = r.average(STREAM.reach + i, layout, elements[i], `reach: N = ${formatBytes(N)}`);
   });
-  const ra = analyseReach(sizes, y, stride, 2, label);
-  const findings: Finding[] = [...ra.findings];
-  let trace: Trace | undefined;
-  // Replacement policy (MEI 3.2 (4)): one element past each reach, several traversals, periodic or not.
-  ra.levels.forEach((l, k) => {
-    const n = Math.round(l.reachBytes / stride) + 1;
-    const passes = Math.max(3, traversals);
-    const tr = r.trace(STREAM.policy + k, layout, n, passes, `policy: L${l.level} TLB`);
-    const per = analysePeriodicity(tr.latency, n);
-    // The slowest latency class one element past a level's reach is that level's miss latency, even
-    // where the average mixes it with hits (two elements per L1 TLB entry at 256 KB, WONG Fig 16).
-    const slow = per.classes[per.classes.length - 1];
-    if (slow) {
-      const key = l.level === 1 ? 'tlb.latency.l2Hit' : 'tlb.latency.l2Miss';
-      const i = findings.findIndex((f) => f.key === key);
-      const f: Finding = {
-        key,
-        label: l.level === 1 ? 'Latency, L1 TLB miss / L2 TLB hit' : 'Latency, L2 TLB miss',
-        value: Math.round(slow.mean * 10) / 10,
-        unit: 'cycles',
-        evidence: `slowest latency class of the fine-grained trace at N = ${formatBytes(n * stride)} (classes: ${per.classes.map((c) => c.mean.toFixed(1)).join(', ')})`,
-      };
-      if (i >= 0) findings[i] = f;
-      else findings.push(f);
-    }
-    if (l.widthBytes === stride) {
-      // A one-stride step is a single set: check that each element had its own entry.
-      const sh = analyseEntrySharing(tr.latency, n, l.reachBytes, stride, l.level);
-      if (sh && sh.elementsPerEntry > 1) {
-        for (const f of sh.findings) {
-          const j = findings.findIndex((g) => g.key === f.key);
-          if (j >= 0) findings[j] = f;
-          else findings.push(f);
-        }
-        l.entries = sh.entries;
-      }
-    }
-    findings.push({
-      key: `tlb.l${l.level}.policy`,
-      label: `L${l.level} TLB replacement`,
-      value: per.policy,
-      unit: '',
-      evidence: `fine-grained trace at N = ${formatBytes(n * stride)} (one element past the reach), ${per.traversals} traversals: ${per.periodic ? 'the same latency sequence every traversal (periodic)' : `${per.mismatches} positions change between traversals (aperiodic)`}`,
+  const main: ElementCurve = { elements, y };
+  // Controls over the counts up to the sixth rise: what moves each rise tells what it comes from.
+  const first = risesOf(main).rises.slice(0, 6);
+  const top = first.length ? Math.max(...first.map((x) => x.full)) : 0;
+  const counts = elements.filter((n) => n <= top + 1);
+  const control = (stream: number, place: Placement, phase: string): ElementCurve => {
+    const yc = new Float64Array(counts.length);
+    counts.forEach((n, i) => {
+      yc[i] = r.average(stream + i, place, n, `${phase}: ${n} elements`);
     });
+    return { elements: counts, y: yc };
+  };
+  // Block pairs need two 64 KB halves per stride.
+  const pair = stride % (2 * PAIR_BLOCK) === 0 ? control(STREAM.pair, new BlockPairLayout(layout, stride), 'block-pair control') : null;
+  const near = control(STREAM.same, new NearPairLayout(stride), 'near-pair control');
+  const own = control(STREAM.own, new OwnPageLayout(stride), 'own-page control');
+  const dbl = control(STREAM.double, new Layout(2 * stride, skew), 'double-stride control');
+  const { checks, segmentation: seg } = classifyRises(main, pair, near, own, dbl);
+  const { levels: found, stop } = tlbLevelsOf(checks, seg.tolerance);
+  const src = `${label ? label + ': ' : ''}average latency vs N at stride ${formatBytes(stride)}`;
+  const passes = Math.max(3, traversals);
+  const levels: ReachLevel[] = [];
+  let trace: Trace | undefined;
+  found.forEach((c, li) => {
+    const level = li + 1;
+    const step = seg.steps.find((s) => s.lastFitX === c.fit);
+    const n = c.fit + 1;
+    const lv: ReachLevel = {
+      level,
+      check: c,
+      reachBytes: c.fit * stride,
+      widthBytes: (c.full - c.fit) * stride,
+      perEntry: null,
+      entries: null,
+      sets: null,
+      ways: null,
+      setSizes: null,
+      waySizeBytes: null,
+      fullyAssociative: null,
+      policy: CANNOT_TELL,
+      policyEvidence: '',
+      slowLatency: null,
+      notes: [],
+    };
+    const tr = r.trace(STREAM.policy + level, layout, n, passes, `policy: L${level} TLB`);
     trace = tr;
+    const classes = latencyClasses(tr.latency);
+    lv.slowLatency = classes.length >= 2 ? classes[classes.length - 1].mean : null;
+    // Elements per entry: the same counts at twice the stride (one each), or half of them (shared).
+    if (c.doubleSame) lv.perEntry = 1;
+    else if (c.doubleHalf) {
+      const sh = analyseEntrySharing(tr.latency, n, c.fit * stride, stride, level);
+      if (sh && sh.elementsPerEntry >= 2 && c.fit % sh.elementsPerEntry === 0) lv.perEntry = sh.elementsPerEntry;
+    }
+    // Fully associative: E entries fit and E + 1 miss at every stride of the ladder.
+    if (lv.perEntry !== null) {
+      const k = lv.perEntry;
+      const unit = k * stride;
+      const ladder = associativityLadder(unit, 4 * KB, WORD).slice(0, 14);
+      const yFit = ladder.map((t, i) => r.average(STREAM.ladder + level * 100 + i, new LadderLayout(t, stride, k, skew), c.fit, `associativity: L${level} TLB`));
+      const yOver = ladder.map((t, i) => r.average(STREAM.ladder + level * 100 + 50 + i, new LadderLayout(t, stride, k, skew), c.fit + 1, `associativity: L${level} TLB`));
+      const fa = checkFullyAssociative(ladder, yFit, yOver, c.lo, c.hi);
+      lv.fullyAssociative = fa.fullyAssociative;
+      if (fa.fullyAssociative) {
+        const e = c.fit / k;
+        lv.entries = e;
+        lv.sets = 1;
+        lv.ways = e;
+        lv.setSizes = [e];
+      } else lv.notes.push(`not one set: at stride(s) ${fa.exceptions.map(formatBytes).join(', ')} ${c.fit} elements do not fit or ${c.fit + 1} do`);
+    }
+    // Set sizes from the miss fraction of each point of the step (an LRU or FIFO thrash pattern).
+    // The L2 TLB's re-use test needs the re-used element out of the L1 TLB: known only for a fully associative L1.
+    const l1 = levels[0];
+    const pol =
+      level === 2 && !(l1 && l1.fullyAssociative)
+        ? policyOf(r, lv, layout, tr, n, -1)
+        : policyOf(r, lv, layout, tr, n, level === 2 ? found[0].fit : 0);
+    lv.policy = pol.policy;
+    lv.policyEvidence = pol.evidence;
+    if (!lv.fullyAssociative && step && pol.periodic) {
+      const m = missesInStep(step, 1);
+      const inf = setSizesFromMisses(m.elements, m.misses);
+      const span = c.hi - c.lo;
+      const noise = plateauNoise(elements, y, seg, step);
+      const err = Math.max(...m.elements.map((e) => (e * noise) / span));
+      if (inf && inf.complete && inf.consistent && err < 0.2 && inf.setSizes.length) {
+        const equal = inf.setSizes.every((v) => v === inf.setSizes[0]);
+        if (lv.perEntry === 1 && inf.setSizes.length >= 2) {
+          lv.setSizes = inf.setSizes;
+          lv.sets = inf.setSizes.length;
+          lv.entries = inf.setSizes.reduce((a, b) => a + b, 0);
+          lv.ways = equal ? inf.setSizes[0] : inf.setSizes.join(',');
+        } else if (equal) {
+          lv.ways = inf.setSizes[0];
+          lv.setSizes = inf.setSizes;
+          lv.notes.push(`${inf.setSizes.length} set(s) of ${inf.setSizes[0]} reached at this stride; the sets not reached are not counted`);
+        }
+        if (equal && inf.setSizes.length > 1) lv.waySizeBytes = lv.widthBytes;
+      } else if (inf && err >= 0.2) lv.notes.push(`the miss count per point is uncertain by ${err.toFixed(2)} misses (noise ${noise.toFixed(2)} cycles): set sizes not read`);
+    }
+    levels.push(lv);
   });
+  const findings = reachFindings(levels, stop, src, stride, sizes[sizes.length - 1] ?? 0);
   const tables: Table[] = [
     {
       name: 'Latency plateaus',
@@ -429,7 +605,30 @@ function runReach(r: Runner, sizes: number[], label: string): { result: Experime
         { key: 'to', label: 'To N', unit: 'B' },
         { key: 'latency', label: 'Latency', unit: 'cycles' },
       ],
-      rows: ra.segmentation.plateaus.map((pl) => ({ from: formatBytes(pl.fromX), to: formatBytes(pl.toX), latency: Math.round(pl.latency * 10) / 10 })),
+      rows: seg.plateaus.map((pl) => ({ from: formatBytes(pl.fromX * stride), to: formatBytes(pl.toX * stride), latency: Math.round(pl.latency * 10) / 10 })),
+    },
+    {
+      name: 'Rises and their controls',
+      columns: [
+        { key: 'fit', label: 'Last N that fits', unit: 'B' },
+        { key: 'rise', label: 'Rise', unit: 'cycles' },
+        { key: 'pair', label: 'Block-pair control rise', unit: 'cycles' },
+        { key: 'near', label: 'Near-pair control rise', unit: 'cycles' },
+        { key: 'own', label: 'Own-page control rise', unit: 'cycles' },
+        { key: 'double', label: 'At twice the stride' },
+        { key: 'verdict', label: 'From' },
+        { key: 'why', label: 'Why' },
+      ],
+      rows: checks.map((c) => ({
+        fit: formatBytes(c.fit * stride),
+        rise: Math.round((c.hi - c.lo) * 10) / 10,
+        pair: c.pairRise === null ? '-' : Math.round(c.pairRise * 10) / 10,
+        near: c.nearPairRise === null ? '-' : Math.round(c.nearPairRise * 10) / 10,
+        own: c.ownPageRise === null ? '-' : Math.round(c.ownPageRise * 10) / 10,
+        double: c.doubleSame ? 'same count' : c.doubleHalf ? 'half the count' : '-',
+        verdict: c.verdict === 'tlb' ? 'translation' : c.verdict === 'data' ? 'data cache' : c.verdict === 'window' ? 'fading (not a level)' : 'undecided',
+        why: c.reason,
+      })),
     },
     {
       name: 'TLB steps',
@@ -437,32 +636,215 @@ function runReach(r: Runner, sizes: number[], label: string): { result: Experime
         { key: 'level', label: 'Level' },
         { key: 'reach', label: 'Reach (last N that fits)', unit: 'B' },
         { key: 'full', label: 'All missing from', unit: 'B' },
-        { key: 'entries', label: 'Entries (reach / stride)' },
+        { key: 'entries', label: 'Entries' },
         { key: 'sets', label: 'Set sizes' },
       ],
-      rows: ra.levels.map((l) => ({
+      rows: levels.map((l) => ({
         level: `L${l.level} TLB`,
         reach: formatBytes(l.reachBytes),
         full: formatBytes(l.reachBytes + l.widthBytes),
-        entries: l.entries,
+        entries: l.entries ?? '?',
         sets: l.setSizes ? l.setSizes.join(',') : '?',
       })),
     },
   ];
   const notes: string[] = [];
-  if (ra.levels.length < 2)
+  if (stop) notes.push(`The walk over the rises stopped: ${stop}.`);
+  else if (levels.length < 2)
     notes.push(
-      ra.levels.length === 0
-        ? 'No TLB step found in this range. On Fermi/Kepler texture the virtually indexed 96-way texture L1 serves every load at these strides and hides the TLBs (MEI studies the texture L1 only).'
-        : 'Only one TLB step found in this range; extend sizeTo to see the second level.',
+      levels.length === 0
+        ? 'No translation step found in this range. On Fermi/Kepler texture the virtually indexed 96-way texture L1 serves every load at these strides and hides the TLBs (MEI studies the texture L1 only).'
+        : 'Only one translation step found in this range; extend sizeTo to see the second level.',
     );
+  for (const l of levels) for (const t of l.notes) notes.push(`L${l.level} TLB: ${t}.`);
+  notes.push(
+    `Each rise is checked against controls: pairs of elements 64 KB apart in one 128 KB block at the same addresses modulo 64 KB (a TLB step with entries of 128 KB or more moves, a data-cache step whose set index lies below 64 KB stays); elements at in-page offsets 0 and 2 KB, two per page or one per page (the same lines for the data caches: a step in both is a data cache's, in the second only a translation step); and twice the stride (a TLB step whose elements each have their own entry stays at the same count).`,
+  );
   if (r.pl.skew > 0)
     notes.push(
-      `Element i sits at i*${formatBytes(stride)} + (i*${r.pl.skew} mod stride): each element falls in its own data-cache set, so the data caches hit throughout and only the TLBs change the latency (MEI Table 3 patterns 1-3).`,
+      `Element i sits at i*${formatBytes(stride)} + (i*${r.pl.skew} mod stride): each element falls in its own data-cache set, so that the data caches keep hitting where they can (MEI Table 3 patterns 1-3); the block-pair control checks it.`,
     );
   return {
-    result: { series: [curve(`s = ${formatBytes(stride)}`, sizes, y, 'Array size N', 'B')], tables, findings, notes, ...(trace ? { trace } : {}) },
-    levels: ra.levels,
+    result: { series: [curve(`s = ${formatBytes(stride)}`, sizes, y, 'Array size N', 'B'), curve('near-pair control', counts.map((c) => c * stride), near.y, 'Array size N', 'B'), ...(pair ? [curve('block-pair control', counts.map((c) => c * stride), pair.y, 'Array size N', 'B')] : [])], tables, findings, notes, ...(trace ? { trace } : {}) },
+    levels,
+    stop,
+  };
+}
+
+/**
+ * Replacement of one level: the plain chase one element past the reach (periodic or not, MEI 3.2 (4)),
+ * then a chase that re-uses one thrashing element (LRU keeps it, FIFO does not).
+ */
+function policyOf(r: Runner, lv: ReachLevel, layout: Placement, tr: Trace, n: number, l1Fit: number): { policy: string; evidence: string; periodic: boolean } {
+  const c = lv.check;
+  const mid = (c.lo + c.hi) / 2;
+  const classes = latencyClasses(tr.latency);
+  const straddle = classes.find((k) => k.min < mid && k.max > mid);
+  const at = `N = ${formatBytes(n * r.pl.stride)} (one element past the reach)`;
+  if (straddle || classes.length === 0)
+    return { policy: CANNOT_TELL, evidence: `single accesses at ${at} cannot be classified: the latencies spread across the middle of the step (${c.lo.toFixed(1)} to ${c.hi.toFixed(1)} cycles); to decide: a run with less jitter`, periodic: false };
+  const T = Math.floor(tr.latency.length / n);
+  const noReuse = l1Fit < 0;
+  const slow = (v: number): boolean => v > mid;
+  let mismatches = 0;
+  for (let t = 1; t < T; t++) for (let i = 0; i < n; i++) if (slow(tr.latency[t * n + i]) !== slow(tr.latency[(t - 1) * n + i])) mismatches++;
+  if (mismatches > 0) return { policy: 'not LRU', evidence: `fine-grained trace at ${at}, ${T} traversals: ${mismatches} accesses change between hit and miss from one traversal to the next (aperiodic: not LRU)`, periodic: false };
+  const thrash: number[] = [];
+  for (let i = 0; i < n; i++) if (slow(tr.latency[(T - 1) * n + i])) thrash.push(i);
+  if (thrash.length < 2) return { policy: CANNOT_TELL, evidence: `periodic trace at ${at} but fewer than two thrashing elements; to decide: a wider sweep`, periodic: true };
+  if (noReuse)
+    return { policy: CANNOT_TELL, evidence: `periodic trace at ${at} (LRU or FIFO); the re-use test needs the L1 TLB shown fully associative, so that the re-used element leaves it; to decide: the L1 TLB's structure first`, periodic: true };
+  const h = thrash[thrash.length - 1];
+  const warm = Array.from({ length: n }, (_, i) => i);
+  // Where to re-use h: a point where LRU and FIFO predict different misses and, for the L2 TLB, far
+  // enough from h's own access that the fully associative L1 TLB has dropped it (more than its reach).
+  const build = (after: number): number[] => {
+    const seq: number[] = [];
+    for (let i = 0; i < n; i++) {
+      seq.push(i);
+      if (i === after) seq.push(h);
+    }
+    return seq;
+  };
+  const inSet = new Set(thrash);
+  let seq: number[] | null = null;
+  let after = -1;
+  for (let d = 0; d < n && !seq; d++) {
+    for (const q of [(h + Math.floor(n / 2) + d) % n, (h + Math.floor(n / 2) - d + n) % n]) {
+      if (q === h || seq) continue;
+      const cand = build(q);
+      const p1 = cand.indexOf(h);
+      const p2 = cand.lastIndexOf(h);
+      const gap = Math.min(p2 - p1 - 1, cand.length - (p2 - p1) - 1);
+      if (l1Fit > 0 && gap < l1Fit + 1) continue;
+      const sub = cand.filter((e) => inSet.has(e));
+      const sub3 = [...sub, ...sub, ...sub];
+      const lru = simulateSet(sub3, warm.filter((e) => inSet.has(e)), thrash.length - 1, 'lru');
+      const fifo = simulateSet(sub3, warm.filter((e) => inSet.has(e)), thrash.length - 1, 'fifo');
+      if (lru.some((v, i) => v !== fifo[i])) {
+        seq = cand;
+        after = q;
+      }
+    }
+  }
+  if (!seq)
+    return {
+      policy: CANNOT_TELL,
+      evidence: `periodic at ${at} (LRU or FIFO); no re-use point tells them apart${l1Fit > 0 ? ` while keeping the re-used element out of the L1 TLB (${l1Fit} fit it)` : ''}; to decide: a level with more entries`,
+      periodic: true,
+    };
+  const passes = Math.max(3, r.pl.traversals);
+  const rt = r.traceSeq(STREAM.reuse + lv.level, layout, n, seq, passes, `policy: L${lv.level} TLB re-use`);
+  const full: number[] = [];
+  const flags: boolean[] = [];
+  for (let i = 0; i < rt.latency.length; i++) {
+    full.push(seq[i % seq.length]);
+    flags.push(slow(rt.latency[i]));
+  }
+  const ru = analyseReuse(full, flags, thrash, warm);
+  const base = `periodic plain trace at ${at} (${thrash.length} elements thrash); re-using element ${h} after element ${after}: ${ru.reason}`;
+  if (ru.policy === 'LRU') return { policy: 'LRU', evidence: base, periodic: true };
+  if (ru.policy === 'FIFO') return { policy: 'not LRU', evidence: `${base} (FIFO)`, periodic: true };
+  if (ru.policy === 'neither' && lv.level === 1 && thrash.length > 2) return { policy: 'not LRU', evidence: base, periodic: true };
+  return { policy: CANNOT_TELL, evidence: `${base}; to decide: the L1 TLB's policy first, or a level with more entries`, periodic: true };
+}
+
+function reachFindings(levels: ReachLevel[], stop: string | null, src: string, stride: number, lastN: number): Finding[] {
+  const findings: Finding[] = [];
+  const missing = (lvl: number): string =>
+    stop ? `${stop}` : lvl === 1 ? `no translation step in the sweep up to N = ${formatBytes(lastN)}` : `no second translation step up to N = ${formatBytes(lastN)} (or the L2 TLB holds no more than the L1, so both overflow at once)`;
+  for (const lvl of [1, 2]) {
+    const k = `tlb.l${lvl}`;
+    const name = `L${lvl} TLB`;
+    const l = levels.find((x) => x.level === lvl);
+    if (!l) {
+      findings.push(cannotTell(`${k}.entries`, `${name} entries`, missing(lvl), lvl === 1 ? 'a sweep from a smaller N or at another stride' : 'a wider sweep (larger sizeTo), or a smaller stride'));
+      continue;
+    }
+    const c = l.check;
+    findings.push({
+      key: `${k}.reachBytes`,
+      label: `${name} reach`,
+      value: l.reachBytes,
+      unit: 'B',
+      evidence: `${src}: latency flat up to N = ${formatBytes(l.reachBytes)} (${c.lo.toFixed(1)} cycles), rising after it; ${c.reason}`,
+    });
+    const per = l.perEntry === null ? 'elements per entry unknown' : l.perEntry === 1 ? 'each element has its own entry (the same count overflows at twice the stride)' : `${l.perEntry} elements share one entry`;
+    if (l.entries !== null)
+      findings.push({
+        key: `${k}.entries`,
+        label: `${name} entries`,
+        value: l.entries,
+        unit: '',
+        evidence: l.fullyAssociative
+          ? `${c.fit} elements fit, one more misses, at every stride of the ladder (powers of two and 1 + 2^-m multiples): one set; ${per}`
+          : `sum of the set sizes ${l.setSizes?.join(',')}; ${per}, and the sets overflow one by one, the last with every element missing`,
+      });
+    else
+      findings.push(
+        cannotTell(
+          `${k}.entries`,
+          `${name} entries`,
+          `${c.fit} elements fit at this stride, but ${l.perEntry === null ? per : 'the elements may reach only some of the sets'}${l.notes.length ? ` (${l.notes.join('; ')})` : ''}`,
+          'a sweep at a smaller stride, or fixed-count at the strides listed',
+        ),
+      );
+    if (l.sets !== null) findings.push({ key: `${k}.sets`, label: `${name} sets`, value: l.sets, unit: '', evidence: l.fullyAssociative ? 'fully associative: no stride spreads the elements over sets' : `${l.sets} jumps in the miss count, each a set overflowing` });
+    else findings.push(cannotTell(`${k}.sets`, `${name} sets`, 'the elements at this stride may reach only some of the sets', 'a sweep at a smaller stride'));
+    if (l.setSizes && l.sets !== null)
+      findings.push({ key: `${k}.setSizes`, label: `${name} set sizes`, value: l.setSizes.join(','), unit: '', evidence: 'misses per traversal at each point of the step: a set of w entries overflowing misses w + 1 elements at once' });
+    if (l.ways !== null)
+      findings.push({
+        key: `${k}.ways`,
+        label: `${name} ways`,
+        value: l.ways,
+        unit: '',
+        evidence: l.fullyAssociative ? `a single set of all ${l.entries} entries` : `every set reached at this stride overflows at ${String(l.ways)} entries (set sizes from the miss count of each point of the step)`,
+      });
+    else findings.push(cannotTell(`${k}.ways`, `${name} ways`, 'the step does not show whole sets overflowing one by one (not LRU or FIFO, noise, or several elements per entry)', 'a run without jitter, or at a stride where each element has its own entry'));
+    if (l.waySizeBytes !== null)
+      findings.push({ key: `${k}.waySizeBytes`, label: `${name} way size`, value: l.waySizeBytes, unit: 'B', evidence: `width of the step: equal sets overflowing one per stride (WONG III-B)` });
+    if (l.perEntry !== null && l.perEntry > 1)
+      findings.push({ key: `${k}.entryBytes`, label: `${name} entry coverage`, value: l.perEntry * stride, unit: 'B', evidence: `${l.perEntry} elements of ${formatBytes(stride)} per entry: one element past the reach only every ${l.perEntry}-th access is slow` });
+    findings.push(l.policy === CANNOT_TELL ? cannotTell(`${k}.policy`, `${name} replacement`, l.policyEvidence.split('; to decide: ')[0], l.policyEvidence.split('; to decide: ')[1] ?? 'a run with less jitter') : { key: `${k}.policy`, label: `${name} replacement`, value: l.policy, unit: '', evidence: l.policyEvidence });
+    if (l.fullyAssociative !== null) findings.push({ key: `${k}.fullyAssociative`, label: `${name} fully associative`, value: l.fullyAssociative ? 'yes' : 'no', unit: '', evidence: l.fullyAssociative ? 'one more element than the reach misses at every stride of the ladder' : l.notes[0] ?? '' });
+  }
+  const lat = (key: string, lab: string, v: number, ev: string): void => {
+    findings.push({ key, label: lab, value: Math.round(v * 10) / 10, unit: 'cycles', evidence: ev });
+  };
+  const l1 = levels.find((x) => x.level === 1);
+  const l2 = levels.find((x) => x.level === 2);
+  if (l1) {
+    lat('tlb.latency.l1Hit', 'Latency, L1 TLB hit', l1.check.lo, `${src}: plateau before the L1 TLB step`);
+    lat('tlb.latency.l2Hit', 'Latency, L1 TLB miss / L2 TLB hit', l1.slowLatency ?? l1.check.hi, l1.slowLatency !== null ? 'slowest latency class of the fine-grained trace one element past the L1 TLB reach' : `${src}: plateau after the L1 TLB step`);
+  }
+  if (l2) lat('tlb.latency.l2Miss', 'Latency, L2 TLB miss', l2.slowLatency ?? l2.check.hi, l2.slowLatency !== null ? 'slowest latency class of the fine-grained trace one element past the L2 TLB reach' : `${src}: plateau after the L2 TLB step`);
+  return findings;
+}
+
+/**
+ * Entry coverage of a level with E known entries: E and E + 1 elements at strides of powers of two from
+ * 4 KB. Below the coverage, consecutive elements share entries and E + 1 fit; from it on each needs its
+ * own entry and E + 1 overflow (E always fits). Judged against the middle of the level's step.
+ */
+function runCoverage(r: Runner, l: ReachLevel): { coverage: number | null; evidence: string; series: Series[] } {
+  const e = l.entries as number;
+  const top = Math.max(2 * r.pl.stride, 2 * (l.perEntry ?? 1) * r.pl.stride);
+  const strides: number[] = [];
+  for (let t = 4 * KB; t <= top; t *= 2) strides.push(t);
+  const yFit = strides.map((t, i) => r.average(STREAM.coverage + l.level * 100 + i, new Layout(t, r.pl.skew), e, `coverage: L${l.level} TLB`));
+  const yOver = strides.map((t, i) => r.average(STREAM.coverage + l.level * 100 + 50 + i, new Layout(t, r.pl.skew), e + 1, `coverage: L${l.level} TLB`));
+  const mid = (l.check.lo + l.check.hi) / 2;
+  const series = [curve(`L${l.level}: ${e} elements`, strides, yFit, 'Stride', 'B', 'Average latency', 'cycles', true), curve(`L${l.level}: ${e + 1} elements`, strides, yOver, 'Stride', 'B', 'Average latency', 'cycles', true)];
+  if (yFit.some((v) => !(v < mid))) return { coverage: null, evidence: `${e} elements do not fit at every stride from 4 KB (the data caches or another level interfere)`, series };
+  const first = yOver.findIndex((v) => v > mid);
+  if (first < 0) return { coverage: null, evidence: `${e + 1} elements fit at every stride up to ${formatBytes(top)}`, series };
+  if (yOver.slice(first).some((v) => !(v > mid))) return { coverage: null, evidence: `${e + 1} elements miss from ${formatBytes(strides[first])} but fit again at a larger stride`, series };
+  if (first === 0) return { coverage: null, evidence: `${e + 1} elements miss already at 4 KB: entries of 4 KB or less`, series };
+  return {
+    coverage: strides[first],
+    evidence: `${e} elements fit at every stride from 4 KB to ${formatBytes(top)}; ${e + 1} fit below ${formatBytes(strides[first])} (elements share entries) and miss from it on (each needs its own entry)`,
+    series,
   };
 }
 
@@ -612,24 +994,55 @@ export const tlbProbes: Experiment = {
         return runWindow(r);
       case 'page-size': {
         const reach = runReach(r, pl.reachSizes, `${pl.space} (page-size pass 1)`);
-        const findings: Finding[] = reach.result.findings.filter((f) => f.key === 'tlb.l1.reachBytes' || f.key === 'tlb.l1.entries');
+        const findings: Finding[] = reach.result.findings.filter((f) => f.key === 'tlb.l1.reachBytes' || f.key === 'tlb.l1.entries' || f.key === 'tlb.l2.entries');
         const series: Series[] = [...reach.result.series];
         const notes: string[] = [];
-        const e1 = reach.levels[0]?.entries;
-        let l1Entry: number | null = null;
-        if (e1 !== undefined && Number.isInteger(e1) && e1 >= 1) {
-          const fx = runFixed(r, [e1, e1 + 1]);
-          series.push(...fx.series);
-          findings.push(...fx.analysis.findings.filter((f) => f.key.startsWith('tlb.l1.')).filter((f) => f.key !== 'tlb.l1.entries'));
-          l1Entry = fx.analysis.entryBytes;
-        } else notes.push('No L1 TLB step in the reach pass: the fixed-count sweep was skipped.');
+        // Entry coverage of each level whose entry count is known: E + 1 elements stop fitting at the stride where each needs its own entry.
+        const coverage: (number | null)[] = [null, null];
+        for (const l of reach.levels) {
+          if (l.entries === null) {
+            notes.push(`L${l.level} TLB: entry count unknown, so its entry coverage is not measured.`);
+            continue;
+          }
+          const cv = runCoverage(r, l);
+          series.push(...cv.series);
+          coverage[l.level - 1] = cv.coverage;
+          if (cv.coverage !== null)
+            findings.push({ key: `tlb.l${l.level}.entryBytes`, label: `L${l.level} TLB entry coverage`, value: cv.coverage, unit: 'B', evidence: cv.evidence });
+          else notes.push(`L${l.level} TLB: ${cv.evidence}.`);
+        }
         const off = runOffset(r);
         series.push(off.series);
         findings.push(...off.analysis.findings);
-        const page = pageSizeFinding(l1Entry, off.analysis.lineBytes);
-        if (page) findings.push(page);
+        // The offset pattern's line counts only where its two latencies are the L2 TLB's hit and miss levels.
+        const l2 = reach.levels.find((l) => l.level === 2);
+        const oa = off.analysis;
+        const near = (a: number, b: number, span: number): boolean => Math.abs(a - b) <= Math.max(2, 0.1 * span);
+        if (coverage[1] === null && l2 && oa.lineBytes !== null && near(oa.conflictLatency, l2.check.hi, l2.check.hi - l2.check.lo) && near(oa.freeLatency, l2.check.lo, l2.check.hi - l2.check.lo))
+          coverage[1] = oa.lineBytes;
+        const known = coverage.filter((c): c is number => c !== null);
+        if (reach.levels.length === 2 && known.length === 2) {
+          const page = Math.min(...known);
+          findings.push({
+            key: 'tlb.pageBytes',
+            label: 'Page size',
+            value: page,
+            unit: 'B',
+            evidence: `finest entry coverage of the two TLB levels: L1 ${formatBytes(coverage[0] as number)}, L2 ${formatBytes(coverage[1] as number)}${coverage[1] === oa.lineBytes ? ' (L2 line from the offset pattern, WONG Fig 15)' : ''}`,
+          });
+        } else
+          findings.push(
+            cannotTell(
+              'tlb.pageBytes',
+              'Page size',
+              reach.levels.length < 2
+                ? `${reach.levels.length} TLB level(s) found in the reach pass${reach.stop ? ` (${reach.stop})` : ''}: a level not measured may use finer entries`
+                : `entry coverage measured for ${known.length} of the two TLB levels: the other may use finer entries`,
+              'a reach sweep at a smaller stride or over a wider range, then this probe again',
+            ),
+          );
         notes.push(
-          'Brute force (MEI slides "TLB"): (1) a reach sweep gives the L1 TLB entries E at the large stride; (2) E and E + 1 elements over a stride sweep: E + 1 elements stop fitting at the stride where each needs its own entry, the entry coverage; (3) the WONG Fig 15 offset pattern looks for a finer L2 TLB line. The page size is the finest of these.',
+          'Brute force (MEI slides "TLB"): (1) a reach sweep with its controls gives the TLB levels and, where they are fully associative or their sets overflow one by one, their entries E; (2) E and E + 1 elements over strides of powers of two: E + 1 elements stop fitting at the stride where each needs its own entry, the entry coverage; (3) the WONG Fig 15 offset pattern looks for a finer L2 TLB line. The page size is the finer of the two levels\' coverages; a level not measured leaves it undecided.',
         );
         return { series, tables: reach.result.tables, findings, notes };
       }
