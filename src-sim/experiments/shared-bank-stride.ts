@@ -27,7 +27,7 @@ const params: ParamSpec[] = [
     label: 'Refine up to',
     unit: 'x accesses',
     kind: 'integer',
-    default: 16,
+    default: 64,
     min: 1,
     max: 256,
     description:
