@@ -460,6 +460,8 @@ export interface SetAnalysis {
   capacityBytes?: number;
   /** How an unmapped sweep's sets were counted: minimal eviction sets, or the overflows of a periodic sweep. */
   setsFrom?: 'eviction sets' | 'overflows';
+  /** A hashed index's XOR function, recovered from the eviction sets where they allow it. */
+  xor?: XorFunction;
   /** MEI's own reading: the steps at which many lines started missing at once, and their count. */
   bigSteps: number[];
   countSets: number;
@@ -767,6 +769,7 @@ export class SetSweep {
       if (setWays.every((w) => w === setWays[0])) {
         out.indexKind = 'hashed';
         out.ways = setWays[0];
+        if (ev && source === 'eviction') out.xor = recoverXor(ev, b);
       } else {
         out.indexKind = 'unequal';
         out.setWays = setWays;
@@ -810,6 +813,89 @@ export function analyseSetsWays(
   if (conflictRecords?.length) sweep.conflict = conflictSet(conflictRecords, threshold, lineBytes);
   for (const r of [...records].sort((a, b) => a.N - b.N)) sweep.add(r);
   return sweep.analyse();
+}
+
+/**
+ * The XOR function of a hashed index, where the eviction sets allow it: with 2^k sets and each set
+ * bit the XOR of some address bits, lines of one set agree on every such bit, so the XOR of any two
+ * of them lies in the function's null space. The set bits span the vectors orthogonal to all those
+ * XORs (over GF(2)); they are kept only when there are exactly k of them and they send the lines
+ * of every set found to one value and different sets to different values. Bits above the lines seen
+ * are not told (they did not vary).
+ */
+export interface XorFunction {
+  /** Per set bit: a mask of the address bits XORed into it. */
+  rows: number[];
+  /** The highest address bit the lines seen vary. */
+  topBit: number;
+}
+
+function rrefLow(rows: number[]): number[] {
+  const out = rows.filter((r) => r !== 0);
+  for (let i = 0; i < out.length; i++) {
+    // Pivot: the row (from i) with the lowest lowest-set-bit.
+    let best = i;
+    for (let j = i + 1; j < out.length; j++) if ((out[j] & -out[j]) >>> 0 < (out[best] & -out[best]) >>> 0) best = j;
+    [out[i], out[best]] = [out[best], out[i]];
+    const pivot = out[i] & -out[i];
+    for (let j = 0; j < out.length; j++) if (j !== i && out[j] & pivot) out[j] ^= out[i];
+    for (let j = out.length - 1; j > i; j--) if (out[j] === 0) out.splice(j, 1);
+  }
+  return out.sort((a, b) => (a & -a) - (b & -b));
+}
+
+export function recoverXor(sets: readonly number[][], lineBytes: number): XorFunction | undefined {
+  const k = Math.log2(sets.length);
+  const shift = Math.log2(lineBytes);
+  if (!Number.isInteger(k) || k < 1 || !Number.isInteger(shift)) return undefined;
+  let maxLine = 0;
+  for (const set of sets) for (const l of set) maxLine = Math.max(maxLine, l);
+  const n = Math.max(1, Math.ceil(Math.log2(maxLine + 1)));
+  if (n + shift > 30) return undefined;
+  // The null space: XORs of lines of one set, reduced to a basis.
+  const diffs: number[] = [];
+  for (const set of sets) for (let i = 1; i < set.length; i++) diffs.push(set[i] ^ set[0]);
+  const basis = rrefLow(diffs);
+  if (n - basis.length !== k) return undefined;
+  // Its orthogonal complement: one vector per free bit (a bit that is no pivot).
+  const pivots = basis.map((r) => Math.log2(r & -r));
+  const free: number[] = [];
+  for (let bit = 0; bit < n; bit++) if (!pivots.includes(bit)) free.push(bit);
+  const rows = free.map((f) => {
+    let v = 1 << f;
+    basis.forEach((r, i) => {
+      if (r & (1 << f)) v |= 1 << pivots[i];
+    });
+    return v;
+  });
+  const canonical = rrefLow(rows);
+  const parity = (x: number): number => {
+    let p = 0;
+    while (x) {
+      p ^= 1;
+      x &= x - 1;
+    }
+    return p;
+  };
+  const h = (line: number): number => canonical.reduce((acc, r, i) => acc | (parity(r & line) << i), 0);
+  const seen = new Set<number>();
+  for (const set of sets) {
+    const v = h(set[0]);
+    if (set.some((l) => h(l) !== v) || seen.has(v)) return undefined;
+    seen.add(v);
+  }
+  return { rows: canonical.map((r) => r * lineBytes), topBit: n + shift - 1 };
+}
+
+/** "set bit 0 = a6 ^ a11; set bit 1 = a7 ^ a12" */
+export function xorLabel(x: XorFunction): string {
+  return x.rows
+    .map((r, i) => {
+      const bits: string[] = [];
+      for (let b = 0; b <= x.topBit; b++) if (r & (1 << b)) bits.push(`a${b}`);
+      return `set bit ${i} = ${bits.join(' ^ ')}`;
+    })
+    .join('; ');
 }
 
 // ---------------------------------------------------------------------------------------------

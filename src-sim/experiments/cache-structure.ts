@@ -1,5 +1,5 @@
 import { cannotTell } from '../analysis/cannot-tell';
-import { policyVerdict } from '../analysis/structure';
+import { policyVerdict, xorLabel } from '../analysis/structure';
 import type { Preset, SpaceId } from '../presets/types';
 import { formatBytes, resolveParams } from './params';
 import { CLOCK_PARAM, JITTER_PARAM, SPACE_PARAM, WORD, checkWork } from './pchase';
@@ -218,6 +218,17 @@ export function stepFindings(r: FourSteps, prefix: string): Finding[] {
       if (sets.setIndexBits) out.push(f(`${prefix}.setIndexBits`, 'Set-index address bits', sets.setIndexBits, '', `step 3: mapping granularity ${sets.granularityBytes} B, ${sets.sets} sets`));
     } else if (sets.indexKind === 'hashed')
       out.push(f(`${prefix}.setIndexKind`, 'Set-index function', 'hashed', '', `step 3: no bit selection of the address explains the conflict set (${conflictWords}); the ${sets.sets} sets were found from their lines (${sets.setsFrom ?? 'overflows'}), all of ${sets.ways} ways`));
+    if (sets.indexKind === 'hashed')
+      out.push(
+        sets.xor
+          ? f(`${prefix}.setIndexXor`, 'Set-index XOR function', xorLabel(sets.xor), '', `step 3: the only ${sets.xor.rows.length} XORs of address bits (up to a${sets.xor.topBit}) on which the lines of every eviction set agree and the ${sets.sets} sets differ`)
+          : cannotTell(
+              `${prefix}.setIndexXor`,
+              'Set-index XOR function',
+              'the eviction sets are not told apart by any XOR of address bits (a set count that is no power of two, a hash that is not linear, or too few lines seen)',
+              'a longer step-3 sweep (raise "sweepBeyond") to see more lines of every set',
+            ),
+      );
     else if (sets.indexKind === 'unequal')
       out.push(f(`${prefix}.setIndexKind`, 'Set-index function', 'unequal sets', '', `step 3: the overflows made different numbers of lines start missing (${(sets.setWays ?? []).map((w) => w + 1).join(', ')})`));
     else if (c) out.push(undecidedTell('setIndexKind', 'Set-index function'));

@@ -4,6 +4,8 @@ import type { ExperimentResult } from '../../src-sim/experiments/types';
 import type { Case } from './blind-structure-cases';
 import { generate } from './blind-structure-cases';
 import { Scorecard } from './scorecard';
+import { CANNOT_TELL } from '../../src-sim/analysis/cannot-tell';
+import { xorSet } from '../../src-sim/model/index/xor';
 
 /**
  * The four-step method (cache-structure) run blind on seeded random caches: any line size, set
@@ -35,6 +37,35 @@ function truthIndex(c: Case): string {
   return `bit selection, ${c.l1.lineBytes * c.run} B granularity`;
 }
 
+/**
+ * A reported XOR function ("set bit 0 = a6 ^ a11; ...") against the model's hash: they must split
+ * the lines below the highest bit reported into the same sets (set names are arbitrary).
+ */
+function xorVerdict(c: Case, reported: number | string | undefined): string | undefined {
+  if (reported === undefined || reported === CANNOT_TELL) return reported;
+  const rows = String(reported)
+    .split('; ')
+    .map((part) => part.replace(/^set bit \d+ = /, '').split(' ^ ').reduce((m, a) => m | (1 << Number(a.slice(1))), 0));
+  const top = Math.max(...rows.map((r) => 31 - Math.clz32(r)));
+  const lineBits = Math.log2(c.l1.lineBytes);
+  const parity = (x: number): number => {
+    let p = 0;
+    for (; x; x &= x - 1) p ^= 1;
+    return p;
+  };
+  const toModel = new Map<number, number>();
+  const fromModel = new Map<number, number>();
+  for (let line = 0; line < 2 ** (top + 1 - lineBits); line++) {
+    const addr = line * c.l1.lineBytes;
+    const h = rows.reduce((acc, r, i) => acc | (parity(r & addr) << i), 0);
+    const m = xorSet(line, c.l1.sets);
+    if ((toModel.has(h) && toModel.get(h) !== m) || (fromModel.has(m) && fromModel.get(m) !== h)) return `a different partition (${String(reported)})`;
+    toModel.set(h, m);
+    fromModel.set(m, h);
+  }
+  return "the model's partition";
+}
+
 function score(card: Scorecard, c: Case, r: ExperimentResult): void {
   const g = c.l1;
   const lines = g.setWays ? g.setWays.reduce((a, b) => a + b, 0) : g.sets * g.ways;
@@ -44,6 +75,7 @@ function score(card: Scorecard, c: Case, r: ExperimentResult): void {
   card.judge('sets', g.sets, value(r, 'cache.sets'), c.label);
   card.judge('ways', g.setWays ? 'unequal' : g.ways, value(r, 'cache.ways'), c.label);
   card.judge('set index', truthIndex(c), reportedIndex(r), c.label);
+  if (g.index.kind === 'xor' && Number.isInteger(Math.log2(g.sets)) && g.sets > 1) card.judge('XOR function', 'the model\'s partition', xorVerdict(c, value(r, 'cache.setIndexXor')), c.label);
   const oneWay = g.setWays ? false : g.ways === 1;
   card.judge('policy', g.policy.kind === 'lru' || oneWay ? 'LRU' : 'not LRU', value(r, 'cache.policy'), c.label);
 }

@@ -127,6 +127,8 @@ describe('beyond the papers: hashed indices, unequal sets, small gaps, jitter', 
       expect(value(r, 'cache.sets')).toBe(32);
       expect(value(r, 'cache.ways')).toBe(4);
       expect(value(r, 'cache.setIndexKind')).toBe('hashed');
+      // The model folds the line number's 5-bit digits: address bits 6-10 XOR 11-15, as far as the lines seen go.
+      expect(value(r, 'cache.setIndexXor')).toMatch(/^set bit 0 = a6 \^ a11; set bit 1 = a7 \^ a12; set bit 2 = a8 \^ a13/);
       expect(value(r, 'cache.policy')).toBe(policy.kind === 'lru' ? 'LRU' : 'not LRU');
     }
   });
