@@ -117,6 +117,8 @@ describe('true values from the preset snapshot', () => {
     expect(compare('17,8,8', '17,8,8,8', 'list').pass).toBe(false);
     expect(compare('lru', 'LRU', 'word').pass).toBe(true);
     expect(compare(3, 4, 'range', [2, 5]).pass).toBe(true);
+    // An analyser's "cannot tell" is neither a match nor a mismatch.
+    expect(compare('cannot tell', 16384, 'exact')).toEqual({ deviation: null, pass: null });
   });
 
   it('rows: a verdict against the paper where it has a value, else against the preset', () => {

@@ -15,6 +15,7 @@ import type { CheckKind, Reference } from '../../../src-sim/reference/types';
 import type { CacheLevelConfig, PathConfig, TranslationConfig } from '../../../src-sim/model/path';
 import type { CacheGeometry } from '../../../src-sim/model/types';
 import type { Preset, SpaceId } from '../../../src-sim/presets/types';
+import { isCannotTell } from '../../../src-sim/analysis/cannot-tell';
 import { parseBytes } from '../../../src-sim/experiments/params';
 import { tlbProbeStride } from '../../../src-sim/experiments/tlb-stride';
 import { conflictDegree, type SharedBankMode } from '../../../src-sim/model/shared';
@@ -507,6 +508,8 @@ function sortedList(v: number | string): string {
 
 /** Compares an inferred value with a reference value under a tolerance. */
 export function compare(inferred: number | string, ref: number | string, tolerance: Tolerance, range?: [number, number]): Comparison {
+  // An analyser's honest "cannot tell" is no value: neither a match nor a mismatch.
+  if (isCannotTell(inferred)) return NONE;
   if (typeof inferred === 'number' && typeof ref === 'number') {
     if (!Number.isFinite(inferred) || !Number.isFinite(ref)) return NONE;
     const deviation = ref === 0 ? (inferred === 0 ? 0 : Math.sign(inferred)) : (inferred - ref) / Math.abs(ref);
