@@ -582,7 +582,7 @@ function leastSquares(cols: Float64Array[], y: Float64Array): { coef: number[]; 
 /**
  * Noise of one point as a function of N: sigma(N) = c / sqrt(loads(N)) (a point averages its loads),
  * c from 16-point windows (second differences) that are no busier than twice the quietest quarter (a
- * climb is no noise), never below the curve-wide estimate. Without the loads, a point is taken to
+ * climb is no noise); the curve-wide estimate where there are fewer than two windows. Without the loads, a point is taken to
  * average max(256, N / stride) of them.
  */
 function noiseModel(x: Float64Array, y: Float64Array, global: number, loadsOf: (N: number) => number): ((N: number) => number) & { windows: number } {
@@ -593,11 +593,11 @@ function noiseModel(x: Float64Array, y: Float64Array, global: number, loadsOf: (
     for (let i = 0; i < W; i++) d2[i] = y[w + i + 2] - 2 * y[w + i + 1] + y[w + i];
     est.push((mad(d2) / Math.sqrt(6)) * Math.sqrt(loadsOf(x[w + (W >> 1)])));
   }
-  if (est.length === 0) return Object.assign(() => global, { windows: 0 });
+  if (est.length < 2) return Object.assign(() => global, { windows: est.length });
   est.sort((a, b) => a - b);
   const q = est[Math.floor((est.length - 1) / 4)];
   const c = median(est.filter((e) => e <= 2 * q));
-  return Object.assign((N: number) => Math.max(global, c / Math.sqrt(loadsOf(N))), { windows: est.length });
+  return Object.assign((N: number) => c / Math.sqrt(loadsOf(N)), { windows: est.length });
 }
 
 /** Loads of the point of size N: the caller's count, else at least 256 and one per stride. */
@@ -710,24 +710,33 @@ function fitRamp(c: RampContext, k: number, above: Hypothesis[] | null, aboveRea
   return fits.length ? { fits } : { fits, why: 'no LRU geometry (line, sets, ways, bit-selection, grouped or XOR index) reproduces the rise within the noise' };
 }
 
-/** Largest fall between neighbouring sizes beyond what an LRU cache allows (more loads of the same misses), in noise units. */
-function worstFall(c: RampContext, from: number, to: number, base: number): number {
+/**
+ * True when the curve falls somewhere in [from, to] by more than any LRU (or FIFO) hierarchy allows.
+ * Past one untimed traversal, an LRU hierarchy misses a fixed weighted count W(N) per traversal
+ * (latency above the fastest level times misses, summed over levels), and W never falls as N grows:
+ * every set holds at least the lines it held. A point of L loads covering T whole traversals and part
+ * of one more averages between base + W T / L and base + W (T + 1) / L, so it bounds W both ways; a
+ * larger size whose upper bound lies below a smaller size's lower bound (by more than the noise) is
+ * no LRU hierarchy. `base` must not exceed the fastest level's latency.
+ */
+function fallsBelowLru(c: RampContext, from: number, to: number, base: number): boolean {
   const { x, y, stride } = c.a;
-  const loads = c.a.loads ?? wholeTraversals(stride);
-  // Only sizes whose timed loads are whole traversals: a partial one weighs its first lines more.
-  const whole = (N: number): boolean => N % stride === 0 && loads(N) > 0 && loads(N) % (N / stride) === 0;
-  let worst = 0;
-  for (let i = Math.max(0, from); i < Math.min(x.length - 1, to); i++) {
-    if (!whole(x[i]) || !whole(x[i + 1])) continue;
-    const e0 = Math.max(1, x[i] / stride);
-    const e1 = Math.max(1, x[i + 1] / stride);
-    const allowed = Math.max(0, y[i] - base) * (1 - e0 / e1);
-    const fall = y[i] - y[i + 1] - allowed;
-    const sigma = Math.hypot(c.noiseAt(x[i]), c.noiseAt(x[i + 1]));
-    const z = fall / (sigma + 1e-6 * (1 + Math.abs(y[i])));
-    worst = Math.max(worst, z);
+  const loads = loadsFor(c.a.loads, stride);
+  let best = -Infinity;
+  for (let i = Math.max(0, from); i <= Math.min(x.length - 1, to); i++) {
+    if (x[i] % stride !== 0 || !c.a.loads) continue;
+    const E = x[i] / stride;
+    const L = loads(x[i]);
+    const T = Math.floor(L / E);
+    if (T < 1) continue;
+    const part = L - T * E > 0;
+    const sigma = 6 * c.noiseAt(x[i]) + 1e-6 * (1 + Math.abs(y[i]));
+    const lo = ((y[i] - sigma - base) * L) / (part ? T + 1 : T);
+    const hi = ((y[i] + sigma - base) * L) / T;
+    if (hi < best) return true;
+    best = Math.max(best, lo);
   }
-  return worst;
+  return false;
 }
 
 function agree<T extends number>(fits: Hypothesis[], pick: (h: Hypothesis) => T): T[] {
@@ -756,13 +765,20 @@ export function readCurve(a: CurveAnalysis): CurveReading {
     return { a, noiseAt, before: [beforeFrom, r.steps[0]], after: [afterFrom, afterTo] };
   };
   const base: RampContext = { a, noiseAt, before: [0, n - 1], after: [0, n - 1] };
+  /** True when the plateau after ramp k is at least half as wide as the size the ramp starts at (or it is the last). */
+  const wideAfter = (k: number): boolean => {
+    const c = ctxFor(k);
+    return k + 1 >= R || a.x[c.after[1]] - a.x[c.after[0]] >= 0.5 * a.x[a.ramps[k].steps[0]];
+  };
   const level: LevelReading[] = [];
   const plateauOk: boolean[] = [];
   let rankOk = true;
   let rankWhy = '';
   let above: Hypothesis[] | null = null;
   let aboveReach = s;
-  const base0 = a.plateaus.length ? a.plateaus[0].latency : (a.y[0] ?? 0);
+  // Below every level's latency: the lowest point, less its noise.
+  let floor0 = Infinity;
+  for (let i = 0; i < n; i++) floor0 = Math.min(floor0, a.y[i] - 6 * noiseAt(a.x[i]));
   for (let k = 0; k < R; k++) {
     const c = ctxFor(k);
     const r = a.ramps[k];
@@ -792,7 +808,7 @@ export function readCurve(a: CurveAnalysis): CurveReading {
     // Plateau k+1 (after the rise): explained by a fit, or flat without creeping; long when another rise follows.
     const afterLen = c.after[1] - c.after[0] + 1;
     const afterFlat = fitsAfter || (!creeps(c, c.after[0], c.after[1]) && afterLen >= 3);
-    const wideEnough = k + 1 >= R || a.x[c.after[1]] - a.x[c.after[0]] >= 0.5 * a.x[r.steps[0]];
+    const wideEnough = wideAfter(k);
     plateauOk[k] = rankOk && beforeLen >= 2;
     const next = 'a sweep that starts well before this size';
     const rd: LevelReading = {
@@ -862,10 +878,13 @@ export function readCurve(a: CurveAnalysis): CurveReading {
       rd.sets = o;
       rd.ways = o;
       rd.capacityBytes = o;
-      const fall = flat(c, c.before[0], c.before[1]) ? worstFall(c, r.steps[0], Math.min(c.after[1], r.steps[r.steps.length - 1] + 2), base0) : 0;
-      rd.regular =
-        fall > 6
-          ? decided('no', `the latency falls between sizes ${fmt(fall)} noise deviations more than an LRU cache allows: not the staircase of WONG Fig 4`)
+      // The climb: this rise and the ones after it that follow short pauses (one climb cut in pieces).
+      let j = k;
+      while (j + 1 < R && !wideAfter(j)) j++;
+      const climbEnd = a.ramps[j].steps[a.ramps[j].steps.length - 1] + 2;
+      const falls = flat(c, c.before[0], c.before[1]) && fallsBelowLru(c, c.before[0], Math.min(ctxFor(j).after[1], climbEnd), floor0);
+      rd.regular = falls
+          ? decided('no', 'the latency falls between sizes by more than any LRU cache allows (more loads of no fewer misses), beyond six noise deviations: not the staircase of WONG Fig 4')
           : open(`${reason}, and the curve never falls by more than an LRU cache allows`, 'more traversals (less noise) or a wider sweep past the rise');
     }
     level.push(rd);
@@ -902,9 +921,12 @@ export function readCurve(a: CurveAnalysis): CurveReading {
         ? decided(0, `flat curve: no rise above ${fmt(a.threshold)} cycles between neighbouring sizes, no drift beyond the noise`)
         : open('no sizes', 'a sweep');
     const same = n > 0 && Math.max(...a.y) - Math.min(...a.y) <= 1e-9 * (1 + Math.abs(a.y[0]));
+    // The ends must sit on the plateau too: a rise at the first or last size is no plateau of its own.
+    const mid = n > 0 ? medianOf(a.y, 0, n - 1) : 0;
+    const endsAgree = n > 0 && [0, n - 1].every((i) => Math.abs(a.y[i] - mid) <= 3 * noiseAt(a.x[i]) + 1e-9 * (1 + Math.abs(mid)));
     if (a.plateaus.length)
       plateaus.push(
-        (n < 8 && !same && n > 1) || (n >= 8 && up)
+        (n < 8 && !same && n > 1) || (n >= 8 && (up || !endsAgree))
           ? open('the curve creeps up or has too few sizes to tell a plateau', 'a narrower window, more sizes or more traversals')
           : decided(a.plateaus[0].latency, n === 1 ? `average latency at ${a.x[0]} B` : `median of ${n} points`),
       );
@@ -977,8 +999,8 @@ export function readingFindings(a: CurveAnalysis, rd: CurveReading, stride: numb
 }
 
 /** WONG III-B / Fig 4: plateaus, cache sizes, line sizes and ways read off one average-latency curve. */
-export function analyseAverageCurve(x: ArrayLike<number>, y: ArrayLike<number>, stride: number, label: string): Finding[] {
-  return curveFindings(analyseCurve(x, y, stride), stride, label);
+export function analyseAverageCurve(x: ArrayLike<number>, y: ArrayLike<number>, stride: number, label: string, options: CurveOptions = {}): Finding[] {
+  return curveFindings(analyseCurve(x, y, stride, options), stride, label);
 }
 
 /** How a level's observed size changes when a second stream runs beside the measured one (WONG IV-J4). */

@@ -25,16 +25,21 @@ function path(geos: Geo[], latencies: number[]): PathConfig {
 }
 
 /** Average-latency curve of a path, one fresh chip (kernel launch) per array size, as pchase-average does. */
-function sweep(cfg: PathConfig, s: number, from: number, to: number, dx: number, seed: number, jitter = 0, passes = 1) {
+function sweep(cfg: PathConfig, s: number, from: number, to: number, dx: number, seed: number, jitter = 0, passes = 1, whole = false) {
   const x: number[] = [];
   const y: number[] = [];
+  // At least 256 timed loads, as pchase-average; `whole`: rounded up to whole traversals.
+  const loads = (N: number): number => {
+    const E = Math.ceil(N / s);
+    return whole ? E * Math.max(passes, Math.ceil(256 / E)) : Math.max(256 * passes, E * passes);
+  };
   for (let N = from, i = 0; N <= to; N += dx, i++) {
     const ps = Rng.derive(seed, i);
     const model = new PathModel(cfg, new Chip(ps, 1), 0, 0);
     x.push(N);
-    y.push(averageChase(model, new Measurement(0, jitter, ps), N, s, Math.max(256 * passes, Math.ceil(N / s) * passes)));
+    y.push(averageChase(model, new Measurement(0, jitter, ps), N, s, loads(N)));
   }
-  return { x, y };
+  return { x, y, loads };
 }
 
 const pick = <T,>(rng: Rng, xs: readonly T[]): T => xs[rng.int(xs.length)];
@@ -139,15 +144,14 @@ describe('average-curve analyser: caches that are not LRU', () => {
         interconnectFrom: 1,
       };
       const s = g.lineBytes;
-      const { x, y } = sweep(cfg, s, C / 2, 2 * C, s, 400 + t);
+      const { x, y, loads } = sweep(cfg, s, C / 2, 2 * C, s, 400 + t, 0, 1, true);
       const a = analyseCurve(x, y, s);
       expect(a.ramps.length).toBeGreaterThanOrEqual(1);
       expect(a.ramps[0].sizeBytes).toBe(C);
-      expect(a.ramps[0].regular).toBe(false);
-      expect(a.ramps[0].ways).toBeUndefined();
-      expect(a.ramps[0].lineBytes).toBeUndefined();
-      const f = analyseAverageCurve(x, y, s, 'r');
+      // Told the loads of each point (whole traversals), the reader sees the falls no LRU cache makes.
+      const f = analyseAverageCurve(x, y, s, 'r', { loads });
       expect(f.find((q) => q.key === 'r.level1.regular')?.value).toBe('no');
+      for (const k of ['ways', 'lineBytes', 'sets']) expect(f.find((q) => q.key === `r.level1.${k}`)?.value).toBe('cannot tell');
     });
   }
 });
@@ -214,9 +218,36 @@ describe('average-curve analyser: seeded jitter', () => {
     const cfg: PathConfig = { description: 'uncached', levels: [], latency: { 'memory/-': 440 }, interconnectFrom: 0 };
     const { x, y } = sweep(cfg, 64, 1024, 65536, 1024, 5, 20);
     const f = analyseAverageCurve(x, y, 64, 'flat');
-    expect(f.find((q) => q.key === 'flat.levels')?.value).toBe(0);
+    // With noise no count is claimed: a level closer than the detection limit would not show.
+    const levels = f.find((q) => q.key === 'flat.levels');
+    expect(levels?.value).toBe('cannot tell');
+    expect(levels?.evidence).toMatch(/no rise above [\d.]+ cycles/);
     const lat = f.find((q) => q.key === 'flat.plateau1.latency')?.value as number;
     expect(Math.abs(lat - 440)).toBeLessThan(1);
+  });
+
+  it('finds no level in a flat exact curve', () => {
+    const cfg: PathConfig = { description: 'uncached', levels: [], latency: { 'memory/-': 440 }, interconnectFrom: 0 };
+    const { x, y } = sweep(cfg, 64, 1024, 65536, 1024, 5);
+    const f = analyseAverageCurve(x, y, 64, 'flat');
+    expect(f.find((q) => q.key === 'flat.levels')?.value).toBe(0);
+    expect(f.find((q) => q.key === 'flat.plateau1.latency')?.value).toBe(440);
+  });
+
+  it('says cannot tell for a curve that climbs without a clear step', () => {
+    // A random-replacement cache whose climb fills the window (158 to 181 cycles inside it).
+    const C = 64 * 32;
+    const cfg: PathConfig = {
+      description: 'random',
+      levels: [level('R', 'sm', C, 64, 1, 32, { kind: 'random' })],
+      latency: { 'R/-': 158, 'memory/-': 220 },
+      interconnectFrom: 1,
+    };
+    const { x, y, loads } = sweep(cfg, 64, C + 256, C + 1024, 64, 11, 3, 4);
+    expect(y[y.length - 1] - y[0]).toBeGreaterThan(5);
+    const f = analyseAverageCurve(x, y, 64, 'r', { loads });
+    expect(f.find((q) => q.key === 'r.levels')?.value).toBe('cannot tell');
+    expect(f.find((q) => q.key === 'r.plateau1.latency')?.value).toBe('cannot tell');
   });
 });
 
@@ -241,11 +272,43 @@ describe('average-curve analyser: pieces', () => {
   });
 
   it('names findings by label', () => {
-    const x = [256, 512, 768, 1024, 1280, 1536, 1792, 2048, 2304, 2560];
-    const y = [8, 8, 8, 8, 40, 72, 72, 72, 72, 72];
-    const keys = analyseAverageCurve(x, y, 256, 'c').map((f) => f.key);
-    expect(keys).toEqual(expect.arrayContaining(['c.plateau1.latency', 'c.plateau2.latency', 'c.level1.sizeBytes', 'c.level1.ways']));
-    expect(analyseAverageCurve(x, y, 256, 'c').find((f) => f.key === 'c.level1.ways')?.value).toBe(2);
+    const g: Geo = { name: 'L1', lineBytes: 128, sets: 4, ways: 2 };
+    const { x, y, loads } = sweep(path([g], [8, 72]), 128, 256, 4096, 128, 1);
+    const f = analyseAverageCurve(x, y, 128, 'c', { loads });
+    expect(f.map((q) => q.key)).toEqual(expect.arrayContaining(['c.levels', 'c.plateau1.latency', 'c.plateau2.latency', 'c.level1.sizeBytes', 'c.level1.ways']));
+    expect(f.find((q) => q.key === 'c.level1.ways')?.value).toBe(2);
+    expect(f.find((q) => q.key === 'c.level1.sizeBytes')?.value).toBe(1024);
+    // A stride of a line shows neither the line nor (as it skips no set here, but could) the sets for sure.
+    expect(f.find((q) => q.key === 'c.level1.lineBytes')?.value).toBe('cannot tell');
+  });
+
+  it('leaves the line and sets open with a stride of a line, and reads them with a stride below it', () => {
+    const g: Geo = { name: 'L1', lineBytes: 64, sets: 8, ways: 4 };
+    const at = (s: number) => {
+      const { x, y, loads } = sweep(path([g], [20, 200]), s, 1024, 4096, s, 3);
+      return analyseAverageCurve(x, y, s, 'c', { loads });
+    };
+    const wide = at(64);
+    expect(wide.find((q) => q.key === 'c.level1.lineBytes')?.value).toBe('cannot tell');
+    expect(wide.find((q) => q.key === 'c.level1.ways')?.value).toBe(4);
+    const fine = at(16);
+    expect(fine.find((q) => q.key === 'c.level1.lineBytes')?.value).toBe(64);
+    expect(fine.find((q) => q.key === 'c.level1.sets')?.value).toBe(8);
+    expect(fine.find((q) => q.key === 'c.level1.ways')?.value).toBe(4);
+  });
+
+  it('does not read a 64-way fully associative cache as 256 ways, nor a direct-mapped one as 10 ways', () => {
+    for (const g of [
+      { name: 'L1', lineBytes: 64, sets: 1, ways: 64 },
+      { name: 'L1', lineBytes: 64, sets: 16, ways: 1 },
+    ] as Geo[]) {
+      for (const s of [16, 64]) {
+        const C = size(g);
+        const { x, y, loads } = sweep(path([g], [30, 130]), s, C / 2, 3 * C, s, 5);
+        const ways = analyseAverageCurve(x, y, s, 'c', { loads }).find((q) => q.key === 'c.level1.ways')?.value;
+        expect([g.ways, 'cannot tell']).toContain(ways);
+      }
+    }
   });
 
   it('rejects mismatched or unsorted input', () => {
