@@ -128,10 +128,12 @@ export const sharedBankStride: Experiment = {
     const columns: (number | string)[][] = [];
     const total = modes.length * (ss.length + PROBE_POINTS);
     let done = 0;
-    const tick = (what: string): void => progress(Math.min(++done, total), total, what);
+    let modeEnd = 0;
+    const tick = (what: string): void => progress((done = Math.min(done + 1, modeEnd)), total, what);
     let refined = 0;
     modes.forEach((name, mi) => {
       const mode = cfg.modes[name];
+      modeEnd = (mi + 1) * (ss.length + PROBE_POINTS);
       const m = Measurement.from(preset, p, Rng.derive(seed, mi));
       const prefix = modes.length > 1 ? `${name} mode, ` : '';
       // The simulated hardware serves the warp; the benchmark only sees the time it took.
@@ -245,6 +247,9 @@ export const sharedBankStride: Experiment = {
       series[sweepIndex].y = timed(sweep).latency;
       if (pair)
         series.push({ name: `${prefix}words ${pair.words[0]} and ${pair.words[1]} on threads 0 and n`, x: Float64Array.from({ length: WARP - 1 }, (_, i) => i + 1), y: Float64Array.from(pair.latency), xLabel: 'Second thread', xUnit: '', yLabel: 'Average latency', yUnit: 'cycles', style: 'line' });
+      // Points skipped (a pair found at once) or added (a search, refinement) do not leave the bar short.
+      done = modeEnd;
+      progress(done, total, `${name} mode: read`);
       degreesByMode.push(a.degrees);
       columns.push(degreeColumn(a));
       findings.push(...bankFindings(modes.length > 1 ? `shared.${name}` : 'shared', ss, a, `series "${sweepName}"`));
