@@ -2,7 +2,7 @@ import { latencyLevels } from '../analysis/levels';
 import type { PathModel } from '../model/path';
 import type { SpaceId } from '../presets/types';
 import { formatBytes, resolveParams } from './params';
-import { CLOCK_PARAM, fineChase, JITTER_PARAM, Measurement, openSpace, TPC_PARAM } from './pchase';
+import { CLOCK_PARAM, fineChase, JITTER_PARAM, levelGap, Measurement, openSpace, TPC_PARAM } from './pchase';
 import type { Experiment, Finding, ParamSpec, ParamValues, Table, Trace } from './types';
 import { ExperimentError } from './types';
 
@@ -121,7 +121,7 @@ export const globalLatencyPatterns: Experiment = {
       sums[pat] += trace.latency[i];
       counts[pat]++;
     }
-    const levels = latencyLevels(trace.latency, Math.max(3, 2 * (p.jitter as number)));
+    const levels = latencyLevels(trace.latency, levelGap(p.jitter as number));
     const dataCache = trace.levelNames[0];
     const rows: Table['rows'] = [];
     const findings: Finding[] = [];

@@ -2,7 +2,7 @@ import { latencyLevels, levelOf } from '../analysis/levels';
 import type { SpaceId } from '../presets/types';
 import { formatBytes, resolveParams } from './params';
 import { patternAddress, PATTERN_PARAMS, patternSequenceLength } from './global-latency-patterns';
-import { checkStride, checkWork, CLOCK_PARAM, fineChase, JITTER_PARAM, Measurement, openSpace, SPACE_PARAM, TPC_PARAM, traversal } from './pchase';
+import { checkStride, checkWork, CLOCK_PARAM, fineChase, JITTER_PARAM, levelGap, Measurement, openSpace, SPACE_PARAM, TPC_PARAM, traversal } from './pchase';
 import type { Experiment, Finding, ParamSpec, ParamValues, Series } from './types';
 import { ExperimentError, MAX_TRACE } from './types';
 
@@ -80,7 +80,7 @@ export const pchaseFine: Experiment = {
     }
     const trace = fineChase(model, m, addressOf, k, progress);
     const n = trace.latency.length;
-    const levels = latencyLevels(trace.latency, Math.max(3, 2 * (p.jitter as number)));
+    const levels = latencyLevels(trace.latency, levelGap(p.jitter as number));
     const findings: Finding[] = [
       { key: 'trace.levels', label: 'Distinct latency levels', value: levels.length, unit: '', evidence: `${n} recorded latencies, clustered` },
     ];

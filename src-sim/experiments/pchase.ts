@@ -68,6 +68,15 @@ export function openSpace(preset: Preset, space: SpaceId, seed: number, tpc = -1
   return new PathModel(cfg, c, sm ?? (tpc < 0 ? 0 : tpc * preset.chip.smPerTpc), offset);
 }
 
+/**
+ * The smallest distance between two latency levels that a trace with this jitter supports: with
+ * uniform jitter of +-j cycles one level's latencies span 2j, so levels further apart than that are
+ * two; without jitter any two distinct latencies are two levels (a 2-cycle step included).
+ */
+export function levelGap(jitter: number): number {
+  return jitter > 0 ? 2 * jitter : 0.5;
+}
+
 /** Turns model latencies into what a microbenchmark would read: clock overhead and seeded jitter. */
 export class Measurement {
   private readonly rng: Rng;
