@@ -347,7 +347,7 @@ export function analyseCurve(x: ArrayLike<number>, y: ArrayLike<number>, stride:
 }
 
 function fmt(n: number): string {
-  return Number.isInteger(n) ? String(n) : n.toFixed(2);
+  return Number.isInteger(n) ? String(n) : n.toFixed(1);
 }
 
 // ---- Reading: what the curve decides, checked against the measurements ---------------------------------
@@ -393,6 +393,8 @@ export interface LevelReading {
   fits: Hypothesis[];
   /** Cache capacity (sets x ways x line) when every fitting geometry agrees on it. */
   capacityBytes: Verdict<number>;
+  /** True when a grouped (texture-style) index fits too and reads another line, sets or ways than the line-number index. */
+  groupedDiffers?: boolean;
 }
 
 export interface CurveReading {
@@ -580,12 +582,19 @@ function leastSquares(cols: Float64Array[], y: Float64Array): { coef: number[]; 
 }
 
 /**
- * Noise of one point as a function of N: sigma(N) = c / sqrt(loads(N)) (a point averages its loads),
+ * Noise of one point as a function of N: zero when the curve repeats a value exactly four times running
+ * (measurement noise never does: the data are exact); else sigma(N) = c / sqrt(loads(N)) (a point averages its loads),
  * c from 16-point windows (second differences) that are no busier than twice the quietest quarter (a
  * climb is no noise); the curve-wide estimate where there are fewer than two windows. Without the loads, a point is taken to
  * average max(256, N / stride) of them.
  */
 function noiseModel(x: Float64Array, y: Float64Array, global: number, loadsOf: (N: number) => number): ((N: number) => number) & { windows: number } {
+  // Exact data: a run of EXACT equal points (jitter never repeats a value) means no measurement noise.
+  const EXACT = 4;
+  for (let i = 0, run = 1; i + 1 < y.length; i++) {
+    run = y[i + 1] === y[i] ? run + 1 : 1;
+    if (run >= EXACT) return Object.assign(() => 0, { windows: Infinity });
+  }
   const W = 16;
   const est: number[] = [];
   for (let w = 0; w + W + 2 <= y.length; w += W) {
@@ -650,28 +659,78 @@ const POW2 = (lo: number, hi: number): number[] => {
  * the curve is a constant plus a multiple of the geometry's miss share (plus the level above's, when
  * the plateau before is not flat and the level above's fit is known), within the noise.
  */
-function fitRamp(c: RampContext, k: number, above: Hypothesis[] | null, aboveReach: number, reach: number): { fits: Hypothesis[]; why?: string } {
+interface RampFit {
+  fits: Hypothesis[];
+  why?: string;
+  /** Bytes per load that reaches the level (the stride, or the line of a thrashing level above). */
+  reach: number;
+  /** False when which loads reach the level is not known. */
+  streamKnown: boolean;
+  /** True when `reach` is the line of a thrashing level before the window, read off the plateau before the rise. */
+  edge?: boolean;
+}
+
+/**
+ * Fits ramp k: first as exact data (a deterministic hierarchy reproduces an exact curve to rounding;
+ * noise never does), then within the noise estimated from the curve.
+ */
+function fitRamp(c: RampContext, k: number, above: Hypothesis[] | null, aboveReach: number, reach0: number, known0: boolean): RampFit {
+  const exact: RampContext = { ...c, noiseAt: Object.assign(() => 0, { windows: Infinity }) };
+  const e = fitRampWithin(exact, k, above, aboveReach, reach0, known0);
+  if (e.fits.length || c.noiseAt(c.a.x[c.a.ramps[k].steps[0]]) === 0) return e;
+  return fitRampWithin(c, k, above, aboveReach, reach0, known0);
+}
+
+function fitRampWithin(c: RampContext, k: number, above: Hypothesis[] | null, aboveReach: number, reach0: number, known0: boolean): RampFit {
   const { a } = c;
   const s = a.stride;
   const r = a.ramps[k];
   const first = r.steps[0];
+  let reach = reach0;
+  let streamKnown = known0;
+  let edge = false;
+  const fail = (why: string): RampFit => ({ fits: [], why, reach, streamKnown, edge });
   const idx: number[] = [];
   for (let i = c.before[0]; i <= c.after[1]; i++) if (a.x[i] % s === 0 && a.x[i] >= s && (a.loads || wholeTraversals(s)(a.x[i]) > 0)) idx.push(i);
-  if (idx.length < 6) return { fits: [], why: `too few sizes that are whole multiples of the stride around the rise (${idx.length})` };
+  if (idx.length < 6) return fail(`too few sizes that are whole multiples of the stride around the rise (${idx.length})`);
   // With noise, a fit is only as good as the noise estimate: it needs a few windows of the curve.
-  if (c.noiseAt.windows < 3 && c.noiseAt(a.x[first]) > 0) return { fits: [], why: `too few sizes (${a.x.length}) to estimate the noise a fit is judged by` };
+  if (c.noiseAt.windows < 3 && c.noiseAt(a.x[first]) > 0) return fail(`too few sizes (${a.x.length}) to estimate the noise a fit is judged by`);
   const Ns = idx.map((i) => a.x[i]);
   const ys = Float64Array.from(idx, (i) => a.y[i]);
   const loads = a.loads ?? wholeTraversals(s);
   const cols: Float64Array[] = [];
   if (!flat(c, c.before[0], c.before[1])) {
-    if (!above || above.length === 0) return { fits: [], why: 'the plateau before the rise is not flat and the level above is not identified' };
-    const u0 = missShare(above[0], Ns, s, loads, aboveReach);
-    for (const h of above.slice(1)) {
-      const u = missShare(h, Ns, s, loads, aboveReach);
-      for (let j = 0; j < u.length; j++) if (Math.abs(u[j] - u0[j]) > 1e-12) return { fits: [], why: 'the plateau before the rise is not flat and the level above is not identified' };
+    if (above && above.length) {
+      const u0 = missShare(above[0], Ns, s, loads, aboveReach);
+      for (const h of above.slice(1)) {
+        const u = missShare(h, Ns, s, loads, aboveReach);
+        for (let j = 0; j < u.length; j++) if (Math.abs(u[j] - u0[j]) > 1e-12) return fail('the plateau before the rise is not flat and the level above is not identified');
+      }
+      cols.push(u0);
+    } else {
+      // A level above that thrashes (out of the window or unidentified) misses once per line of it:
+      // find the one line size that makes the plateau before the rise a constant plus its miss share.
+      const before = idx.filter((i) => i <= first);
+      if (before.length < 4) return fail('the plateau before the rise is not flat and too short to identify the level above');
+      const bN = before.map((i) => a.x[i]);
+      const by = Float64Array.from(before, (i) => a.y[i]);
+      const btol = before.map((i) => tolAt(c, i));
+      const found: number[] = [];
+      for (const b of POW2(8, 1 << 13)) {
+        if (b <= s) continue;
+        const thrash: Hypothesis = { lineBytes: b, sets: 1, ways: 0, index: 'bits', run: 1, sizeBytes: 0 };
+        const u = missShare(thrash, bN, s, loads, reach);
+        const f = leastSquares([u], by);
+        if (f && f.coef[1] > 0 && f.res.every((e, j) => Math.abs(e) <= btol[j])) found.push(b);
+      }
+      if (found.length !== 1)
+        return fail(found.length ? `the plateau before the rise fits a level above with lines of ${list(found, ' B')}` : 'the plateau before the rise is not flat and no level above explains it');
+      const thrash: Hypothesis = { lineBytes: found[0], sets: 1, ways: 0, index: 'bits', run: 1, sizeBytes: 0 };
+      cols.push(missShare(thrash, Ns, s, loads, reach));
+      reach = Math.max(reach, found[0]);
+      streamKnown = true;
+      edge = true;
     }
-    cols.push(u0);
   }
   // The onset: no set overflows at the last size before the first step; one does two sizes later at most.
   const xLo = a.x[first];
@@ -707,7 +766,7 @@ function fitRamp(c: RampContext, k: number, above: Hypothesis[] | null, aboveRea
       }
     }
   }
-  return fits.length ? { fits } : { fits, why: 'no LRU geometry (line, sets, ways, bit-selection, grouped or XOR index) reproduces the rise within the noise' };
+  return fits.length ? { fits, reach, streamKnown, edge } : fail('no LRU geometry (line, sets, ways, bit-selection, grouped or XOR index) reproduces the rise within the noise');
 }
 
 /**
@@ -792,16 +851,17 @@ export function readCurve(a: CurveAnalysis): CurveReading {
     // one per line of it (the others hit it). Past a level of unknown line the stream is unknown, and
     // this level's line, sets and ways are not read (a line at most the one above would not show).
     const upLines = above ? agree(above, (h) => h.lineBytes) : [];
-    const streamKnown = k === 0 || upLines.length === 1;
-    const reach = k === 0 ? s : Math.max(s, upLines.length === 1 ? upLines[0] : s);
-    let fitted: { fits: Hypothesis[]; why?: string } = rankOk ? fitRamp(c, k, above, aboveReach, reach) : { fits: [], why: rankWhy };
+    const known0 = k === 0 || upLines.length === 1 || (upLines.length > 0 && upLines[upLines.length - 1] <= s);
+    const reach0 = k === 0 || !known0 ? s : Math.max(s, upLines[upLines.length - 1]);
+    let fitted: RampFit = rankOk ? fitRamp(c, k, above, aboveReach, reach0, known0) : { fits: [], why: rankWhy, reach: reach0, streamKnown: known0 };
     // Without a fit, the plateau before the rise must not creep up: a creep is a rise of its own (an
     // unresolved level, or the tail of a climb), and this rise's rank is then uncertain.
     if (rankOk && fitted.fits.length === 0 && creeps(c, c.before[0], c.before[1])) {
       rankOk = false;
       rankWhy = `the curve creeps up before the rise at ${a.x[r.steps[0]]} B: an unresolved rise`;
-      fitted = { fits: [], why: rankWhy };
+      fitted = { fits: [], why: rankWhy, reach: reach0, streamKnown: known0 };
     }
+    const { reach, streamKnown, edge } = fitted;
     const fits: Hypothesis[] = fitted.fits;
     const why = fitted.why;
     const fitsAfter: boolean = fits.length > 0;
@@ -844,24 +904,42 @@ export function readCurve(a: CurveAnalysis): CurveReading {
         'more traversals (less noise) or jitter-free measurements',
       );
     if (fitsAfter) {
-      const lines = agree(fits, (h) => h.lineBytes);
-      const sets = agree(fits, (h) => h.sets);
-      const ways = agree(fits, (h) => h.ways);
-      const caps = agree(fits, (h) => h.sizeBytes);
-      const ev = `${fits.length} LRU geometr${fits.length > 1 ? 'ies' : 'y'} reproduce the rise`;
+      // Read from the geometries whose set index comes from the line number (WONG's reading) when any
+      // fits; a grouped (texture-style) index that fits as well and reads otherwise is named in the
+      // evidence: only a stride below the line over the whole rise tells the two apart.
+      // Past a thrashing level before the window, one load per line of it arrives: a line of that size
+      // or less would not show. The window's level is then read with the line no smaller than the
+      // line above (as caches are built), and the evidence says so.
+      const sized = edge && fits.some((h) => h.lineBytes >= reach) ? fits.filter((h) => h.lineBytes >= reach) : fits;
+      const edgeNote = sized !== fits ? `; assuming the line is no smaller than the ${reach} B line of the level before the window` : '';
+      const lineIndexed = sized.filter((h) => h.run === 1);
+      const pool = lineIndexed.length ? lineIndexed : sized;
+      const grouped = sized.filter((h) => h.run > 1);
+      const lines = agree(pool, (h) => h.lineBytes);
+      const sets = agree(pool, (h) => h.sets);
+      const ways = agree(pool, (h) => h.ways);
+      const caps = agree(pool, (h) => h.sizeBytes);
+      const ev = `${pool.length} LRU geometr${pool.length > 1 ? 'ies' : 'y'} reproduce the rise${edgeNote}`;
+      const alt = (pick: (h: Hypothesis) => number, v: number, unit = ''): string => {
+        const other = lineIndexed.length ? agree(grouped, pick).filter((g) => g !== v) : [];
+        return other.length
+          ? `; assuming the set index comes from the line number (WONG): with 2 or 4 lines to a set (texture-style) it would be ${list(other, unit)}, which a stride below the line over the whole rise tells apart`
+          : '';
+      };
+      rd.groupedDiffers = lineIndexed.length > 0 && grouped.some((g) => !lineIndexed.some((h) => h.lineBytes === g.lineBytes && h.sets === g.sets && h.ways === g.ways));
       rd.lineBytes =
         lines.length === 1
-          ? decided(lines[0], `${ev}, all with ${lines[0]} B lines`)
+          ? decided(lines[0], `${ev}, all with ${lines[0]} B lines${alt((h) => h.lineBytes, lines[0], ' B')}`)
           : open(`lines of ${list(lines, ' B')} fit equally`, lines[0] <= s ? `a stride below ${s} B with a size step of at most the stride` : 'a finer size step or less noise');
       rd.sets =
-        sets.length === 1 ? decided(sets[0], `${ev}, all with ${sets[0]} set(s)`) : open(`${list(sets)} sets fit equally`, 'a smaller stride (the sets a stride skips are not seen) or a finer size step');
-      rd.ways = ways.length === 1 ? decided(ways[0], `${ev}, all ${ways[0]}-way`) : open(`${list(ways)} ways fit equally`, 'a finer size step or less noise');
+        sets.length === 1 ? decided(sets[0], `${ev}, all with ${sets[0]} set(s)${alt((h) => h.sets, sets[0])}`) : open(`${list(sets)} sets fit equally`, 'a smaller stride (the sets a stride skips are not seen) or a finer size step');
+      rd.ways = ways.length === 1 ? decided(ways[0], `${ev}, all ${ways[0]}-way${alt((h) => h.ways, ways[0])}`) : open(`${list(ways)} ways fit equally`, 'a finer size step or less noise');
       rd.capacityBytes =
-        caps.length === 1 ? decided(caps[0], `${ev}, all of ${caps[0]} B`) : open(`capacities of ${list(caps, ' B')} fit equally`, 'a stride below the line');
+        caps.length === 1 ? decided(caps[0], `${ev}, all of ${caps[0]} B${alt((h) => h.sizeBytes, caps[0], ' B')}`) : open(`capacities of ${list(caps, ' B')} fit equally`, 'a stride below the line');
       rd.regular = decided('yes', `${ev} within the noise`);
       const hidden = !streamKnown
         ? 'the level above is not identified, so which loads reach this level is unknown'
-        : k > 0 && reach > s && lines.some((b) => b <= reach)
+        : reach > s && !edgeNote && lines.some((b) => b <= reach)
           ? `the level above lets one load per ${reach} B through, so a line of ${reach} B or less does not show`
           : '';
       if (hidden) {
@@ -961,6 +1039,94 @@ function pushVerdict<T extends number | string>(out: Finding[], key: string, lab
   if ('evidence' in v) out.push({ key, label, value: v.value, unit, evidence: v.evidence });
   else if (v.reason !== 'not read') out.push(cannotTell(key, label, v.reason, v.next));
 }
+
+/**
+ * WONG's staircase reading, unchecked: the regions' way size, ways and line size as the staircase
+ * shows them. For curves that are no cyclic chase of a data array (instruction fetch with prefetching),
+ * where the LRU fits of readCurve do not apply; the experiment that asks for it says so in its notes.
+ */
+export function staircaseFindings(a: CurveAnalysis, stride: number, label: string): Finding[] {
+  const out: Finding[] = [];
+  out.push({
+    key: `${label}.levels`,
+    label: `${label}: cache levels seen`,
+    value: a.ramps.length,
+    unit: '',
+    evidence: a.ramps.length
+      ? `${a.ramps.length} rising region(s) between plateaus`
+      : `flat curve: no rise above ${fmt(a.threshold)} cycles between neighbouring sizes`,
+  });
+  a.plateaus.forEach((p, i) => {
+    out.push({
+      key: `${label}.plateau${i + 1}.latency`,
+      label: `${label}: plateau ${i + 1} latency`,
+      value: Math.round(p.latency * 10) / 10,
+      unit: 'cycles',
+      evidence: `median of ${p.to - p.from + 1} points, N = ${p.xFrom}..${p.xTo} B`,
+    });
+  });
+  a.ramps.forEach((r, i) => {
+    const k = `${label}.level${i + 1}`;
+    const lv = `${label}: level ${i + 1}`;
+    out.push({
+      key: `${k}.sizeBytes`,
+      label: `${lv} size`,
+      value: r.sizeBytes,
+      unit: 'B',
+      evidence: `last size before the rise at ${r.sizeBytes} B (${r.steps.length} step(s) follow)`,
+    });
+    out.push({
+      key: `${k}.steps`,
+      label: `${lv} steps in the rise`,
+      value: r.steps.length,
+      unit: '',
+      evidence: `${r.steps.length} step(s) ${fmt(r.spacing)} B apart${r.complete ? '' : ' (sweep ends inside the rise)'}`,
+    });
+    if (!r.regular)
+      out.push({
+        key: `${k}.regular`,
+        label: `${lv} rises like an LRU cache`,
+        value: 'no',
+        unit: '',
+        evidence: 'the latency falls between steps or the steps are unevenly spaced: not the staircase of WONG Fig 4, so line size and ways are not read',
+      });
+    if (r.complete && r.regular)
+      out.push({
+        key: `${k}.waySizeBytes`,
+        label: `${lv} way size`,
+        value: r.widthBytes,
+        unit: 'B',
+        evidence: `the rise spans ${r.sizeBytes}..${r.sizeBytes + r.widthBytes} B`,
+      });
+    if (r.ways !== undefined)
+      out.push({
+        key: `${k}.ways`,
+        label: `${lv} associativity`,
+        value: r.ways,
+        unit: '',
+        evidence: `size ${r.sizeBytes} B / way size ${r.widthBytes} B`,
+      });
+    if (r.lineBytes !== undefined) {
+      out.push({
+        key: `${k}.lineBytes`,
+        label: `${lv} line size`,
+        value: r.lineBytes,
+        unit: 'B',
+        evidence: `steps ${fmt(r.spacing)} B apart with stride ${stride} B < line (WONG Fig 4)`,
+      });
+      if (r.sets !== undefined)
+        out.push({
+          key: `${k}.sets`,
+          label: `${lv} sets`,
+          value: r.sets,
+          unit: '',
+          evidence: `${r.sets} steps of one line each`,
+        });
+    }
+  });
+  return out;
+}
+
 
 /** Turns a curve analysis into findings keyed `${label}.plateauK.latency`, `${label}.levelK.sizeBytes`, ... */
 export function curveFindings(a: CurveAnalysis, stride: number, label: string): Finding[] {

@@ -183,7 +183,7 @@ function runLatency(preset: Preset, p: ParamValues, seed: number, progress: (d: 
       progress(++done, total, `stride ${formatBytes(s)}`);
     });
     series.push(curveSeries(`s = ${formatBytes(s)}`, ns, y));
-    findings.push(...curveFindings(analyseCurve(ns, y, s), s, `s${s}`));
+    findings.push(...curveFindings(analyseCurve(ns, y, s, { loads: (N) => timedAccesses(N, s, p.traversals as number) }), s, `s${s}`));
   });
   const notes = [
     p.latencyView === 'measured'

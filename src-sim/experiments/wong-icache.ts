@@ -1,4 +1,4 @@
-import { analyseCurve, curveFindings } from '../analysis/average-curve';
+import { analyseCurve, staircaseFindings } from '../analysis/average-curve';
 import { fetchFindings } from '../core/analysis';
 import { clockTimeline, FetchUnit, loopCyclesPerInstruction } from '../core/ifetch';
 import type { CoreConfig } from '../core/types';
@@ -99,7 +99,7 @@ function runLatency(preset: Preset, core: CoreConfig, p: ParamValues, seed: numb
     progress(i + 1, ns.length, formatBytes(N));
     return v;
   });
-  const findings = curveFindings(analyseCurve(ns, y, p.sizeStep as number), p.sizeStep as number, 'fig22');
+  const findings = staircaseFindings(analyseCurve(ns, y, p.sizeStep as number), p.sizeStep as number, 'fig22');
   return {
     series: [curve('SM alone', ns, y)],
     tables: [],
@@ -123,7 +123,7 @@ function runL1(preset: Preset, core: CoreConfig, p: ParamValues, seed: number, p
     return v;
   });
   const series: Series[] = [curve(p.tpc === -1 ? 'mean placement' : `TPC ${p.tpc}`, ns, y)];
-  const findings: Finding[] = curveFindings(analyseCurve(ns, y, p.zoomStep as number), p.zoomStep as number, 'fig23');
+  const findings: Finding[] = staircaseFindings(analyseCurve(ns, y, p.zoomStep as number), p.zoomStep as number, 'fig23');
   if (places > 0) {
     const lo = new Float64Array(ns.length).fill(Infinity);
     const hi = new Float64Array(ns.length).fill(-Infinity);
