@@ -1,6 +1,7 @@
 import { latencyLevels, levelOf } from './levels';
 import type { Finding } from '../experiments/types';
 import { formatBytes } from '../experiments/params';
+import { cannotTell } from './cannot-tell';
 
 /**
  * TLB analysers (WONG IV-I, Figs 13-16; MEI 4.2, Table 4, Figs 10-11). They read measured latencies,
@@ -667,21 +668,43 @@ export function analyseWindow(points: readonly WindowPoint[]): WindowAnalysis {
   const rare = loud.every((p) => res.switchesPerTraversal[points.indexOf(p)] <= Math.max(4, 0.05 * p.elements));
   const maxQuiet = quiet.length ? Math.max(...quiet.map((p) => p.sizeBytes)) : -1;
   const minLoud = loud.length ? Math.min(...loud.map((p) => p.sizeBytes)) : Infinity;
+  const range = `sizes ${formatBytes(points[0]?.sizeBytes ?? 0)} to ${formatBytes(points[points.length - 1]?.sizeBytes ?? 0)}`;
   if (classes.length < 2 || !quiet.length || !loud.length || !rare || maxQuiet > minLoud) {
-    res.findings.push({
-      key: 'tlb.window.bytes',
-      label: 'Window of active page entries',
-      value: 'none',
-      unit: '',
-      evidence: `no rare slowest latency class that appears only beyond some N (sizes ${formatBytes(points[0]?.sizeBytes ?? 0)} to ${formatBytes(points[points.length - 1]?.sizeBytes ?? 0)})`,
-    });
+    // No switch seen proves no window only where the chase misses the L2 TLB, which this probe does not establish.
+    res.findings.push(
+      cannotTell(
+        'tlb.window.bytes',
+        'Window of active page entries',
+        `no rare slowest latency class that appears only beyond some N (${range}); a page-table switch shows only on an L2 TLB miss, and this probe does not establish that the chase misses the L2 TLB`,
+        'the reach probe to find the L2 TLB reach, then this probe over sizes beyond it',
+      ),
+    );
+    return res;
+  }
+  let first = Infinity;
+  let offBoundary = 0;
+  for (const p of loud) {
+    const stride = p.sizeBytes / Math.max(1, p.elements);
+    for (let i = 0; i < p.latencies.length; i++) {
+      if (classOf(classes, p.latencies[i]) !== top || p.addresses[i] <= 0) continue;
+      first = Math.min(first, p.addresses[i]);
+      // A switch happens where the chase enters another window: just past a multiple of the window.
+      if (p.addresses[i] % maxQuiet >= stride) offBoundary++;
+    }
+  }
+  res.firstSwitchAddress = Number.isFinite(first) ? first : null;
+  if (offBoundary > 0) {
+    res.findings.push(
+      cannotTell(
+        'tlb.window.bytes',
+        'Window of active page entries',
+        `switches appear from N = ${formatBytes(minLoud)}, but ${offBoundary} of them lie away from multiples of ${formatBytes(maxQuiet)} (the first at ${formatBytes(first)}): the sizes without a switch may only be sizes where the L2 TLB still hits`,
+        'this probe with a finer size step and sizes beyond the L2 TLB reach',
+      ),
+    );
     return res;
   }
   res.windowBytes = maxQuiet;
-  let first = Infinity;
-  for (const p of loud)
-    for (let i = 0; i < p.latencies.length; i++) if (classOf(classes, p.latencies[i]) === top && p.addresses[i] > 0) first = Math.min(first, p.addresses[i]);
-  res.firstSwitchAddress = Number.isFinite(first) ? first : null;
   res.switchLatency = classes[top].mean;
   res.belowLatency = classes[top - 1].mean;
   res.findings.push({
@@ -917,8 +940,10 @@ export function tlbLevelsOf(checks: readonly RiseCheck[], tolerance: number): { 
     else if (c.verdict === 'data') {
       const ctl = c.nearPairRise ?? 0;
       const own = c.ownPageRise ?? 0;
+      const tol = Math.max(2 * tolerance, 0.1 * (c.hi - c.lo));
       // Pure data: the rise is the same whether the pages pair up or not, so translation did not change here.
-      if (Math.abs(ctl - own) > Math.max(2 * tolerance, 0.1 * (c.hi - c.lo))) return { levels, stop: `at ${c.fit} elements a data-cache rise (${c.reason}) differs from its pair control: translation changed there too, so the order of the TLB levels after it is unknown` };
+      const pure = Math.abs(ctl - own) <= tol || (c.pairRise !== null && Math.abs(c.pairRise - (c.hi - c.lo)) <= tol);
+      if (!pure) return { levels, stop: `at ${c.fit} elements a data-cache rise (${c.reason}) differs from its pair control: translation changed there too, so the order of the TLB levels after it is unknown` };
     } else return { levels, stop: `at ${c.fit} elements ${c.reason}` };
   }
   return { levels, stop: null };

@@ -333,10 +333,10 @@ class Runner {
   }
 
   /** Average latency over whole timed traversals of n elements. */
-  average(stream: number, layout: { at(i: number): number }, n: number, phase: string): number {
+  average(stream: number, layout: { at(i: number): number }, n: number, phase: string, scale = 1): number {
     const { model, m } = this.open(stream);
     for (let i = 0; i < n; i++) model.access(layout.at(i));
-    const passes = passesFor(n, this.pl.traversals);
+    const passes = passesFor(n, this.pl.traversals) * scale;
     let sum = 0;
     for (let t = 0; t < passes; t++) for (let i = 0; i < n; i++) sum += m.read(model.access(layout.at(i)));
     this.tick(averageCost(n, this.pl.traversals), phase);
@@ -388,7 +388,7 @@ function classTable(name: string, classes: readonly LatencyClass[]): Table {
   };
 }
 
-const STREAM = { reach: 0, policy: 900_000, reuse: 950_000, fixed: 1_000_000, offset: 2_000_000, missed: 3_000_000, window: 4_000_000, pair: 5_000_000, same: 6_000_000, double: 7_000_000, ladder: 8_000_000, coverage: 9_000_000, own: 10_000_000 };
+const STREAM = { reach: 0, policy: 900_000, reuse: 950_000, fixed: 1_000_000, offset: 2_000_000, missed: 3_000_000, window: 4_000_000, pair: 5_000_000, same: 6_000_000, double: 7_000_000, ladder: 8_000_000, coverage: 9_000_000, own: 10_000_000, repeat: 11_000_000 };
 
 /** Anything that places element i of a chase. */
 interface Placement {
@@ -440,7 +440,11 @@ class LadderLayout implements Placement {
     readonly skew: number,
   ) {}
   at(i: number): number {
-    return Math.floor(i / this.k) * this.spacing + (i % this.k) * this.stride + (this.skew > 0 ? (i * this.skew) % this.stride : 0);
+    // With several elements per entry the group starts on an entry boundary, so that it stays in one entry.
+    const j = Math.floor(i / this.k);
+    const unit = this.k * this.stride;
+    const start = this.k > 1 ? Math.floor((j * this.spacing) / unit) * unit : j * this.spacing;
+    return start + (i % this.k) * this.stride + (this.skew > 0 ? (i * this.skew) % this.stride : 0);
   }
 }
 
@@ -511,7 +515,39 @@ function runReach(r: Runner, sizes: number[], label: string): { result: Experime
   const own = control(STREAM.own, new OwnPageLayout(stride), 'own-page control');
   const dbl = control(STREAM.double, new Layout(2 * stride, skew), 'double-stride control');
   const { checks, segmentation: seg } = classifyRises(main, pair, near, own, dbl);
-  const { levels: found, stop } = tlbLevelsOf(checks, seg.tolerance);
+  const walk = tlbLevelsOf(checks, seg.tolerance);
+  let stop = walk.stop;
+  const found = walk.levels.slice();
+  // A level is named by its order only where the latency before its rise is flat: from the first
+  // point for the L1 TLB (every element hits it), between the two rises for the L2 TLB (every element
+  // misses the L1 and hits the L2). A drift means a level overflowing gradually, too little to show.
+  const flat = (from: number, to: number): boolean => {
+    let lo = Infinity;
+    let hi = -Infinity;
+    elements.forEach((e, i) => {
+      if (e < from || e > to) return;
+      lo = Math.min(lo, y[i]);
+      hi = Math.max(hi, y[i]);
+    });
+    return hi - lo <= Math.max(1, 8 * plateauNoise(elements, y, seg, undefined));
+  };
+  // Flat between consecutive rises (a data-cache rise before it is allowed), from the first point on.
+  const flatUpTo = (fit: number, from: number): boolean => {
+    let start = from;
+    for (const c of checks) {
+      if (c.fit > fit || c.fit < from) continue;
+      if (!flat(start, c.fit)) return false;
+      start = c.full;
+    }
+    return true;
+  };
+  if (found.length >= 1 && !(elements[0] <= 2 && flatUpTo(found[0].fit, elements[0]))) {
+    stop = `the latency drifts before the first translation rise at ${found[0].fit} elements (or the sweep starts above 2 elements): a TLB level may overflow gradually there, so the rise cannot be named the L1 TLB's`;
+    found.length = 0;
+  } else if (found.length === 2 && !flatUpTo(found[1].fit, found[0].full)) {
+    stop = `the latency drifts between the rises at ${found[0].fit} and ${found[1].fit} elements: the L1 TLB does not miss evenly, so the second rise cannot be named the L2 TLB's`;
+    found.length = 1;
+  }
   const src = `${label ? label + ': ' : ''}average latency vs N at stride ${formatBytes(stride)}`;
   const passes = Math.max(3, traversals);
   const levels: ReachLevel[] = [];
@@ -567,32 +603,48 @@ function runReach(r: Runner, sizes: number[], label: string): { result: Experime
     // Set sizes from the miss fraction of each point of the step (an LRU or FIFO thrash pattern).
     // The L2 TLB's re-use test needs the re-used element out of the L1 TLB: known only for a fully associative L1.
     const l1 = levels[0];
+    const l1Deterministic = level === 1 || (l1 !== undefined && (l1.policy === 'LRU' || l1.policyEvidence.endsWith('(FIFO)')));
     const pol =
       level === 2 && !(l1 && l1.fullyAssociative)
-        ? policyOf(r, lv, layout, tr, n, -1)
-        : policyOf(r, lv, layout, tr, n, level === 2 ? found[0].fit : 0);
+        ? policyOf(r, lv, layout, tr, n, -1, l1Deterministic)
+        : policyOf(r, lv, layout, tr, n, level === 2 ? found[0].fit : 0, l1Deterministic);
     lv.policy = pol.policy;
     lv.policyEvidence = pol.evidence;
     if (!lv.fullyAssociative && step && pol.periodic) {
-      const m = missesInStep(step, 1);
-      const inf = setSizesFromMisses(m.elements, m.misses);
       const span = c.hi - c.lo;
-      const noise = plateauNoise(elements, y, seg, step);
-      const err = Math.max(...m.elements.map((e) => (e * noise) / span));
-      if (inf && inf.complete && inf.consistent && err < 0.2 && inf.setSizes.length) {
+      let noise = plateauNoise(elements, y, seg, step);
+      let err = Math.max(...step.xs.map((e) => (e * noise) / span));
+      let st = step;
+      // Too noisy to count misses per point: measure the points of the step again with more passes.
+      if (err >= 0.1 && err < 1.5) {
+        const scale = Math.min(64, Math.ceil((err / 0.08) ** 2));
+        const ys = step.xs.map((e, i) => (i === 0 || i === step.xs.length - 1 ? step.ys[i] : r.average(STREAM.repeat + level * 1000 + i, layout, e, `set sizes: L${level} TLB`, scale)));
+        st = { ...step, ys };
+        noise /= Math.sqrt(scale);
+        err /= Math.sqrt(scale);
+      }
+      // The levels right next to the step (a later rise may lift the far end of the plateau after it).
+      const near = (from: number, to: number): number => {
+        const v = elements.map((e, i) => (e >= from && e <= to ? y[i] : NaN)).filter((x) => x === x);
+        return v.reduce((a, b) => a + b, 0) / Math.max(1, v.length);
+      };
+      st = { ...st, lo: near(c.fit - 2, c.fit), hi: near(c.full, c.full + 2) };
+      const m = missesInStep(st, 1);
+      const inf = setSizesFromMisses(m.elements, m.misses);
+      if (inf && inf.complete && inf.consistent && err < 0.15 && inf.setSizes.length) {
         const equal = inf.setSizes.every((v) => v === inf.setSizes[0]);
         if (lv.perEntry === 1 && inf.setSizes.length >= 2) {
           lv.setSizes = inf.setSizes;
           lv.sets = inf.setSizes.length;
           lv.entries = inf.setSizes.reduce((a, b) => a + b, 0);
           lv.ways = equal ? inf.setSizes[0] : inf.setSizes.join(',');
-        } else if (equal) {
+        } else if (equal && inf.setSizes.length >= 2) {
           lv.ways = inf.setSizes[0];
           lv.setSizes = inf.setSizes;
           lv.notes.push(`${inf.setSizes.length} set(s) of ${inf.setSizes[0]} reached at this stride; the sets not reached are not counted`);
         }
         if (equal && inf.setSizes.length > 1) lv.waySizeBytes = lv.widthBytes;
-      } else if (inf && err >= 0.2) lv.notes.push(`the miss count per point is uncertain by ${err.toFixed(2)} misses (noise ${noise.toFixed(2)} cycles): set sizes not read`);
+      } else if (inf && err >= 0.15) lv.notes.push(`the miss count per point is uncertain by ${err.toFixed(2)} misses (noise ${noise.toFixed(2)} cycles): set sizes not read`);
     }
     levels.push(lv);
   });
@@ -675,19 +727,37 @@ function runReach(r: Runner, sizes: number[], label: string): { result: Experime
  * Replacement of one level: the plain chase one element past the reach (periodic or not, MEI 3.2 (4)),
  * then a chase that re-uses one thrashing element (LRU keeps it, FIFO does not).
  */
-function policyOf(r: Runner, lv: ReachLevel, layout: Placement, tr: Trace, n: number, l1Fit: number): { policy: string; evidence: string; periodic: boolean } {
+function policyOf(r: Runner, lv: ReachLevel, layout: Placement, tr: Trace, n: number, l1Fit: number, l1Deterministic = true): { policy: string; evidence: string; periodic: boolean } {
   const c = lv.check;
   const mid = (c.lo + c.hi) / 2;
-  const classes = latencyClasses(tr.latency);
-  const straddle = classes.find((k) => k.min < mid && k.max > mid);
+  // Classes of single accesses: without jitter two cycles apart are two classes.
+  const classes = latencyClasses(tr.latency, 0.5);
   const at = `N = ${formatBytes(n * r.pl.stride)} (one element past the reach)`;
-  if (straddle || classes.length === 0)
-    return { policy: CANNOT_TELL, evidence: `single accesses at ${at} cannot be classified: the latencies spread across the middle of the step (${c.lo.toFixed(1)} to ${c.hi.toFixed(1)} cycles); to decide: a run with less jitter`, periodic: false };
+  // L1 TLB: a miss is any access slower than the hit class (the L2 TLB behind it may hit or miss).
+  // L2 TLB: a miss is an access above the middle of its step.
+  let hit = 0;
+  for (let i = 1; i < classes.length; i++) if (Math.abs(classes[i].mean - c.lo) < Math.abs(classes[hit].mean - c.lo)) hit = i;
+  const hitNear = classes.length > 0 && Math.abs(classes[hit].mean - c.lo) <= (c.hi - c.lo) / 4;
+  // Two classes are told apart only when the gap between them is at least as wide as either class.
+  const apart = (a: LatencyClass | undefined, b: LatencyClass | undefined): boolean => !a || !b || b.min - a.max >= Math.max(a.max - a.min, b.max - b.min, 0.5);
+  const below = [...classes].reverse().find((k) => k.mean < mid);
+  const above = classes.find((k) => k.mean > mid);
+  const separated = lv.level === 1 ? (hitNear ? classes[hit].max < mid && apart(classes[hit], classes[hit + 1]) : classes.length > 0 && classes[0].min > mid) : !classes.some((k) => k.min < mid && k.max > mid) && apart(below, above);
+  if (!separated || classes.length === 0)
+    return {
+      policy: CANNOT_TELL,
+      evidence: `single accesses at ${at} cannot be classified: the latency classes (${classes.map((k) => `${k.min.toFixed(0)}..${k.max.toFixed(0)}`).join(', ')}) are not separated by more than their own spread around the middle of the step (${c.lo.toFixed(1)} to ${c.hi.toFixed(1)} cycles); to decide: a run with less jitter or more traversals`,
+      periodic: false,
+    };
   const T = Math.floor(tr.latency.length / n);
   const noReuse = l1Fit < 0;
-  const slow = (v: number): boolean => v > mid;
+  // With no access near the hit latency every access misses (a fully associative level thrashing).
+  const hitMax = hitNear ? classes[hit].max : mid;
+  const slow = lv.level === 1 ? (v: number): boolean => v > hitMax : (v: number): boolean => v > mid;
   let mismatches = 0;
   for (let t = 1; t < T; t++) for (let i = 0; i < n; i++) if (slow(tr.latency[t * n + i]) !== slow(tr.latency[(t - 1) * n + i])) mismatches++;
+  if (mismatches > 0 && !l1Deterministic)
+    return { policy: CANNOT_TELL, evidence: `fine-grained trace at ${at}: ${mismatches} accesses change between traversals, but the L1 TLB in front is not shown to be LRU or FIFO, so it may cause them; to decide: the L1 TLB's policy first`, periodic: false };
   if (mismatches > 0) return { policy: 'not LRU', evidence: `fine-grained trace at ${at}, ${T} traversals: ${mismatches} accesses change between hit and miss from one traversal to the next (aperiodic: not LRU)`, periodic: false };
   const thrash: number[] = [];
   for (let i = 0; i < n; i++) if (slow(tr.latency[(T - 1) * n + i])) thrash.push(i);

@@ -185,6 +185,12 @@ function measure(c: Case, seed: number): Record<string, unknown> {
   const window = tlbProbes.run(c.preset, { ...base, probe: 'window', sizeFrom: 64 * MB, sizeTo: 2 * GB, sizeStep: 64 * MB }, seed + 2, quiet);
   if (process.env.BLIND_TLB_ONLY !== undefined) {
     console.log(c.name);
+    if (reach.trace && process.env.BLIND_TLB_TRACE) {
+      const t = reach.trace;
+      console.log('trace', Array.from(t.latency).join(' '));
+      console.log('tlb', Array.from(t.tlb).join(''));
+      console.log('lvl', Array.from(t.level).join(''));
+    }
     for (const r of [reach, page]) {
       for (const t of r.tables) console.log(t.name, JSON.stringify(t.rows, null, 0));
       for (const f of r.findings) console.log(`  ${f.key} = ${String(f.value)}  [${f.evidence}]`);
@@ -211,9 +217,10 @@ describe('blind random TLB geometries', () => {
     const card = new Scorecard(`TLB probes, seed ${SEED}`);
     const all = [...generate(SEED, CASES), ...papers()];
     const only = process.env.BLIND_TLB_ONLY;
-    const cases = only === undefined ? all : only.split(',').map((k) => all[Number(k)]);
+    const picked = only === undefined ? all.map((_, k) => k) : only.split(',').map(Number);
     const log: string[] = [];
-    cases.forEach((c, i) => {
+    picked.forEach((i) => {
+      const c = all[i];
       const got = measure(c, SEED + 10 * i);
       const marks: string[] = [];
       for (const q of QUANTITIES) {
