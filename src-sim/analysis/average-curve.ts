@@ -896,9 +896,18 @@ export function readCurve(a: CurveAnalysis): CurveReading {
     if (beforeLen < 2) rd.sizeBytes = open('the sweep starts at the rise: no plateau before it', 'a sweep that starts at a smaller size');
     else if (fitsAfter)
       rd.sizeBytes = decided(xs, `last size before the rise (${r.steps.length} step(s) follow); an LRU geometry reproduces the rise`);
-    else if (sigma0 === 0)
-      rd.sizeBytes = decided(xs, `last size before the rise: the curve is exact (no noise) and flat up to ${xs} B`);
-    else
+    else if (sigma0 === 0) {
+      // Exact data: the level's first misses show however few they are, where the curve first leaves
+      // the value it started the plateau at (the step detector may pass over the first small steps).
+      const p0 = c.before[0];
+      const v = a.y[p0];
+      let d = p0;
+      while (d <= r.steps[0] && Math.abs(a.y[d] - v) <= 1e-9 * (1 + Math.abs(v))) d++;
+      rd.sizeBytes =
+        d - p0 >= 2
+          ? decided(a.x[d - 1], `the curve is exact (no noise) and leaves its plateau of ${fmt(v)} cycles after ${a.x[d - 1]} B`)
+          : open('the rise fits no LRU cache and the plateau before it is not constant', 'a sweep that starts well before the rise');
+    } else
       rd.sizeBytes = open(
         `the rise fits no LRU cache and its first misses may hide in the noise (${fmt(sigma0)} cycles a point)`,
         'more traversals (less noise) or jitter-free measurements',

@@ -194,9 +194,14 @@ function judgeLevels(card: Scorecard, c: Case, f: Map<string, Finding>, prefix: 
       const seen = seenSize(c, k, stride, 4 * c.sizeTo);
       card.judge('size seen', seen, f.get(`${key}.sizeBytes`)?.value, at, (step - 1) / seen);
     }
-    card.judge('line', l.lineBytes, f.get(`${key}.lineBytes`)?.value, at);
-    card.judge('sets', l.sets, f.get(`${key}.sets`)?.value, at);
-    card.judge('ways', l.ways, f.get(`${key}.ways`)?.value, at);
+    // One curve reads the geometry as WONG does, with the set index taken from the line number, and
+    // names a grouped (texture-style) index that fits as well in its evidence: only the hierarchy
+    // reading, from a stride below the line, is scored on a grouped index's line, sets and ways.
+    if (stride === null || l.run === 1) {
+      card.judge('line', l.lineBytes, f.get(`${key}.lineBytes`)?.value, at);
+      card.judge('sets', l.sets, f.get(`${key}.sets`)?.value, at);
+      card.judge('ways', l.ways, f.get(`${key}.ways`)?.value, at);
+    }
     card.judge('LRU-like', regular(l), f.get(`${key}.regular`)?.value, at);
   });
   // Plateau k is the hit latency of level k (memory after the last) when every access of the plateau
