@@ -395,6 +395,8 @@ export interface LevelReading {
   capacityBytes: Verdict<number>;
   /** True when a grouped (texture-style) index fits too and reads another line, sets or ways than the line-number index. */
   groupedDiffers?: boolean;
+  /** Bytes per load that reach the level (the stride, or the line of a thrashing level above); absent when unknown. */
+  reach?: number;
 }
 
 export interface CurveReading {
@@ -879,6 +881,7 @@ export function readCurve(a: CurveAnalysis): CurveReading {
       regular: open('not read', ''),
       fits,
       capacityBytes: open('not read', ''),
+      reach: streamKnown ? reach : undefined,
     };
     if (!rankOk) {
       const o = open<never>(rankWhy || 'an earlier rise is not resolved', 'a wider sweep, more traversals (less noise) or a finer step');
@@ -1191,4 +1194,138 @@ export function sharingVerdict(aloneBytes: number | undefined, pairedBytes: numb
   const ratio = pairedBytes / aloneBytes;
   const verdict = Math.abs(ratio - 0.5) <= 0.1 ? 'shared' : Math.abs(ratio - 1) <= 0.1 ? 'private' : 'unclear';
   return { verdict, ratio };
+}
+
+// ---- The hierarchy from several curves ------------------------------------------------------------------
+
+/** One analysed curve and its reading (see readHierarchy). */
+export interface ReadCurve {
+  a: CurveAnalysis;
+  rd: CurveReading;
+}
+
+/** Sizes within one sweep step of each other are the same size. */
+function near(p: number, q: number, step: number): boolean {
+  return Math.abs(p - q) <= step;
+}
+
+/** The one value all entries agree on (numbers within `slack`), or the list of the different ones. */
+function consensus(values: { v: number; from: string }[], slack = 0): { value?: number; from: string[]; all: number[] } {
+  const all = [...new Set(values.map((e) => e.v))].sort((p, q) => p - q);
+  if (all.length && all[all.length - 1] - all[0] <= slack) return { value: all[0], from: values.map((e) => e.from), all };
+  return { from: values.map((e) => e.from), all };
+}
+
+/**
+ * The hierarchy read off several curves of one sweep (strides differ, sizes the same): a level is
+ * matched across curves by its rank where the curves see the same number of levels, else by the size
+ * it rises at; each quantity is taken where a curve decides it (its fits agree, the grouped index
+ * included) and only when every curve that decides it agrees. A size the stride does not move is the
+ * capacity (a stride past the way skips sets and moves it); a plateau two strides read alike is a
+ * level's latency (below the line a plateau mixes hits and misses, and moves with the stride).
+ */
+export function readHierarchy(curves: ReadCurve[], label = 'hierarchy'): Finding[] {
+  const out: Finding[] = [];
+  if (curves.length === 0) return out;
+  const step = Math.max(...curves.map((c) => c.a.dx));
+  const name = (c: ReadCurve): string => `stride ${c.a.stride} B`;
+  const byStride = [...curves].sort((p, q) => p.a.stride - q.a.stride);
+  const counted = byStride.filter((c) => c.rd.levels.value !== undefined);
+  // Levels: every curve decides the same count.
+  const counts = [...new Set(counted.map((c) => c.rd.levels.value as number))];
+  let L: number | undefined;
+  if (counted.length === curves.length && counts.length === 1) L = counts[0];
+  pushVerdict(
+    out,
+    `${label}.levels`,
+    `${label}: cache levels`,
+    '',
+    L !== undefined
+      ? decided<number>(L, `every curve (${curves.map(name).join(', ')}) sees ${L} level(s)`)
+      : open<number>(
+          counted.length < curves.length
+            ? `the curves of ${byStride.filter((c) => c.rd.levels.value === undefined).map(name).join(', ')} do not decide their levels`
+            : `the curves see ${counts.join(' and ')} levels (a stride can put two levels at one size)`,
+          'more traversals (less noise), a wider sweep, or a stride at which the levels rise apart',
+        ),
+  );
+  if (L === undefined) return out;
+  // Level k of each curve (all see L levels: matched by rank).
+  for (let k = 0; k < L; k++) {
+    const lv = `${label}.level${k + 1}`;
+    const txt = `${label}: level ${k + 1}`;
+    const at = curves.map((c) => ({ c, l: c.rd.level[k], x: c.a.x[c.a.ramps[k].steps[0]] }));
+    // Capacity: the fits' capacity where they all agree, and sizes seen alike at different strides.
+    const caps: { v: number; from: string }[] = [];
+    for (const { c, l } of at) {
+      const all = agree(l.fits, (h) => h.sizeBytes);
+      if (all.length === 1 && !l.groupedDiffers && l.capacityBytes.value !== undefined) caps.push({ v: all[0], from: `the fits of ${name(c)}` });
+    }
+    const seen = at.filter(({ l }) => l.sizeBytes.value !== undefined);
+    for (let i = 0; i < seen.length; i++)
+      for (let j = i + 1; j < seen.length; j++)
+        if (seen[i].l.reach !== undefined && seen[j].l.reach !== undefined && seen[i].l.reach !== seen[j].l.reach && near(seen[i].l.sizeBytes.value as number, seen[j].l.sizeBytes.value as number, step))
+          caps.push({ v: Math.min(seen[i].l.sizeBytes.value as number, seen[j].l.sizeBytes.value as number), from: `the rise at the same size with ${name(seen[i].c)} and ${name(seen[j].c)}` });
+    const cap = consensus(caps, step - 1);
+    pushVerdict(
+      out,
+      `${lv}.sizeBytes`,
+      `${txt} size`,
+      'B',
+      cap.value !== undefined
+        ? decided<number>(cap.value, `${[...new Set(cap.from)].join('; ')}`)
+        : open<number>(
+            caps.length ? `readings disagree: ${list(cap.all, ' B')}` : 'no curve fits an LRU geometry to it and the strides see it rise at different sizes',
+            'a stride below the line, or two strides below the way size',
+          ),
+    );
+    // Line, sets, ways: where a curve's fits all agree (grouped index included).
+    const q = (pick: (l: LevelReading) => Verdict<number>, what: string, unit: string): Verdict<number> => {
+      const vals: { v: number; from: string }[] = [];
+      for (const { c, l } of at) {
+        const v = pick(l);
+        if (v.value !== undefined && !l.groupedDiffers) vals.push({ v: v.value, from: name(c) });
+      }
+      const r = consensus(vals);
+      return r.value !== undefined
+        ? decided(r.value, `the fits of ${r.from.join(' and ')}`)
+        : open(vals.length ? `the curves read ${list(r.all, unit)}` : `no curve decides the ${what}`, `a stride below the line over the whole rise`);
+    };
+    pushVerdict(out, `${lv}.lineBytes`, `${txt} line size`, 'B', q((l) => l.lineBytes, 'line', ' B'));
+    pushVerdict(out, `${lv}.sets`, `${txt} sets`, '', q((l) => l.sets, 'sets', ''));
+    pushVerdict(out, `${lv}.ways`, `${txt} associativity`, '', q((l) => l.ways, 'ways', ''));
+    const regs: ('yes' | 'no')[] = [...new Set(at.map(({ l }) => l.regular.value).filter((v): v is 'yes' | 'no' => v !== undefined))];
+    pushVerdict(
+      out,
+      `${lv}.regular`,
+      `${txt} rises like an LRU cache`,
+      '',
+      regs.length === 1 ? decided<'yes' | 'no'>(regs[0], `the curves of ${at.filter(({ l }) => l.regular.value !== undefined).map(({ c }) => name(c)).join(' and ')}`) : open<'yes' | 'no'>(regs.length ? 'the curves disagree' : 'no curve decides it', 'more traversals (less noise) or a wider sweep past the rise'),
+    );
+  }
+  // Latencies: plateau k is level k's latency where two strides read it alike (a plateau past a level
+  // whose line the stride undercuts mixes hits and misses, and moves with the stride).
+  for (let k = 0; k <= L; k++) {
+    const key = `${label}.latency${k + 1}`;
+    const txt = `${label}: ${k === L ? 'memory' : `level ${k + 1}`} latency`;
+    const ps = curves.map((c) => ({ c, p: c.rd.plateaus[k], sigma: c.rd.noiseAt(c.a.plateaus[k]?.xTo ?? c.a.x[c.a.x.length - 1]) }));
+    const ok = ps.filter((e) => e.p?.value !== undefined);
+    let v: Verdict<number>;
+    if (k === 0 && ok.length) {
+      const vals = ok.map((e) => e.p.value as number);
+      const spread = Math.max(...vals) - Math.min(...vals);
+      const tol = 6 * Math.max(...ok.map((e) => e.sigma)) + 1e-6 * (1 + Math.abs(vals[0]));
+      v = spread <= tol ? decided(Math.round(median(vals) * 10) / 10, `plateau 1 of ${ok.map((e) => name(e.c)).join(' and ')}`) : open(`the first plateaus differ by ${fmt(spread)} cycles`, 'a sweep that starts well inside the first level');
+    } else if (ok.length >= 2) {
+      const vals = ok.map((e) => e.p.value as number);
+      const spread = Math.max(...vals) - Math.min(...vals);
+      const tol = 6 * Math.max(...ok.map((e) => e.sigma)) + 1e-6 * (1 + Math.abs(vals[0]));
+      v =
+        spread <= tol
+          ? decided(Math.round(median(vals) * 10) / 10, `plateau ${k + 1} reads alike with ${ok.map((e) => name(e.c)).join(' and ')}`)
+          : open(`plateau ${k + 1} moves with the stride (${list(vals.map((x) => Math.round(x * 10) / 10), ' cycles')}): a stride below a line above mixes hits and misses`, 'a stride of at least every line above, at two strides');
+    } else v = open(`plateau ${k + 1} is decided on ${ok.length} curve(s); it takes two strides that read it alike`, 'a second stride of at least every line above');
+    pushVerdict(out, key, txt, 'cycles', v);
+  }
+  return out;
 }

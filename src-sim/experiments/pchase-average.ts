@@ -4,7 +4,8 @@ import { averageChase, checkStride, checkWork, CLOCK_PARAM, JITTER_PARAM, Measur
 import type { Experiment, ParamSpec, ParamValues, Series } from './types';
 import { ExperimentError } from './types';
 import { Rng } from '../rng';
-import { analyseCurve, curveFindings } from '../analysis/average-curve';
+import type { ReadCurve } from '../analysis/average-curve';
+import { analyseCurve, readCurve, readHierarchy, readingFindings } from '../analysis/average-curve';
 
 const params: ParamSpec[] = [
   SPACE_PARAM,
@@ -76,7 +77,7 @@ export const pchaseAverage: Experiment = {
       });
     });
     const trav = p.traversals as number;
-    const findings = series.flatMap((se, i) => {
+    const read: ReadCurve[] = series.map((se, i) => {
       const s = strides[i];
       // A size that is no whole multiple of the stride wraps the chase at an offset, so that later
       // traversals touch other addresses: the curve zig-zags between them. Only the multiples are read
@@ -84,10 +85,17 @@ export const pchaseAverage: Experiment = {
       const all = Array.from({ length: se.x.length }, (_, j) => j);
       const whole = all.filter((j) => se.x[j] % s === 0);
       const use = whole.length >= 8 && whole.length < all.length ? whole : all;
-      const x = use.map((j) => se.x[j]);
-      const y = use.map((j) => se.y[j]);
-      return curveFindings(analyseCurve(x, y, s, { loads: (N) => (N % s === 0 ? timedAccesses(N, s, trav) : 0) }), s, se.name);
+      const a = analyseCurve(
+        use.map((j) => se.x[j]),
+        use.map((j) => se.y[j]),
+        s,
+        { loads: (N) => (N % s === 0 ? timedAccesses(N, s, trav) : 0) },
+      );
+      return { a, rd: readCurve(a) };
     });
+    const findings = read.flatMap(({ a, rd }, i) => readingFindings(a, rd, strides[i], series[i].name));
+    // Two strides or more: the hierarchy they agree on (sizes the stride does not move, plateaus two strides read alike).
+    if (read.length >= 2) findings.push(...readHierarchy(read));
     return { series, tables: [], findings, notes: [] };
   },
 };
