@@ -903,8 +903,9 @@ export function classifyRises(main: ElementCurve, pair: ElementCurve | null, nea
       pairRise: pr,
       nearPairRise: nr,
       ownPageRise: or,
-      doubleSame: ds === null ? null : ds >= need / 2,
-      doubleHalf: dh === null ? null : dh >= need / 2 && !(ds !== null && ds >= need / 2),
+      // The same level at twice the stride rises by as much (another level's rise there is no match).
+      doubleSame: ds === null ? null : Math.abs(ds - need) <= need / 4,
+      doubleHalf: dh === null ? null : Math.abs(dh - need) <= need / 4 && !(ds !== null && Math.abs(ds - need) <= need / 4),
       reason: '',
     };
     // A fading rise: the plateau after it sinks back towards the level before it.
@@ -931,11 +932,12 @@ export function classifyRises(main: ElementCurve, pair: ElementCurve | null, nea
  * translation view did not change it (the pair control rises as much); otherwise translation and data
  * overflowed together and the order of the levels is lost. An undecided rise stops the walk.
  */
-export function tlbLevelsOf(checks: readonly RiseCheck[], tolerance: number): { levels: RiseCheck[]; stop: string | null } {
-  const levels: RiseCheck[] = [];
+export function tlbLevelsOf(checks: readonly RiseCheck[], tolerance: number): { levels: { check: RiseCheck; level: number }[]; stop: string | null; hiddenL1: string | null } {
+  const levels: { check: RiseCheck; level: number }[] = [];
+  let hiddenL1: string | null = null;
   for (const c of checks) {
-    if (levels.length === 2) break;
-    if (c.verdict === 'tlb') levels.push(c);
+    if (levels.length === 2 || (hiddenL1 && levels.length === 1)) break;
+    if (c.verdict === 'tlb') levels.push({ check: c, level: hiddenL1 ? 2 : levels.length + 1 });
     else if (c.verdict === 'window') continue;
     else if (c.verdict === 'data') {
       const ctl = c.nearPairRise ?? 0;
@@ -943,10 +945,17 @@ export function tlbLevelsOf(checks: readonly RiseCheck[], tolerance: number): { 
       const tol = Math.max(2 * tolerance, 0.1 * (c.hi - c.lo));
       // Pure data: the rise is the same whether the pages pair up or not, so translation did not change here.
       const pure = Math.abs(ctl - own) <= tol || (c.pairRise !== null && Math.abs(c.pairRise - (c.hi - c.lo)) <= tol);
-      if (!pure) return { levels, stop: `at ${c.fit} elements a data-cache rise (${c.reason}) differs from its pair control: translation changed there too, so the order of the TLB levels after it is unknown` };
-    } else return { levels, stop: `at ${c.fit} elements ${c.reason}` };
+      if (pure) continue;
+      // Translation changed inside the first data rise with no TLB rise before it: the L1 TLB (looked up
+      // first) overflowed there, hidden by the data cache; a later translation rise is the L2 TLB's.
+      if (levels.length === 0 && !hiddenL1) {
+        hiddenL1 = `the L1 TLB overflows inside the data-cache rise at ${c.fit} elements (one element per page rises ${own.toFixed(1)} cycles there, two per page ${ctl.toFixed(1)}), so its entries are not seen`;
+        continue;
+      }
+      return { levels, stop: `at ${c.fit} elements a data-cache rise (${c.reason}) differs from its pair control: translation changed there too, so the order of the TLB levels after it is unknown`, hiddenL1 };
+    } else return { levels, stop: `at ${c.fit} elements ${c.reason}`, hiddenL1 };
   }
-  return { levels, stop: null };
+  return { levels, stop: null, hiddenL1 };
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -466,6 +466,8 @@ interface ReachLevel {
   policyEvidence: string;
   /** Slowest latency class one element past the reach. */
   slowLatency: number | null;
+  /** Spread of an averaged point on the plateaus next to the step, cycles. */
+  noise: number;
   notes: string[];
 }
 
@@ -519,8 +521,8 @@ function runReach(r: Runner, sizes: number[], label: string): { result: Experime
   let stop = walk.stop;
   const found = walk.levels.slice();
   // A level is named by its order only where the latency before its rise is flat: from the first
-  // point for the L1 TLB (every element hits it), between the two rises for the L2 TLB (every element
-  // misses the L1 and hits the L2). A drift means a level overflowing gradually, too little to show.
+  // point for the first level named (every element hits it), between the two rises for the second.
+  // A drift means a level overflowing gradually, too little to show.
   const flat = (from: number, to: number): boolean => {
     let lo = Infinity;
     let hi = -Infinity;
@@ -541,19 +543,19 @@ function runReach(r: Runner, sizes: number[], label: string): { result: Experime
     }
     return true;
   };
-  if (found.length >= 1 && !(elements[0] <= 2 && flatUpTo(found[0].fit, elements[0]))) {
-    stop = `the latency drifts before the first translation rise at ${found[0].fit} elements (or the sweep starts above 2 elements): a TLB level may overflow gradually there, so the rise cannot be named the L1 TLB's`;
+  if (found.length >= 1 && !(elements[0] <= 2 && flatUpTo(found[0].check.fit, elements[0]))) {
+    stop = `the latency drifts before the first translation rise at ${found[0].check.fit} elements (or the sweep starts above 2 elements): a TLB level may overflow gradually there, so the rise cannot be named`;
     found.length = 0;
-  } else if (found.length === 2 && !flatUpTo(found[1].fit, found[0].full)) {
-    stop = `the latency drifts between the rises at ${found[0].fit} and ${found[1].fit} elements: the L1 TLB does not miss evenly, so the second rise cannot be named the L2 TLB's`;
+  } else if (found.length === 2 && !flatUpTo(found[1].check.fit, found[0].check.full)) {
+    stop = `the latency drifts between the rises at ${found[0].check.fit} and ${found[1].check.fit} elements: the L1 TLB does not miss evenly, so the second rise cannot be named the L2 TLB's`;
     found.length = 1;
   }
+  const hiddenL1 = found.length && found[0].level === 2 ? walk.hiddenL1 : null;
   const src = `${label ? label + ': ' : ''}average latency vs N at stride ${formatBytes(stride)}`;
   const passes = Math.max(3, traversals);
   const levels: ReachLevel[] = [];
   let trace: Trace | undefined;
-  found.forEach((c, li) => {
-    const level = li + 1;
+  found.forEach(({ check: c, level }) => {
     const step = seg.steps.find((s) => s.lastFitX === c.fit);
     const n = c.fit + 1;
     const lv: ReachLevel = {
@@ -571,6 +573,7 @@ function runReach(r: Runner, sizes: number[], label: string): { result: Experime
       policy: CANNOT_TELL,
       policyEvidence: '',
       slowLatency: null,
+      noise: plateauNoise(elements, y, seg, step),
       notes: [],
     };
     const tr = r.trace(STREAM.policy + level, layout, n, passes, `policy: L${level} TLB`);
@@ -579,7 +582,9 @@ function runReach(r: Runner, sizes: number[], label: string): { result: Experime
     lv.slowLatency = classes.length >= 2 ? classes[classes.length - 1].mean : null;
     // Elements per entry: the same counts at twice the stride (one each), or half of them (shared).
     if (c.doubleSame) lv.perEntry = 1;
-    else if (c.doubleHalf) {
+    else {
+      // Shared entries (or an inconclusive double-stride control): the spacing of the slow accesses
+      // one element past the reach; the associativity ladder below checks the groups it implies.
       const sh = analyseEntrySharing(tr.latency, n, c.fit * stride, stride, level);
       if (sh && sh.elementsPerEntry >= 2 && c.fit % sh.elementsPerEntry === 0) lv.perEntry = sh.elementsPerEntry;
     }
@@ -602,12 +607,12 @@ function runReach(r: Runner, sizes: number[], label: string): { result: Experime
     }
     // Set sizes from the miss fraction of each point of the step (an LRU or FIFO thrash pattern).
     // The L2 TLB's re-use test needs the re-used element out of the L1 TLB: known only for a fully associative L1.
-    const l1 = levels[0];
+    const l1 = levels.find((x) => x.level === 1);
     const l1Deterministic = level === 1 || (l1 !== undefined && (l1.policy === 'LRU' || l1.policyEvidence.endsWith('(FIFO)')));
     const pol =
       level === 2 && !(l1 && l1.fullyAssociative)
         ? policyOf(r, lv, layout, tr, n, -1, l1Deterministic)
-        : policyOf(r, lv, layout, tr, n, level === 2 ? found[0].fit : 0, l1Deterministic);
+        : policyOf(r, lv, layout, tr, n, level === 2 ? found[0].check.fit : 0, l1Deterministic);
     lv.policy = pol.policy;
     lv.policyEvidence = pol.evidence;
     if (!lv.fullyAssociative && step && pol.periodic) {
@@ -648,7 +653,7 @@ function runReach(r: Runner, sizes: number[], label: string): { result: Experime
     }
     levels.push(lv);
   });
-  const findings = reachFindings(levels, stop, src, stride, sizes[sizes.length - 1] ?? 0);
+  const findings = reachFindings(levels, stop ?? hiddenL1, src, stride, sizes[sizes.length - 1] ?? 0);
   const tables: Table[] = [
     {
       name: 'Latency plateaus',
@@ -815,7 +820,6 @@ function policyOf(r: Runner, lv: ReachLevel, layout: Placement, tr: Trace, n: nu
   const base = `periodic plain trace at ${at} (${thrash.length} elements thrash); re-using element ${h} after element ${after}: ${ru.reason}`;
   if (ru.policy === 'LRU') return { policy: 'LRU', evidence: base, periodic: true };
   if (ru.policy === 'FIFO') return { policy: 'not LRU', evidence: `${base} (FIFO)`, periodic: true };
-  if (ru.policy === 'neither' && lv.level === 1 && thrash.length > 2) return { policy: 'not LRU', evidence: base, periodic: true };
   return { policy: CANNOT_TELL, evidence: `${base}; to decide: the L1 TLB's policy first, or a level with more entries`, periodic: true };
 }
 
@@ -904,7 +908,9 @@ function runCoverage(r: Runner, l: ReachLevel): { coverage: number | null; evide
   for (let t = 4 * KB; t <= top; t *= 2) strides.push(t);
   const yFit = strides.map((t, i) => r.average(STREAM.coverage + l.level * 100 + i, new Layout(t, r.pl.skew), e, `coverage: L${l.level} TLB`));
   const yOver = strides.map((t, i) => r.average(STREAM.coverage + l.level * 100 + 50 + i, new Layout(t, r.pl.skew), e + 1, `coverage: L${l.level} TLB`));
-  const mid = (l.check.lo + l.check.hi) / 2;
+  // Any miss of the level lifts the average above its hit level (a set overflowing adds only its own
+  // elements' misses); the threshold stands clear of the noise of an averaged point.
+  const mid = l.check.lo + Math.max(1.5, 6 * l.noise);
   const series = [curve(`L${l.level}: ${e} elements`, strides, yFit, 'Stride', 'B', 'Average latency', 'cycles', true), curve(`L${l.level}: ${e + 1} elements`, strides, yOver, 'Stride', 'B', 'Average latency', 'cycles', true)];
   if (yFit.some((v) => !(v < mid))) return { coverage: null, evidence: `${e} elements do not fit at every stride from 4 KB (the data caches or another level interfere)`, series };
   const first = yOver.findIndex((v) => v > mid);
