@@ -895,17 +895,29 @@ export function classifyRises(main: ElementCurve, pair: ElementCurve | null, nea
     const pr = riseBetween(pair, r.fit, r.full);
     const nr = riseBetween(nearPair, r.fit, r.full);
     const or = riseBetween(ownPage, r.fit, r.full);
-    const ds = riseBetween(dbl, r.fit, r.full);
-    const dh = riseBetween(dbl, Math.floor(r.fit / 2), Math.ceil(r.full / 2));
+    // The onset of the rise: the first point past the last count that fits. At twice the stride the same
+    // level starts to miss at the same count (each element has its own entry) or at half of it (two
+    // elements share one entry at the probe's stride); another level's rise there is no match.
+    const onset = riseBetween(main, r.fit, r.fit + 1) ?? 0;
+    const ds = riseBetween(dbl, r.fit, r.fit + 1);
+    const dh = riseBetween(dbl, Math.floor(r.fit / 2), Math.floor(r.fit / 2) + 1);
+    // At the last count that fits, the double-stride sweep must still be at the main sweep's level (no misses yet).
+    const atFit = (c: ElementCurve | null): number | null => {
+      const i = c ? indexNear(c, r.fit, false) : -1;
+      return c && i >= 0 && c.elements[i] === r.fit ? c.y[i] : null;
+    };
+    const d0 = atFit(dbl);
+    const m0 = atFit(main);
+    const level = d0 !== null && m0 !== null && Math.abs(d0 - m0) <= 0.1 * onset + 0.5;
+    const match = (v: number | null): boolean => v !== null && onset > 0 && level && Math.abs(v - onset) <= 0.25 * onset + 0.5;
     const base: RiseCheck = {
       ...r,
       verdict: 'undecided',
       pairRise: pr,
       nearPairRise: nr,
       ownPageRise: or,
-      // The same level at twice the stride rises by as much (another level's rise there is no match).
-      doubleSame: ds === null ? null : Math.abs(ds - need) <= need / 4,
-      doubleHalf: dh === null ? null : Math.abs(dh - need) <= need / 4 && !(ds !== null && Math.abs(ds - need) <= need / 4),
+      doubleSame: ds === null ? null : match(ds),
+      doubleHalf: dh === null ? null : !match(ds) && dh > 0.5 + 0.25 * onset,
       reason: '',
     };
     // A fading rise: the plateau after it sinks back towards the level before it.
