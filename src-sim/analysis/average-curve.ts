@@ -639,15 +639,46 @@ function flat(c: RampContext, from: number, to: number): boolean {
   return true;
 }
 
-/** True when the stretch [from, to] creeps up: the median of its last third over that of its first third, beyond the noise. */
+/**
+ * True when the stretch [from, to] climbs: split in up to eight segments, a later segment's median lies
+ * above an earlier one's beyond the noise of medians (and half the typical spread inside a segment, the
+ * teeth of a sub-line sawtooth). A short step at either end counts as much as a slow creep.
+ */
 function creeps(c: RampContext, from: number, to: number): boolean {
   const n = to - from + 1;
   if (n < 6) return false;
-  const t = Math.floor(n / 3);
-  const lo = medianOf(c.a.y, from, from + t - 1);
-  const hi = medianOf(c.a.y, to - t + 1, to);
-  const sigma = c.noiseAt(c.a.x[from + (n >> 1)]);
-  return hi - lo > 4 * 1.25 * sigma * Math.sqrt(2 / t) + 1e-6 * (1 + Math.abs(lo));
+  const m = Math.max(3, Math.floor(n / 8));
+  const meds: number[] = [];
+  const sig: number[] = [];
+  const spreads: number[] = [];
+  for (let j = from; j + m - 1 <= to; j += m) {
+    meds.push(medianOf(c.a.y, j, j + m - 1));
+    sig.push(c.noiseAt(c.a.x[j + (m >> 1)]));
+    let lo = Infinity;
+    let hi = -Infinity;
+    for (let i = j; i < j + m; i++) {
+      lo = Math.min(lo, c.a.y[i]);
+      hi = Math.max(hi, c.a.y[i]);
+    }
+    spreads.push(hi - lo);
+  }
+  // The last partial segment, when long enough, ends the stretch.
+  const tail = from + meds.length * m;
+  if (to - tail + 1 >= 3) {
+    meds.push(medianOf(c.a.y, tail, to));
+    sig.push(c.noiseAt(c.a.x[to]));
+  }
+  const teeth = 0.5 * median(spreads);
+  let low = Infinity;
+  let lowSig = 0;
+  for (let j = 0; j < meds.length; j++) {
+    if (meds[j] - low > 5 * 1.25 * Math.max(sig[j], lowSig) * Math.sqrt(2 / m) + teeth + 1e-6 * (1 + Math.abs(low))) return true;
+    if (meds[j] < low) {
+      low = meds[j];
+      lowSig = sig[j];
+    }
+  }
+  return false;
 }
 
 const POW2 = (lo: number, hi: number): number[] => {
@@ -1238,7 +1269,7 @@ export function readHierarchy(curves: ReadCurve[], label = 'hierarchy'): Finding
   pushVerdict(
     out,
     `${label}.levels`,
-    `${label}: cache levels`,
+    `${label}: cache levels that rise inside the sweep`,
     '',
     L !== undefined
       ? decided<number>(L, `every curve (${curves.map(name).join(', ')}) sees ${L} level(s)`)

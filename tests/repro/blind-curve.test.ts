@@ -173,27 +173,62 @@ function seenSize(c: Case, k: number, s: number, limit: number): number {
 /** True when the level's curve is the LRU staircase: LRU or FIFO (the same on a cyclic chase), or one way. */
 const regular = (l: Level): string => (l.policy.kind === 'lru' || l.policy.kind === 'fifo' || l.ways === 1 ? 'yes' : 'no');
 
+interface Visible {
+  /** The levels whose rise a curve shows, in order (indices into the case's levels). */
+  vis: number[];
+  /** The level that serves plateau r (memory = levels.length). */
+  served: number[];
+  /** Array size past which each level's rise begins with the stride. */
+  seen: number[];
+}
+
+/**
+ * What one curve shows: plateau r is served by the level that holds the array there (memory past the
+ * last): the first level not yet overflowed at the window's start, then the next one that overflows
+ * later, and so on. A rise before the window or past it is not shown, and levels seen at the same size
+ * rise together (one level seen; the first of them is scored).
+ */
+function visible(c: Case, stride: number, step: number): Visible {
+  const n = c.levels.length;
+  const seen = c.levels.map((_, k) => seenSize(c, k, stride, 4 * c.sizeTo));
+  const vis: number[] = [];
+  let cur = seen.findIndex((v) => v >= c.sizeFrom);
+  if (cur < 0) cur = n;
+  const served = [cur];
+  while (cur < n && seen[cur] < c.sizeTo) {
+    vis.push(cur);
+    let next = cur + 1;
+    while (next < n && seen[next] <= seen[cur] + step) next++;
+    cur = next;
+    served.push(cur);
+  }
+  return { vis, served, seen };
+}
+
+/**
+ * The hierarchy all curves show: the levels every curve shows (the same ones), else every level (the
+ * reader must then leave the count open). A level no stride shows inside the window is not counted.
+ */
+function visibleToAll(c: Case, step: number): Visible {
+  const each = c.strides.map((s) => visible(c, s, step));
+  const same = each.every((e) => e.vis.join() === each[0].vis.join() && e.served.join() === each[0].served.join());
+  if (same) return { ...each[0], seen: [] };
+  const all = c.levels.map((_, k) => k);
+  return { vis: all, served: [...all, c.levels.length], seen: [] };
+}
+
 function judgeLevels(card: Scorecard, c: Case, f: Map<string, Finding>, prefix: string, ctx: string, stride: number | null, step: number): void {
-  // One curve sees the levels whose rises it separates: levels seen at the same size with its stride
-  // rise together (one level seen); their quantities past the first such level are not scored.
-  const seen = stride === null ? [] : c.levels.map((_, k) => seenSize(c, k, stride, 4 * c.sizeTo));
-  // Levels whose rise begins past the window are not seen either.
-  let distinct = c.levels.length;
-  for (let k = seen.length - 1; k >= 0; k--) if (seen[k] >= c.sizeTo) distinct = k;
-  for (let k = 1; k < Math.min(distinct, seen.length); k++) if (seen[k] <= seen[k - 1] + step) distinct = k;
-  const visible = stride === null ? c.levels.length : seen.filter((v, k) => v < c.sizeTo && (k === 0 || v > seen[k - 1] + step)).length;
-  card.judge('levels', visible, f.get(`${prefix}.levels`)?.value, ctx);
-  c.levels.forEach((l, k) => {
-    if (k >= distinct) return;
-    const key = `${prefix}.level${k + 1}`;
+  const n = c.levels.length;
+  const { vis, served, seen } = stride === null ? visibleToAll(c, step) : visible(c, stride, step);
+  card.judge('levels', vis.length, f.get(`${prefix}.levels`)?.value, ctx);
+  vis.forEach((k, r) => {
+    const l = c.levels[k];
+    const key = `${prefix}.level${r + 1}`;
     const at = `${ctx} level ${k + 1}`;
     // The size is read to the sweep's step: the last size before the rise. One curve sees the size its
     // stride sees (a stride past the way skips sets); all curves together, the capacity.
     if (stride === null) card.judge('size', sizeOf(l), f.get(`${key}.sizeBytes`)?.value, at, (step - 1) / sizeOf(l));
-    else {
-      const seen = seenSize(c, k, stride, 4 * c.sizeTo);
-      card.judge('size seen', seen, f.get(`${key}.sizeBytes`)?.value, at, (step - 1) / seen);
-    }
+    else card.judge('size seen', seen[k], f.get(`${key}.sizeBytes`)?.value, at, (step - 1) / seen[k]);
     // One curve reads the geometry as WONG does, with the set index taken from the line number, and
     // names a grouped (texture-style) index that fits as well in its evidence: only the hierarchy
     // reading, from a stride below the line, is scored on a grouped index's line, sets and ways.
@@ -204,13 +239,12 @@ function judgeLevels(card: Scorecard, c: Case, f: Map<string, Finding>, prefix: 
     }
     card.judge('LRU-like', regular(l), f.get(`${key}.regular`)?.value, at);
   });
-  // Plateau k is the hit latency of level k (memory after the last) when every access of the plateau
-  // reaches it: always for the first; for later ones when the stride is a line of every level above.
-  c.latency.forEach((lat, k) => {
-    if (k > distinct) return;
-    const full = k === 0 || stride === null || c.levels.slice(0, k).every((l) => stride >= l.lineBytes);
-    const v = f.get(stride === null ? `${prefix}.latency${k + 1}` : `${prefix}.plateau${k + 1}.latency`)?.value;
-    if (full) card.judge(`latency ${k === c.levels.length ? 'memory' : `L${k + 1}`}`, lat, v, `${ctx} plateau ${k + 1}`, c.jitter ? 1 / lat : 0.05 / lat);
+  // Plateau r's latency is the serving level's when every load reaches it: the stride is a line of
+  // every level above it (the hierarchy reading reports level latencies directly).
+  served.forEach((j, r) => {
+    const full = stride === null || c.levels.slice(0, j).every((l) => stride >= l.lineBytes);
+    const v = f.get(stride === null ? `${prefix}.latency${r + 1}` : `${prefix}.plateau${r + 1}.latency`)?.value;
+    if (full) card.judge(`latency ${j === n ? 'memory' : `L${j + 1}`}`, c.latency[j], v, `${ctx} plateau ${r + 1}`, c.jitter ? 1 / c.latency[j] : 0.05 / c.latency[j]);
   });
 }
 
@@ -226,6 +260,8 @@ describe('blind suite: the average-latency curve reader on random hierarchies', 
       const ctx = `#${i} (${describeCase(c)})`;
       const r = pchaseAverage.run(c.preset, { strides: c.strides, sizeFrom: c.sizeFrom, sizeTo: c.sizeTo, sizeStep: c.sizeStep, jitter: c.jitter }, SEED + i, () => {});
       const f = new Map(r.findings.map((q) => [q.key, q]));
+      if (process.env.BLIND_CURVE_REASONS)
+        for (const q of r.findings) if (q.key.endsWith(process.env.BLIND_CURVE_REASONS) && q.value === 'cannot tell') console.log(`REASON #${i} ${q.key}: ${q.evidence}`);
       if (process.env.BLIND_CURVE_SHOW === String(i)) {
         console.log(ctx);
         for (const q of r.findings) console.log(`${q.key} = ${q.value}  (${q.evidence})`);
