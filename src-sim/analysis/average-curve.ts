@@ -1282,6 +1282,8 @@ export function readHierarchy(curves: ReadCurve[], label = 'hierarchy'): Finding
   );
   if (L === undefined) return out;
   // Level k of each curve (all see L levels: matched by rank).
+  const hLine: (number | undefined)[] = [];
+  const hRegular: (string | undefined)[] = [];
   for (let k = 0; k < L; k++) {
     const lv = `${label}.level${k + 1}`;
     const txt = `${label}: level ${k + 1}`;
@@ -1322,10 +1324,13 @@ export function readHierarchy(curves: ReadCurve[], label = 'hierarchy'): Finding
         ? decided(r.value, `the fits of ${r.from.join(' and ')}`)
         : open(vals.length ? `the curves read ${list(r.all, unit)}` : `no curve decides the ${what}`, `a stride below the line over the whole rise`);
     };
-    pushVerdict(out, `${lv}.lineBytes`, `${txt} line size`, 'B', q((l) => l.lineBytes, 'line', ' B'));
+    const lineV = q((l) => l.lineBytes, 'line', ' B');
+    hLine.push(lineV.value);
+    pushVerdict(out, `${lv}.lineBytes`, `${txt} line size`, 'B', lineV);
     pushVerdict(out, `${lv}.sets`, `${txt} sets`, '', q((l) => l.sets, 'sets', ''));
     pushVerdict(out, `${lv}.ways`, `${txt} associativity`, '', q((l) => l.ways, 'ways', ''));
     const regs: ('yes' | 'no')[] = [...new Set(at.map(({ l }) => l.regular.value).filter((v): v is 'yes' | 'no' => v !== undefined))];
+    hRegular.push(regs.length === 1 ? regs[0] : undefined);
     pushVerdict(
       out,
       `${lv}.regular`,
@@ -1347,6 +1352,20 @@ export function readHierarchy(curves: ReadCurve[], label = 'hierarchy'): Finding
       const spread = Math.max(...vals) - Math.min(...vals);
       const tol = 6 * Math.max(...ok.map((e) => e.sigma)) + 1e-6 * (1 + Math.abs(vals[0]));
       v = spread <= tol ? decided(Math.round(median(vals) * 10) / 10, `plateau 1 of ${ok.map((e) => name(e.c)).join(' and ')}`) : open(`the first plateaus differ by ${fmt(spread)} cycles`, 'a sweep that starts well inside the first level');
+    } else if (
+      // Past LRU levels of known lines, a stride of every line above reaches level k with every load.
+      hLine.slice(0, k).every((b) => b !== undefined) &&
+      hRegular.slice(0, k).every((r) => r === 'yes') &&
+      ok.some((e) => e.c.a.stride >= Math.max(...(hLine.slice(0, k) as number[])))
+    ) {
+      const full = ok.filter((e) => e.c.a.stride >= Math.max(...(hLine.slice(0, k) as number[])));
+      const vals = full.map((e) => e.p.value as number);
+      const spread = Math.max(...vals) - Math.min(...vals);
+      const tol = 6 * Math.max(...full.map((e) => e.sigma)) + 1e-6 * (1 + Math.abs(vals[0]));
+      v =
+        spread <= tol
+          ? decided(Math.round(median(vals) * 10) / 10, `plateau ${k + 1} of ${full.map((e) => name(e.c)).join(' and ')}, a stride of every line above (LRU levels: every load misses them)`)
+          : open(`plateau ${k + 1} reads ${list(vals.map((x) => Math.round(x * 10) / 10), ' cycles')} at strides of every line above`, 'more traversals (less noise)');
     } else if (ok.length >= 2) {
       const vals = ok.map((e) => e.p.value as number);
       const spread = Math.max(...vals) - Math.min(...vals);
