@@ -909,7 +909,8 @@ export function classifyRises(main: ElementCurve, pair: ElementCurve | null, nea
     const d0 = atFit(dbl);
     const m0 = atFit(main);
     const level = d0 !== null && m0 !== null && Math.abs(d0 - m0) <= 0.1 * onset + 0.5;
-    const match = (v: number | null): boolean => v !== null && onset > 0 && level && Math.abs(v - onset) <= 0.25 * onset + 0.5;
+    // (A larger rise is allowed: at twice the stride a set-associative level behind may start to miss too.)
+    const match = (v: number | null): boolean => v !== null && onset > 0 && level && v >= 0.75 * onset - 0.5;
     const base: RiseCheck = {
       ...r,
       verdict: 'undecided',

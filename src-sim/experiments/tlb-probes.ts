@@ -586,7 +586,9 @@ function runReach(r: Runner, sizes: number[], label: string): { result: Experime
       // Shared entries (or an inconclusive double-stride control): the spacing of the slow accesses
       // one element past the reach; the associativity ladder below checks the groups it implies.
       const sh = analyseEntrySharing(tr.latency, n, c.fit * stride, stride, level);
-      if (sh && sh.elementsPerEntry >= 2 && c.fit % sh.elementsPerEntry === 0) lv.perEntry = sh.elementsPerEntry;
+      // Shared entries show a step one element wide (the new entry thrashes them all at once, every k-th
+      // access slow); elements spread over only some of the sets show a step as wide as the sets they reach.
+      if (sh && sh.elementsPerEntry >= 2 && c.fit % sh.elementsPerEntry === 0 && c.full - c.fit === 1) lv.perEntry = sh.elementsPerEntry;
     }
     // Fully associative: E entries fit and E + 1 miss at every stride of the ladder.
     if (lv.perEntry !== null) {
@@ -1070,7 +1072,7 @@ export const tlbProbes: Experiment = {
         return runWindow(r);
       case 'page-size': {
         const reach = runReach(r, pl.reachSizes, `${pl.space} (page-size pass 1)`);
-        const findings: Finding[] = reach.result.findings.filter((f) => f.key === 'tlb.l1.reachBytes' || f.key === 'tlb.l1.entries' || f.key === 'tlb.l2.entries');
+        const findings: Finding[] = reach.result.findings.filter((f) => f.key === 'tlb.l1.reachBytes' || f.key === 'tlb.l1.entries' || f.key === 'tlb.l2.entries' || f.key === 'tlb.l1.fullyAssociative' || f.key === 'tlb.l2.fullyAssociative');
         const series: Series[] = [...reach.result.series];
         const notes: string[] = [];
         // Entry coverage of each level whose entry count is known: E + 1 elements stop fitting at the stride where each needs its own entry.

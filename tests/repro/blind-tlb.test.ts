@@ -58,7 +58,7 @@ function tlbLevel(rng: Rng, name: string, coverage: number, entries: number): Ca
     const setWays = [entries - b * (k - 1), ...new Array<number>(k - 1).fill(b)];
     geometry = { lineBytes: coverage, sets: k, ways: Math.max(...setWays), setWays, index: { kind: 'interleave' }, policy: { kind: 'lru' } };
   } else {
-    const sets = pick(rng, [2, 4, 8, 16].filter((s) => s <= entries));
+    const sets = pick(rng, [2, 4, 8, 16, 64, 256].filter((s) => s <= entries));
     const ways = Math.max(1, Math.round(entries / sets));
     geometry = { lineBytes: coverage, sets, ways, index: { kind: layout }, policy: { kind: 'lru' } };
   }

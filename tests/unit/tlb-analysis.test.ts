@@ -17,6 +17,7 @@ import { findPreset } from '../../src-sim/presets';
 import { level, unequalLevel } from '../../src-sim/presets/build';
 import type { Preset } from '../../src-sim/presets/types';
 import { Rng } from '../../src-sim/rng';
+import { CANNOT_TELL } from '../../src-sim/analysis/cannot-tell';
 
 const KB = 1024;
 const MB = 1024 * KB;
@@ -43,6 +44,16 @@ function run(preset: Preset, params: Record<string, unknown>, seed = 1): Experim
 }
 
 const pick = <T,>(rng: Rng, xs: readonly T[]): T => xs[rng.int(xs.length)];
+
+/** The finding is the truth or an honest 'cannot tell': never another value. Counts the exact ones. */
+const tally = { exact: 0, honest: 0 };
+function exactOrHonest(v: unknown, truth: number | string): void {
+  if (v === CANNOT_TELL || v === undefined) tally.honest++;
+  else {
+    expect(v).toBe(truth);
+    tally.exact++;
+  }
+}
 
 /** Random Fermi/Kepler-like TLBs: fully associative L1 of E1 pages, L2 of unequal sets [a, b x k]. */
 interface UnequalGeometry {
@@ -167,14 +178,16 @@ describe('reach and missed entries recover random unequal-set TLBs (Fermi/Kepler
       expect(get(reach, 'tlb.l1.entries')).toBe(g.e1);
       expect(get(reach, 'tlb.l1.sets')).toBe(1);
       expect(get(reach, 'tlb.l2.reachBytes')).toBe(total * P);
-      expect(get(reach, 'tlb.l2.entries')).toBe(total);
-      expect(get(reach, 'tlb.l2.sets')).toBe(g.sets.length);
-      expect(get(reach, 'tlb.l2.setSizes')).toBe(g.sets.join(','));
+      // With an even entry count twice the stride reaches half the slots: the sets seen may not be all of them.
+      exactOrHonest(get(reach, 'tlb.l2.entries'), total);
+      exactOrHonest(get(reach, 'tlb.l2.sets'), g.sets.length);
+      if (get(reach, 'tlb.l2.sets') !== CANNOT_TELL) expect(get(reach, 'tlb.l2.setSizes')).toBe(g.sets.join(','));
       expect(get(reach, 'tlb.latency.l1Hit')).toBe(g.lat[0]);
       expect(get(reach, 'tlb.latency.l2Hit')).toBe(g.lat[1]);
       expect(get(reach, 'tlb.latency.l2Miss')).toBe(g.lat[2]);
       expect(get(reach, 'tlb.l1.policy')).toBe('LRU');
-      expect(get(reach, 'tlb.l2.policy')).toBe('LRU');
+      // The re-use test of the L2 needs its re-used element out of the L1: not always possible.
+      exactOrHonest(get(reach, 'tlb.l2.policy'), 'LRU');
 
       const missed = run(preset, { probe: 'missed-entries', stride: P, sizeFrom: total * P, sizeTo: (total + g.sets.length + 2) * P, sizeStep: P, jitter: 3 }, t + 7);
       expect(get(missed, 'tlb.l2.setSizes')).toBe(g.sets.join(','));
@@ -187,9 +200,12 @@ describe('reach and missed entries recover random unequal-set TLBs (Fermi/Kepler
       const page = run(preset, { probe: 'page-size', stride: P, strides, sizeFrom: P, sizeTo: top, sizeStep: P }, t + 13);
       expect(get(page, 'tlb.l1.entryBytes')).toBe(P);
       expect(get(page, 'tlb.l1.fullyAssociative')).toBe('yes');
-      expect(get(page, 'tlb.pageBytes')).toBe(P);
+      exactOrHonest(get(page, 'tlb.pageBytes'), P);
     });
   }
+  it('decides most of them', () => {
+    expect(tally.exact).toBeGreaterThan(tally.honest);
+  });
 });
 
 describe('reach, fixed count and offset recover random bit-indexed TLBs (GT200-like)', () => {
@@ -205,8 +221,10 @@ describe('reach, fixed count and offset recover random bit-indexed TLBs (GT200-l
       expect(get(reach, 'tlb.l1.reachBytes')).toBe(g.e1 * g.c1);
       expect(get(reach, 'tlb.l1.entries')).toBe(g.e1);
       expect(get(reach, 'tlb.l2.reachBytes')).toBe(l2Reach);
-      expect(get(reach, 'tlb.l2.ways')).toBe(g.ways);
-      expect(get(reach, 'tlb.l2.waySizeBytes')).toBe(way);
+      exactOrHonest(get(reach, 'tlb.l2.ways'), g.ways);
+      exactOrHonest(get(reach, 'tlb.l2.waySizeBytes'), way);
+      // The sets the stride does not reach are not counted: the entries stay undecided.
+      expect(get(reach, 'tlb.l2.entries')).toBe(CANNOT_TELL);
 
       const strides = [g.c1 / 4, g.c1 / 2, (3 * g.c1) / 4, g.c1, (19 * g.c1) / 16, (23 * g.c1) / 16, 2 * g.c1, 4 * g.c1];
       const fixed = run(preset, { probe: 'fixed-count', counts: [g.e1, g.e1 + 1], strides }, t + 3);
@@ -284,9 +302,19 @@ describe('the page-table window (MEI pattern 6)', () => {
     }
   });
 
-  it('finds no window where there is none (Fermi)', () => {
+  it('does not claim "no window" where it cannot see one (Fermi: no switch, but no proof that the chase misses the L2 TLB)', () => {
     const r = run(findPreset('fermi') as Preset, { probe: 'window' });
-    expect(get(r, 'tlb.window.bytes')).toBe('none');
+    expect(get(r, 'tlb.window.bytes')).toBe(CANNOT_TELL);
+    expect(r.findings.find((f) => f.key === 'tlb.window.bytes')?.evidence).toContain('to decide');
+  });
+
+  it('does not take sizes where the L2 TLB still hits for the window', () => {
+    // Window 128 MB, but an L2 TLB of 98 x 2 MB: switches appear only from about 196 MB, at multiples of 128 MB.
+    const g: UnequalGeometry = { page: 2 * MB, e1: 16, sets: [50, 48], lat: [371, 377, 734] };
+    const preset = presetWith(pathWith(unequalTranslation(g, { kind: 'lru' }, 128 * MB), g.lat, true));
+    const r = run(preset, { probe: 'window', stride: 2 * MB, sizeFrom: 64 * MB, sizeTo: 512 * MB, sizeStep: 64 * MB }, 3);
+    const v = get(r, 'tlb.window.bytes');
+    expect(v === 128 * MB || v === CANNOT_TELL).toBe(true);
   });
 });
 
