@@ -80,6 +80,8 @@ export interface CurveAnalysis {
   y: Float64Array;
   stride: number;
   loads?: (N: number) => number;
+  /** Points by which a rise's first step may miss its onset (rises found on a smoothed curve). */
+  onsetSlack?: number;
 }
 
 export interface CurveOptions {
@@ -202,6 +204,23 @@ const TAIL_SETTLE = 32;
  * rising regions between them, each read as one cache level (WONG Fig 4).
  */
 export function analyseCurve(x: ArrayLike<number>, y: ArrayLike<number>, stride: number, options: CurveOptions = {}): CurveAnalysis {
+  const raw = analyseCurveOnce(x, y, stride, options);
+  // A noisy rise of many small steps, each under the noise, shows no step: look again on a running
+  // median of SMOOTH points (its noise is lower), and keep the rises found there (the reading then
+  // allows for the onset to be off by half the window). Plateaus stay medians of the raw points.
+  if (raw.ramps.length > 0 || !(raw.noise > 0) || x.length < 4 * SMOOTH) return raw;
+  const h = SMOOTH >> 1;
+  const ys = Array.from({ length: x.length }, (_, i) => medianOf(y, Math.max(0, i - h), Math.min(x.length - 1, i + h)));
+  const sm = analyseCurveOnce(x, ys, stride, options);
+  if (sm.ramps.length === 0) return raw;
+  const plateaus = sm.plateaus.map((p) => ({ ...p, latency: medianOf(y, p.from, p.to) }));
+  return { ...sm, noise: raw.noise, threshold: raw.threshold, plateaus, y: Float64Array.from(y), onsetSlack: h };
+}
+
+/** Points of the running median that analyseCurve looks again with. */
+const SMOOTH = 9;
+
+function analyseCurveOnce(x: ArrayLike<number>, y: ArrayLike<number>, stride: number, options: CurveOptions = {}): CurveAnalysis {
   checkCurve(x, y);
   const n = x.length;
   const sigmas = options.sigmas ?? 4;
@@ -766,8 +785,9 @@ function fitRampWithin(c: RampContext, k: number, above: Hypothesis[] | null, ab
     }
   }
   // The onset: no set overflows at the last size before the first step; one does two sizes later at most.
-  const xLo = a.x[first];
-  const xHi = a.x[Math.min(a.x.length - 1, first + 2)];
+  const slack = a.onsetSlack ?? 0;
+  const xLo = a.x[Math.max(0, first - slack)];
+  const xHi = a.x[Math.min(a.x.length - 1, first + 2 + slack)];
   const tol = Float64Array.from(idx, (i) => tolAt(c, i));
   const fits: Hypothesis[] = [];
   for (const b of POW2(4, Math.min(1 << 16, xHi))) {
@@ -777,7 +797,7 @@ function fitRampWithin(c: RampContext, k: number, above: Hypothesis[] | null, ab
       for (const shape of shapes) {
         const aLo = Math.max(1, maxLines(shape, xLo, Math.max(s, reach)));
         const aHi = maxLines(shape, xHi, Math.max(s, reach)) - 1;
-        for (let w = aLo; w <= Math.min(aHi, aLo + 3); w++) {
+        for (let w = aLo; w <= Math.min(aHi, aLo + 3 + 2 * slack); w++) {
           const h: Hypothesis = { ...shape, ways: w, sizeBytes: b * S * w };
           const g = missShare(h, Ns, s, loads, reach);
           let gMax = 0;
