@@ -213,6 +213,16 @@ export function analyseCurve(x: ArrayLike<number>, y: ArrayLike<number>, stride:
   const ys = Array.from({ length: x.length }, (_, i) => medianOf(y, Math.max(0, i - h), Math.min(x.length - 1, i + h)));
   const sm = analyseCurveOnce(x, ys, stride, options);
   if (sm.ramps.length === 0) return raw;
+  // The smoothed points are not independent: every rise found must stand out of the raw points' noise
+  // (medians of up to 8 points on either side, six standard errors apart), else none is kept.
+  for (const r of sm.ramps) {
+    const f = r.steps[0];
+    const l = r.steps[r.steps.length - 1] + 1;
+    const m = Math.min(8, f + 1, x.length - l);
+    if (m < 3) return raw;
+    const rise = medianOf(y, l, l + m - 1) - medianOf(y, f - m + 1, f);
+    if (!(rise > 6 * 1.25 * raw.noise * Math.sqrt(2 / m))) return raw;
+  }
   const plateaus = sm.plateaus.map((p) => ({ ...p, latency: medianOf(y, p.from, p.to) }));
   return { ...sm, noise: raw.noise, threshold: raw.threshold, plateaus, y: Float64Array.from(y), onsetSlack: h };
 }
@@ -895,6 +905,18 @@ export function readCurve(a: CurveAnalysis): CurveReading {
     const c = ctxFor(k);
     const r = a.ramps[k];
     const beforeLen = c.before[1] - c.before[0] + 1;
+    // The rise must stand out of the noise: medians of up to 8 points either side, six standard errors apart.
+    if (rankOk) {
+      const f = r.steps[0];
+      const l = r.steps[r.steps.length - 1] + 1;
+      const m = Math.min(8, f + 1 - c.before[0], n - l);
+      const sigma = Math.max(noiseAt(a.x[f]), noiseAt(a.x[Math.min(n - 1, l)]));
+      const rise = m >= 1 ? medianOf(a.y, l, l + m - 1) - medianOf(a.y, f - m + 1, f) : NaN;
+      if (!(rise > 6 * 1.25 * sigma * Math.sqrt(2 / Math.max(1, m)) + 1e-9 * (1 + Math.abs(a.y[f])))) {
+        rankOk = false;
+        rankWhy = `the rise at ${a.x[f]} B does not stand out of the noise (${fmt(sigma)} cycles a point)`;
+      }
+    }
     // The plateau before the rise: long enough, and flat or explained by the fit of the level above.
     if (beforeLen < 2 && k === 0) {
       rankOk = false;
