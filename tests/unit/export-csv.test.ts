@@ -181,6 +181,32 @@ describe('CSV of a comparison', () => {
     expect(csv.findings.filter((f) => f[0] === '2').map((f) => f[1])).toEqual(runs[1].result?.findings.map((f) => f.key));
   });
 
+  it('gives each quantity on x its own section: array sizes, access indices, missed addresses, ways', () => {
+    const ids = [
+      lab.run('pchase-average', 'fermi', { strides: [128], sizeFrom: '4KB', sizeTo: '24KB', sizeStep: '1KB' }, 1),
+      lab.run('cache-structure', 'fermi', { steps: 4 }, 1),
+    ];
+    const runs = ids.map((id) => lab.store.getRun(id));
+    const csv = readComparisonCsv(exportComparisonCsv(lab.store, ids).bytes);
+    const series = runs.flatMap((r, k) => (r.result?.series ?? []).map((s) => ({ k, s })));
+    const quantities = [...new Set(series.map(({ s }) => (s.xUnit ? `${s.xLabel} (${s.xUnit})` : s.xLabel)))];
+    // Several quantities (array size, access index, missed address, way ...), each once, in order of appearance.
+    expect(quantities.length).toBeGreaterThan(3);
+    expect(csv.groups.map((g) => g.header[0])).toEqual(quantities);
+    // Every series sits in the section of its own x, with its points at their x; no series twice.
+    let placed = 0;
+    for (const { k, s } of series) {
+      const name = `run ${k + 1} ${runs[k].presetName}: ${s.name}`;
+      const g = csv.groups.find((gr) => gr.header[0] === (s.xUnit ? `${s.xLabel} (${s.xUnit})` : s.xLabel))!;
+      const col = g.header.indexOf(name);
+      expect(col).toBeGreaterThan(0);
+      const read = g.rows.filter((r) => r[col] !== '').map((r) => [Number(r[0]), Number(r[col])]);
+      expect(read).toEqual(Array.from(s.x, (x, i) => [x, s.y[i]]).sort((a, b) => a[0] - b[0] || 0));
+      placed++;
+    }
+    expect(placed).toBe(csv.groups.reduce((a, g) => a + g.header.length - 1, 0));
+  });
+
   it('exportCsv writes one run alone and several as a comparison', () => {
     const a = lab.run('shared-bank-stride', 'kepler', {}, 1);
     const b = lab.run('shared-bank-stride', 'fermi', {}, 1);

@@ -146,6 +146,9 @@ export function readRunCsv(bytes: Uint8Array): ReadRunCsv {
 
 export interface ReadComparisonCsv {
   runs: { meta: Record<string, string>; series: ReadSeries[] }[];
+  /** One wide section per quantity on x: its header (x with its unit, then the series) and rows. */
+  groups: { header: string[]; rows: string[][] }[];
+  /** The first section's (the only one where every series shares its x quantity). */
   header: string[];
   rows: string[][];
   findings: string[][];
@@ -153,7 +156,7 @@ export interface ReadComparisonCsv {
 
 export function readComparisonCsv(bytes: Uint8Array): ReadComparisonCsv {
   const c = new Cursor(parseCsv(bytes));
-  expect(c.next()).toEqual(['# gpulab comparison csv', '1']);
+  expect(c.next()).toEqual(['# gpulab comparison csv', '2']);
   const [rmark, n] = c.next();
   expect(rmark).toBe('# runs');
   const runs: ReadComparisonCsv['runs'] = [];
@@ -162,16 +165,21 @@ export function readComparisonCsv(bytes: Uint8Array): ReadComparisonCsv {
     const meta = c.meta();
     runs.push({ meta, series: c.seriesInfo() });
   }
-  const [mark, layout, count] = c.next();
-  expect([mark, layout]).toEqual(['# series', 'wide']);
-  const header = c.next();
-  const rows = c.take(Number(count));
+  const [gmark, g] = c.next();
+  expect(gmark).toBe('# series groups');
+  const groups: ReadComparisonCsv['groups'] = [];
+  for (let k = 0; k < Number(g); k++) {
+    const [mark, layout, count] = c.next();
+    expect([mark, layout]).toEqual(['# series', 'wide']);
+    const header = c.next();
+    groups.push({ header, rows: c.take(Number(count)) });
+  }
   const [fmark, fn] = c.next();
   expect(fmark).toBe('# findings');
   expect(c.next()).toEqual(['run', 'key', 'label', 'value', 'kind', 'unit', 'evidence']);
   const findings = c.take(Number(fn));
   expect(c.peek()).toBeUndefined();
-  return { runs, header, rows, findings };
+  return { runs, groups, header: groups[0]?.header ?? [], rows: groups[0]?.rows ?? [], findings };
 }
 
 /** Whether a command-line tool is installed. */

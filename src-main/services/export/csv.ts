@@ -27,12 +27,15 @@
  *                                             kind says whether the value is a number or text
  *     # result notes,<n>                      n records of one field each
  *
- * Several runs (`exportComparisonCsv`): "# gpulab comparison csv,1", "# runs,<n>", then for each
- * run "# run,<k>" (k from 1), its metadata records and its "# series info" section; then one
- * "# series,wide,<rows>" section whose columns are x and every series of every run (run by run,
- * in series-info order), aligned on x: the union of all x values in ascending order, a blank cell
+ * Several runs (`exportComparisonCsv`): "# gpulab comparison csv,2", "# runs,<n>", then for each
+ * run "# run,<k>" (k from 1), its metadata records and its "# series info" section; then
+ * "# series groups,<g>" and, for each quantity on x (x label, unit and categories: an array size, an
+ * access index, a missed address, a way), one "# series,wide,<rows>" section whose header names that
+ * x with its unit and whose columns are every series of every run with that x (run by run, in
+ * series-info order), aligned on x: the union of their x values in ascending order, a blank cell
  * where a series has no point at that x (an x repeated within a series takes as many rows as its
- * largest repeat count); then "# findings,<n>" with a leading run column (k).
+ * largest repeat count); then "# findings,<n>" with a leading run column (k). Version 1 put every
+ * series on one x column named after the first series' x.
  *
  * Numbers are written exactly (`exactNumber`: Number(text) gives back the stored Float64, NaN,
  * ±Infinity and -0 included). Free text (titles, notes, names, labels) that a spreadsheet would
@@ -49,6 +52,8 @@ import { exactNumber, isoTime, slug } from './format';
 import { loadRuns } from './load';
 
 export const CSV_FORMAT_VERSION = 1;
+/** Version 2: one wide section per quantity on x (version 1 had one for all series). */
+export const COMPARISON_CSV_VERSION = 2;
 export const RUN_CSV_MARK = '# gpulab run csv';
 export const COMPARISON_CSV_MARK = '# gpulab comparison csv';
 export const CSV_MIME = 'text/csv';
@@ -229,19 +234,30 @@ export function alignOnX(series: readonly { x: ArrayLike<number> }[]): { x: numb
 
 /** The rows of a comparison CSV (see the module comment). */
 export function comparisonCsvRows(runs: readonly RunDetail[]): Row[] {
-  const rows: Row[] = [[COMPARISON_CSV_MARK, String(CSV_FORMAT_VERSION)], ['# runs', String(runs.length)]];
+  const rows: Row[] = [[COMPARISON_CSV_MARK, String(COMPARISON_CSV_VERSION)], ['# runs', String(runs.length)]];
   runs.forEach((run, k) => {
     rows.push(['# run', String(k + 1)], ...metadataRows(run), ...seriesInfoRows(run.result?.series ?? []));
   });
   const columns = runs.flatMap((run, k) => (run.result?.series ?? []).map((s) => ({ run: k, s })));
-  const { x, rowOf } = alignOnX(columns.map((c) => c.s));
-  const cells: string[][] = x.map((v) => [exactNumber(v), ...columns.map(() => '')]);
-  columns.forEach((c, j) => {
-    const at = rowOf[j];
-    for (let i = 0; i < at.length; i++) cells[at[i]][j + 1] = exactNumber(c.s.y[i]);
-  });
+  // One section per quantity on x, in the order the quantities first appear.
+  const groups = new Map<string, typeof columns>();
+  for (const c of columns) {
+    const key = JSON.stringify([c.s.xLabel, c.s.xUnit, c.s.xCategories ?? null]);
+    const g = groups.get(key);
+    if (g) g.push(c);
+    else groups.set(key, [c]);
+  }
   const label = (k: number): string => `run ${k + 1} ${runs[k].presetName}`;
-  rows.push(['# series', 'wide', String(x.length)], [axisHeader(columns[0]?.s), ...columns.map((c) => guardText(`${label(c.run)}: ${c.s.name}`))], ...cells);
+  rows.push(['# series groups', String(groups.size)]);
+  for (const group of groups.values()) {
+    const { x, rowOf } = alignOnX(group.map((c) => c.s));
+    const cells: string[][] = x.map((v) => [exactNumber(v), ...group.map(() => '')]);
+    group.forEach((c, j) => {
+      const at = rowOf[j];
+      for (let i = 0; i < at.length; i++) cells[at[i]][j + 1] = exactNumber(c.s.y[i]);
+    });
+    rows.push(['# series', 'wide', String(x.length)], [axisHeader(group[0].s), ...group.map((c) => guardText(`${label(c.run)}: ${c.s.name}`))], ...cells);
+  }
   const findings = runs.flatMap((run, k) => (run.result?.findings ?? []).map((f) => [String(k + 1), ...findingCells(f)]));
   rows.push(['# findings', String(findings.length)], ['run', ...FINDING_HEADER], ...findings);
   return rows;
