@@ -468,6 +468,8 @@ interface ReachLevel {
   slowLatency: number | null;
   /** Spread of an averaged point on the plateaus next to the step, cycles. */
   noise: number;
+  /** The plain trace one element past the reach repeats every traversal. */
+  periodic: boolean;
   notes: string[];
 }
 
@@ -504,18 +506,23 @@ function runReach(r: Runner, sizes: number[], label: string): { result: Experime
   const first = risesOf(main).rises.slice(0, 6);
   const top = first.length ? Math.max(...first.map((x) => x.full)) : 0;
   const counts = elements.filter((n) => n <= top + 1);
-  const control = (stream: number, place: Placement, phase: string): ElementCurve => {
-    const yc = new Float64Array(counts.length);
-    counts.forEach((n, i) => {
+  const control = (stream: number, place: Placement, phase: string, upTo = top + 1): ElementCurve => {
+    const cs = elements.filter((n) => n <= upTo);
+    // A sweep one element per point goes on past its last count where the control needs more.
+    const unit = elements.length > 1 && elements.every((e, i) => i === 0 || e - elements[i - 1] === 1);
+    if (unit) for (let n = elements[elements.length - 1] + 1; n <= upTo; n++) cs.push(n);
+    const yc = new Float64Array(cs.length);
+    cs.forEach((n, i) => {
       yc[i] = r.average(stream + i, place, n, `${phase}: ${n} elements`);
     });
-    return { elements: counts, y: yc };
+    return { elements: cs, y: yc };
   };
   // Block pairs need two 64 KB halves per stride.
   const pair = stride % (2 * PAIR_BLOCK) === 0 ? control(STREAM.pair, new BlockPairLayout(layout, stride), 'block-pair control') : null;
   const near = control(STREAM.same, new NearPairLayout(stride), 'near-pair control');
   const own = control(STREAM.own, new OwnPageLayout(stride), 'own-page control');
-  const dbl = control(STREAM.double, new Layout(2 * stride, skew), 'double-stride control');
+  // Twice as far: the sets may overflow in another order there, over a wider step.
+  const dbl = control(STREAM.double, new Layout(2 * stride, skew), 'double-stride control', 2 * top + 2);
   const { checks, segmentation: seg } = classifyRises(main, pair, near, own, dbl);
   const walk = tlbLevelsOf(checks, seg.tolerance);
   let stop = walk.stop;
@@ -574,6 +581,7 @@ function runReach(r: Runner, sizes: number[], label: string): { result: Experime
       policyEvidence: '',
       slowLatency: null,
       noise: plateauNoise(elements, y, seg, step),
+      periodic: false,
       notes: [],
     };
     const tr = r.trace(STREAM.policy + level, layout, n, passes, `policy: L${level} TLB`);
@@ -617,7 +625,14 @@ function runReach(r: Runner, sizes: number[], label: string): { result: Experime
         : policyOf(r, lv, layout, tr, n, level === 2 ? found[0].check.fit : 0, l1Deterministic);
     lv.policy = pol.policy;
     lv.policyEvidence = pol.evidence;
-    if (!lv.fullyAssociative && step && pol.periodic) {
+    lv.periodic = pol.periodic;
+    // For the L2 TLB every access must reach it: behind a fully associative L1 TLB with a periodic
+    // (LRU or FIFO) miss pattern, which every element misses once the L2's step begins.
+    const l2Clean = level === 1 || (l1 !== undefined && l1.fullyAssociative === true && l1.periodic && c.fit > l1.check.fit);
+    // Where the L1 TLB overflowed inside a data-cache rise before, it thrashes throughout the L2's step:
+    // equal sets overflowing one by one still give the ways, not the count of sets.
+    const waysOnly = !l2Clean && level === 2 && l1 === undefined && hiddenL1 !== null;
+    if (!lv.fullyAssociative && step && pol.periodic && (l2Clean || waysOnly)) {
       const span = c.hi - c.lo;
       let noise = plateauNoise(elements, y, seg, step);
       let err = Math.max(...step.xs.map((e) => (e * noise) / span));
@@ -640,7 +655,29 @@ function runReach(r: Runner, sizes: number[], label: string): { result: Experime
       const inf = setSizesFromMisses(m.elements, m.misses);
       if (inf && inf.complete && inf.consistent && err < 0.15 && inf.setSizes.length) {
         const equal = inf.setSizes.every((v) => v === inf.setSizes[0]);
-        if (lv.perEntry === 1 && inf.setSizes.length >= 2) {
+        // The same sets must overflow at twice the stride too (in another order where the index deals
+        // the entries differently): a pattern that changes with the stride is no set structure.
+        const again = (): boolean => {
+          const xs: number[] = [];
+          const ys: number[] = [];
+          // From the last count that fits to the first at which every element misses (the sets may
+          // overflow in another order, so the step may be wider).
+          for (let i = 0; i < dbl.elements.length; i++) {
+            const e = dbl.elements[i];
+            if (e < c.fit) continue;
+            xs.push(e);
+            ys.push(dbl.y[i]);
+            if (e > c.fit && dbl.y[i] >= st.hi - Math.max(0.5, 0.02 * (st.hi - st.lo))) break;
+          }
+          if (xs.length < 2 || xs[xs.length - 1] - xs[0] !== xs.length - 1) return false;
+          const md = missesInStep({ ...st, xs, ys }, 1);
+          const id = setSizesFromMisses(md.elements, md.misses);
+          const key = (v: number[]): string => [...v].sort((a, b) => a - b).join(',');
+          return !!id && id.complete && id.consistent && key(id.setSizes) === key(inf.setSizes);
+        };
+        if (waysOnly && !equal) lv.notes.push('the L1 TLB in front is not measured: unequal set sizes are not read');
+        else if (lv.perEntry === 1 && inf.setSizes.length >= 2 && !waysOnly && !again()) lv.notes.push(`the set sizes ${inf.setSizes.join(',')} do not overflow again at twice the stride: not read as the set structure`);
+        else if (lv.perEntry === 1 && inf.setSizes.length >= 2 && !waysOnly) {
           lv.setSizes = inf.setSizes;
           lv.sets = inf.setSizes.length;
           lv.entries = inf.setSizes.reduce((a, b) => a + b, 0);
