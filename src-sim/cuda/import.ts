@@ -1,0 +1,421 @@
+/**
+ * Reading a real GPU's output: the JSON lines a generated program prints, validated line by line
+ * (zod), then handed to the same analysers the simulated experiment calls. Pure: it takes text.
+ */
+import { z } from 'zod';
+import { analyseAverageCurve } from '../analysis/average-curve';
+import { analyseBanks, bankFindings, degreeColumn, WARP, type PairProbe } from '../analysis/banks';
+import { latencyLevels, levelOf } from '../analysis/levels';
+import { isPeriodic, type ChaseRecord } from '../analysis/structure';
+import { formatBytes } from '../experiments/params';
+import { traversal } from '../experiments/pchase';
+import type { ExperimentResult, Finding, ParamValues, Series, Table } from '../experiments/types';
+import { FORMAT_VERSION } from './common';
+import { resolveGpuParams } from './params';
+
+/** A malformed output file: the message names the line. */
+export class ImportError extends Error {
+  constructor(
+    message: string,
+    readonly line?: number,
+  ) {
+    super(line === undefined ? message : `line ${line}: ${message}`);
+    this.name = 'ImportError';
+  }
+}
+
+const int = z.number().int();
+const count = int.nonnegative();
+
+const DeviceLine = z.strictObject({
+  type: z.literal('device'),
+  name: z.string().min(1),
+  computeCapability: z.string().regex(/^\d+\.\d+$/),
+  sms: int.positive(),
+  clockKHz: count,
+  l2Bytes: count,
+  sharedPerBlock: count,
+  sharedPerBlockOptin: count,
+  sharedPerSM: count,
+  globalBytes: count,
+  driverVersion: count,
+  runtimeVersion: count,
+});
+const ClockLine = z.strictObject({ type: z.literal('clock'), overheadCycles: count, min: count, max: count, samples: int.positive() });
+const ParamsLine = z.strictObject({
+  type: z.literal('params'),
+  experiment: z.enum(['pchase-average', 'pchase-fine', 'shared-bank-stride']),
+  format: int,
+  params: z.record(z.string(), z.union([z.number(), z.string(), z.boolean(), z.array(z.number())])),
+});
+const AveragePoint = z.strictObject({
+  type: z.literal('point'),
+  stride: int.positive(),
+  size: int.positive(),
+  loads: int.positive(),
+  cycles: count,
+  cycles2: count,
+  latency: z.number(),
+  load: z.enum(['ld.global.ca', 'ld.global.cg']),
+});
+const BankPoint = z
+  .strictObject({
+  type: z.literal('point'),
+  probe: z.enum(['sweep', 'threads', 'pair-search', 'pair']),
+  stride: count.optional(),
+  threads: int.min(1).max(WARP).optional(),
+  partner: count.optional(),
+  thread: count.optional(),
+  pair: z.tuple([count, count]).optional(),
+  second: int.min(1).max(WARP - 1).optional(),
+  accesses: int.positive(),
+  words: z.array(int.min(-1)).length(WARP),
+  cycles: z.array(count).min(2),
+  cycles2: z.array(count).min(2),
+  latency: z.number(),
+  })
+  .refine((p) => p.cycles.length === p.cycles2.length, { message: 'cycles and cycles2 differ in length' });
+const TraceLine = z
+  .strictObject({ type: z.literal('trace'), from: count, load: z.enum(['ld.global.ca', 'ld.global.cg']), index: z.array(count), cycles: z.array(count) })
+  .refine((t) => t.index.length === t.cycles.length, { message: 'index and cycles differ in length' });
+const NoteLine = z.strictObject({ type: z.literal('note'), text: z.string() });
+const ErrorLine = z.strictObject({ type: z.literal('error'), experiment: z.string(), exitCode: int, message: z.string() });
+const EndLine = z.strictObject({ type: z.literal('end'), version: int, experiment: z.string(), records: count });
+
+export type DeviceInfo = z.infer<typeof DeviceLine>;
+export type AveragePointLine = z.infer<typeof AveragePoint>;
+export type BankPointLine = z.infer<typeof BankPoint>;
+export type TraceChunk = z.infer<typeof TraceLine>;
+
+/** One program's output, validated. */
+export interface GpuOutput {
+  experiment: 'pchase-average' | 'pchase-fine' | 'shared-bank-stride';
+  device: DeviceInfo;
+  clockOverhead: number;
+  /** The experiment's parameters, resolved and checked as a simulated run checks them. */
+  params: ParamValues;
+  averagePoints: AveragePointLine[];
+  bankPoints: BankPointLine[];
+  trace: { index: number[]; cycles: number[]; load: string } | null;
+  notes: string[];
+}
+
+function issueText(e: z.ZodError): string {
+  return e.issues
+    .slice(0, 3)
+    .map((i) => `${i.path.length ? `"${i.path.join('.')}"` : 'the line'}: ${i.message}`)
+    .join('; ');
+}
+
+function parseLine<T>(schema: z.ZodType<T>, value: unknown, line: number, what: string): T {
+  const r = schema.safeParse(value);
+  if (!r.success) throw new ImportError(`malformed ${what} line: ${issueText(r.error)}`, line);
+  return r.data;
+}
+
+/**
+ * Validates a program's JSON lines: device, clock, params, the measurements, end. Throws an
+ * ImportError naming the line at the first problem; an error line from the program is reported as such.
+ */
+export function parseGpuOutput(text: string): GpuOutput {
+  const lines = text.split(/\r?\n/);
+  let device: DeviceInfo | undefined;
+  let clock: number | undefined;
+  let head: z.infer<typeof ParamsLine> | undefined;
+  let params: ParamValues | undefined;
+  let ended = false;
+  let last = 0;
+  const averagePoints: AveragePointLine[] = [];
+  const bankPoints: BankPointLine[] = [];
+  const chunks: TraceChunk[] = [];
+  const notes: string[] = [];
+  lines.forEach((raw, i) => {
+    const n = i + 1;
+    if (raw.trim() === '') return;
+    last = n;
+    if (ended) throw new ImportError('text after the end line', n);
+    let value: unknown;
+    try {
+      value = JSON.parse(raw);
+    } catch (e) {
+      throw new ImportError(`not JSON (${(e as Error).message})`, n);
+    }
+    const type = typeof value === 'object' && value !== null && !Array.isArray(value) ? (value as { type?: unknown }).type : undefined;
+    if (typeof type !== 'string') throw new ImportError('a line must be a JSON object with a "type"', n);
+    if (type !== 'device' && !device) throw new ImportError(`a "${type}" line before the device line (the output must start with it)`, n);
+    switch (type) {
+      case 'device':
+        if (device) throw new ImportError('a second device line', n);
+        device = parseLine(DeviceLine, value, n, 'device');
+        return;
+      case 'clock':
+        clock = parseLine(ClockLine, value, n, 'clock').overheadCycles;
+        return;
+      case 'params': {
+        if (head) throw new ImportError('a second params line', n);
+        head = parseLine(ParamsLine, value, n, 'params');
+        if (head.format !== FORMAT_VERSION) throw new ImportError(`format ${head.format}; this version of gpulab reads format ${FORMAT_VERSION}`, n);
+        try {
+          params = resolveGpuParams(head.experiment, head.params).params;
+        } catch (e) {
+          throw new ImportError(`the parameters are not valid for ${head.experiment}: ${(e as Error).message}`, n);
+        }
+        return;
+      }
+      case 'point':
+        if (!head) throw new ImportError('a point before the params line', n);
+        if (head.experiment === 'pchase-average') averagePoints.push(parseLine(AveragePoint, value, n, 'point'));
+        else if (head.experiment === 'shared-bank-stride') bankPoints.push(parseLine(BankPoint, value, n, 'point'));
+        else throw new ImportError(`a point line in the output of ${head.experiment}, which prints trace lines`, n);
+        return;
+      case 'trace': {
+        if (!head) throw new ImportError('a trace before the params line', n);
+        if (head.experiment !== 'pchase-fine') throw new ImportError(`a trace line in the output of ${head.experiment}`, n);
+        const t = parseLine(TraceLine, value, n, 'trace');
+        const have = chunks.reduce((a, c) => a + c.index.length, 0);
+        if (t.from !== have) throw new ImportError(`the trace chunk starts at access ${t.from}; ${have} accesses came before it`, n);
+        chunks.push(t);
+        return;
+      }
+      case 'note':
+        notes.push(parseLine(NoteLine, value, n, 'note').text);
+        return;
+      case 'error': {
+        const e = parseLine(ErrorLine, value, n, 'error');
+        throw new ImportError(`the program stopped with an error (exit code ${e.exitCode}): ${e.message}`, n);
+      }
+      case 'end': {
+        const e = parseLine(EndLine, value, n, 'end');
+        if (e.version !== FORMAT_VERSION) throw new ImportError(`end line of format ${e.version}; this version of gpulab reads format ${FORMAT_VERSION}`, n);
+        if (head && e.experiment !== head.experiment) throw new ImportError(`the end line names ${e.experiment}, the params line ${head.experiment}`, n);
+        ended = true;
+        return;
+      }
+      default:
+        throw new ImportError(`unknown line type "${type}" (known: device, clock, params, point, trace, note, error, end)`, n);
+    }
+  });
+  if (!device) throw new ImportError('no device line: is this the output of a program from gpulab gpu emit?');
+  if (!head || !params) throw new ImportError('no params line', last || undefined);
+  if (clock === undefined) throw new ImportError('no clock line (the measured clock overhead)', last);
+  if (!ended) throw new ImportError(`the output ends at line ${last} without an end line: the program did not finish (stopped by its time limit, or crashed?)`);
+  const experiment = head.experiment;
+  if (experiment === 'pchase-average' && averagePoints.length === 0) throw new ImportError('no point lines: nothing was measured', last);
+  if (experiment === 'shared-bank-stride' && !bankPoints.some((p) => p.probe === 'sweep')) throw new ImportError('no sweep points: nothing was measured', last);
+  if (experiment === 'pchase-fine' && chunks.length === 0) throw new ImportError('no trace lines: nothing was measured', last);
+  const trace = chunks.length ? { index: chunks.flatMap((c) => c.index), cycles: chunks.flatMap((c) => c.cycles), load: chunks[0].load } : null;
+  return { experiment, device, clockOverhead: clock, params, averagePoints, bankPoints, trace, notes };
+}
+
+// ---------------------------------------------------------------------------------------------
+// Analysis: the simulated experiments' analysers, on the measured numbers.
+
+/** The result of an imported run: what `gpulab run` prints for a simulated one. */
+export interface GpuResult extends ExperimentResult {
+  device: DeviceInfo;
+  experiment: string;
+  params: ParamValues;
+}
+
+const removed = (o: GpuOutput): boolean => o.params.clockOverhead === 'removed';
+
+/**
+ * One load's latency from two timed stretches of n and 2n loads: their difference over n (the clock
+ * reads and the fixed cost of a stretch cancel) when the clock overhead is removed, else the plain
+ * average of the longer stretch.
+ */
+function stretchLatency(c1: number, c2: number, n: number, clockRemoved: boolean): number {
+  return clockRemoved ? (c2 - c1) / n : c2 / (2 * n);
+}
+
+/**
+ * Sorted latencies of a fine-grained trace further apart than this many cycles start a new level. Real
+ * GPUs have no seeded jitter to size it from: one level spreads over tens of cycles (an H100 L2 hit: about
+ * 256 to 326) while levels lie hundreds apart (L1 39, L2 about 290, device memory from about 520).
+ */
+export const DEFAULT_LEVEL_GAP = 64;
+
+export interface ImportOptions {
+  /** Fine-grained traces: neighbouring sorted latencies further apart than this many cycles start a new level (default DEFAULT_LEVEL_GAP). */
+  levelGap?: number;
+}
+
+function averageResult(o: GpuOutput): Pick<ExperimentResult, 'series' | 'findings' | 'notes'> {
+  const strides = o.params.strides as number[];
+  const trav = o.params.traversals as number;
+  const series: Series[] = [];
+  const findings: Finding[] = [];
+  const notes: string[] = [];
+  for (const s of strides) {
+    const pts = o.averagePoints.filter((p) => p.stride === s).sort((a, b) => a.size - b.size);
+    if (pts.length === 0) {
+      notes.push(`No points were measured at stride ${formatBytes(s)}.`);
+      continue;
+    }
+    const name = `s = ${formatBytes(s)}`;
+    const x = pts.map((p) => p.size);
+    const y = pts.map((p) => stretchLatency(p.cycles, p.cycles2, p.loads, removed(o)));
+    series.push({ name, x: Float64Array.from(x), y: Float64Array.from(y), xLabel: 'Array size N', xUnit: 'B', yLabel: 'Average latency', yUnit: 'cycles', style: 'line' });
+    // As the simulated experiment reads it: only sizes that are whole multiples of the stride when there are enough of them.
+    const all = x.map((_, j) => j);
+    const whole = all.filter((j) => x[j] % s === 0);
+    const use = whole.length >= 8 && whole.length < all.length ? whole : all;
+    const loads = new Map(pts.map((p) => [p.size, p.loads]));
+    findings.push(
+      ...analyseAverageCurve(
+        use.map((j) => x[j]),
+        use.map((j) => y[j]),
+        s,
+        name,
+        { loads: (N) => (N % s === 0 ? (loads.get(N) ?? Math.max(256, traversal(N, s) * trav)) : 0) },
+      ),
+    );
+  }
+  notes.push(
+    removed(o)
+      ? 'Each point is the difference of two timed stretches of the chase (n and 2n loads after one untimed traversal) over n: the clock reads and the fixed cost of a timed stretch cancel.'
+      : 'Each point is the plain average of a timed stretch of 2n loads after one untimed traversal (clock overhead included, as the parameter asks).',
+  );
+  return { series, findings, notes };
+}
+
+/** Per-access latencies of one bank point's passes, their mean and standard error. */
+function timedPoint(p: BankPointLine, clockRemoved: boolean): { mean: number; se: number } {
+  const v = p.cycles.map((c, r) => stretchLatency(c, p.cycles2[r], p.accesses, clockRemoved));
+  const mean = v.reduce((a, b) => a + b, 0) / v.length;
+  const sd = Math.sqrt(v.reduce((a, b) => a + (b - mean) ** 2, 0) / (v.length - 1));
+  return { mean, se: sd / Math.sqrt(v.length) };
+}
+
+function bankResult(o: GpuOutput): Pick<ExperimentResult, 'series' | 'findings' | 'notes'> & { tables: Table[] } {
+  const ov = removed(o);
+  const sweepPts = o.bankPoints.filter((p) => p.probe === 'sweep');
+  const strides = sweepPts.map((p) => p.stride ?? 0);
+  const sweepT = sweepPts.map((p) => timedPoint(p, ov));
+  const threads = o.bankPoints.filter((p) => p.probe === 'threads').sort((a, b) => (a.threads ?? 0) - (b.threads ?? 0));
+  if (threads.length !== WARP) throw new ImportError(`the thread probe has ${threads.length} points; ${WARP} expected (threads 1..${WARP})`);
+  const star = threads[0].stride ?? 0;
+  const probeT = threads.map((p) => timedPoint(p, ov));
+  const pairPts = o.bankPoints.filter((p) => p.probe === 'pair').sort((a, b) => (a.second ?? 0) - (b.second ?? 0));
+  let pair: PairProbe | undefined;
+  if (pairPts.length === WARP - 1 && pairPts[0].pair) {
+    const t = pairPts.map((p) => timedPoint(p, ov));
+    pair = { words: pairPts[0].pair, latency: t.map((x) => x.mean), se: t.map((x) => x.se) };
+  } else if (pairPts.length) throw new ImportError(`the pair probe has ${pairPts.length} points; ${WARP - 1} expected`);
+  const a = analyseBanks(
+    { strides, latency: sweepT.map((t) => t.mean), se: sweepT.map((t) => t.se) },
+    { stride: star, latency: probeT.map((t) => t.mean), se: probeT.map((t) => t.se) },
+    pair,
+    pair ? {} : { pair: o.notes.join('; ') || 'the program ran no pair probe' },
+  );
+  const series: Series[] = [
+    { name: 'latency', x: Float64Array.from(strides), y: Float64Array.from(sweepT, (t) => t.mean), xLabel: 'Stride', xUnit: 'words', yLabel: 'Average latency', yUnit: 'cycles', style: 'line' },
+    { name: `threads 0..n-1 at stride ${star}`, x: Float64Array.from({ length: WARP }, (_, i) => i + 1), y: Float64Array.from(probeT, (t) => t.mean), xLabel: 'Active threads', xUnit: '', yLabel: 'Average latency', yUnit: 'cycles', style: 'line' },
+  ];
+  if (pair)
+    series.push({ name: `words ${pair.words[0]} and ${pair.words[1]} on threads 0 and n`, x: Float64Array.from({ length: WARP - 1 }, (_, i) => i + 1), y: Float64Array.from(pair.latency), xLabel: 'Second thread', xUnit: '', yLabel: 'Average latency', yUnit: 'cycles', style: 'line' });
+  const column = degreeColumn(a);
+  const table: Table = {
+    name: 'Conflict degree per stride (inferred from latency)',
+    columns: [
+      { key: 'stride', label: 'Stride', unit: 'words' },
+      { key: 'device', label: 'device', unit: 'way' },
+    ],
+    rows: strides.map((s, i) => ({ stride: s, device: column[i] })),
+  };
+  const passes = sweepPts[0].cycles.length;
+  return {
+    series,
+    tables: [table],
+    findings: bankFindings('shared', strides, a, 'series "latency"'),
+    notes: [
+      `Latencies are the mean of ${passes} timed passes, each the difference of ${2 * sweepPts[0].accesses} and ${sweepPts[0].accesses} dependent reads per thread over ${sweepPts[0].accesses}${removed(o) ? '' : ' (clock overhead included: the longer stretch alone)'}, with their standard errors from the spread of the passes; degrees are inferred from the latencies.`,
+    ],
+  };
+}
+
+function fineResult(o: GpuOutput, gap: number): Pick<ExperimentResult, 'series' | 'findings' | 'notes'> {
+  const t = o.trace as NonNullable<GpuOutput['trace']>;
+  const ov = removed(o) ? o.clockOverhead : 0;
+  const latency = Float64Array.from(t.cycles, (c) => c - ov);
+  const n = latency.length;
+  const N = o.params.size as number;
+  const s = o.params.stride as number;
+  // The simulated experiment's reading: latencies grouped into levels, then the share above the fastest.
+  const levels = latencyLevels(latency, gap);
+  const findings: Finding[] = [
+    { key: 'trace.levels', label: 'Distinct latency levels', value: levels.length, unit: '', evidence: `${n} recorded latencies, clustered (levels more than ${gap} cycles apart)` },
+  ];
+  levels.forEach((l, i) =>
+    findings.push({
+      key: `trace.level${i + 1}.latency`,
+      label: `Latency level ${i + 1}`,
+      value: Math.round(l.latency * 10) / 10,
+      unit: 'cycles',
+      evidence: `${l.count} accesses between ${Math.round(l.min)} and ${Math.round(l.max)} cycles`,
+    }),
+  );
+  if (levels.length > 1) {
+    let slow = 0;
+    for (let i = 0; i < n; i++) if (levelOf(levels, latency[i]) > 0) slow++;
+    findings.push({
+      key: 'trace.missRate',
+      label: 'Accesses slower than the fastest level',
+      value: Math.round((slow / n) * 1e4) / 1e4,
+      unit: 'fraction',
+      evidence: `${slow} of ${n} recorded accesses above level 1`,
+    });
+  }
+  // MEI 3.2 (4): under LRU the hits and misses of a uniform chase repeat every traversal.
+  const per = traversal(N, s);
+  const traversals = Math.floor(n / per);
+  if (levels.length > 1 && traversals >= 4) {
+    const threshold = (levels[0].max + levels[1].min) / 2;
+    const rec: ChaseRecord = { N, s, address: Float64Array.from(t.index, (j) => j * 4), latency, perTraversal: per };
+    findings.push({
+      key: 'trace.periodic',
+      label: 'Hits and misses repeat every traversal (as under LRU)',
+      value: isPeriodic(rec, threshold) ? 'yes' : 'no',
+      unit: '',
+      evidence: `misses (above ${threshold.toFixed(1)} cycles) of traversals 4..${traversals} (${per} accesses each) compared with traversal 3 (MEI 3.2 (4))`,
+    });
+  }
+  const x = Float64Array.from({ length: n }, (_, i) => i);
+  return {
+    series: [
+      { name: 'latency', x, y: latency, xLabel: 'Access', xUnit: '', yLabel: 'Latency', yUnit: 'cycles', style: 'scatter' },
+      { name: 'index', x, y: Float64Array.from(t.index), xLabel: 'Access', xUnit: '', yLabel: 'Array index', yUnit: 'elements', style: 'scatter' },
+    ],
+    findings,
+    notes: [
+      `N = ${formatBytes(N)}, s = ${formatBytes(s)}: ${traversal(N, s)} accesses per traversal; ${o.params.warmup ? 'after one untimed traversal' : 'from a cold start (L2 flushed first)'}; loads ${t.load}.`,
+      `Each latency includes the store of the returned index to shared memory (MEI Listing 4)${removed(o) ? ` and has the clock overhead (${o.clockOverhead} cycles) removed` : ''}; sorted latencies more than ${gap} cycles apart start a new level.`,
+    ],
+  };
+}
+
+/** Runs the simulated experiment's analysers on a validated output. */
+export function analyseGpuOutput(o: GpuOutput, options: ImportOptions = {}): GpuResult {
+  const gap = options.levelGap ?? DEFAULT_LEVEL_GAP;
+  if (!(gap > 0)) throw new ImportError(`the level gap must be a positive number of cycles; got ${gap}`);
+  const base = { device: o.device, experiment: o.experiment, params: o.params };
+  const common = [
+    `Measured on ${o.device.name} (compute capability ${o.device.computeCapability}, ${o.device.sms} SMs, ${formatBytes(o.device.l2Bytes)} L2); clock overhead (two back-to-back reads) ${o.clockOverhead} cycles, ${o.params.clockOverhead === 'removed' ? 'removed' : 'included'}.`,
+    ...o.notes.map((t) => `The program: ${t}`),
+  ];
+  if (o.experiment === 'pchase-average') {
+    const r = averageResult(o);
+    return { ...base, series: r.series, tables: [], findings: r.findings, notes: [...common, ...r.notes] };
+  }
+  if (o.experiment === 'shared-bank-stride') {
+    const r = bankResult(o);
+    return { ...base, series: r.series, tables: r.tables, findings: r.findings, notes: [...common, ...r.notes] };
+  }
+  const r = fineResult(o, gap);
+  return { ...base, series: r.series, tables: [], findings: r.findings, notes: [...common, ...r.notes] };
+}
+
+/** parseGpuOutput, then analyseGpuOutput. */
+export function importGpuOutput(text: string, options: ImportOptions = {}): GpuResult {
+  return analyseGpuOutput(parseGpuOutput(text), options);
+}

@@ -1,0 +1,79 @@
+/**
+ * Which parameters of the simulated experiments carry over to a real GPU. The programs take the
+ * experiments' own parameter lists (each experiment's `params`, resolved with `resolveParams`), so a
+ * real run and a simulated run of the same parameters line up. Settings of the simulated hardware
+ * alone are refused; settings that only steer the simulator's bookkeeping are ignored with a note.
+ */
+import { pchaseAverage } from '../experiments/pchase-average';
+import { pchaseFine } from '../experiments/pchase-fine';
+import { sharedBankStride } from '../experiments/shared-bank-stride';
+import { resolveParams } from '../experiments/params';
+import type { Experiment, ParamValues, RawParams } from '../experiments/types';
+import { ExperimentError } from '../experiments/types';
+
+/** The experiments that have a CUDA program. */
+export const GPU_EXPERIMENTS: readonly Experiment[] = [pchaseAverage, pchaseFine, sharedBankStride];
+
+export function gpuExperiment(id: string): Experiment {
+  const e = GPU_EXPERIMENTS.find((x) => x.id === id);
+  if (!e) throw new ExperimentError(`experiment "${id}" has no real-GPU program; these do: ${GPU_EXPERIMENTS.map((x) => x.id).join(', ')}`);
+  return e;
+}
+
+/** Parameters that describe the simulated chip and mean nothing on hardware: refused when given. */
+const REFUSED: Record<string, string> = {
+  tpc: 'the TPC placement is a setting of the simulated chip; a real GPU schedules the block on a multiprocessor of its own choosing',
+  jitter: "the jitter is seeded noise the simulator adds; a real GPU's noise is its own (the programs time several passes and report their spread)",
+};
+
+/** Parameters that only steer the simulator's bookkeeping: ignored, with a note. */
+const IGNORED: Record<string, string> = {
+  refine: 'every point on the GPU is timed with the same number of passes (re-time with a larger "accesses" to narrow the noise)',
+};
+
+/** What the program supports of a parameter's values; a message for the values it refuses. */
+function checkValue(id: string, p: ParamValues): void {
+  if ('space' in p && p.space !== 'global' && p.space !== 'global-cg')
+    throw new ExperimentError(
+      `parameter "space" is ${String(p.space)}; the real-GPU programs chase global memory only: global (ld.global.ca, through L1) or global-cg (ld.global.cg, L1 bypassed)`,
+      'space',
+    );
+  if (id === 'pchase-fine' && p.init !== 'uniform')
+    throw new ExperimentError('parameter "init" is non-uniform; the real-GPU program writes the uniform chain A[i] = (i + s) mod N only (MEI Listing 3)', 'init');
+  if (id === 'shared-bank-stride' && p.mode === '8-byte')
+    throw new ExperimentError(
+      'parameter "mode" is 8-byte; the program measures the bank width the device has (8-byte banks were a Kepler mode, and current CUDA no longer selects it): use default',
+      'mode',
+    );
+}
+
+export interface GpuParams {
+  experiment: Experiment;
+  /** Every parameter of the experiment, resolved (defaults filled). */
+  params: ParamValues;
+  /** Lines saying which given parameters were ignored, and why. */
+  notes: string[];
+}
+
+/** Resolves an experiment's parameters for a real-GPU program: the experiment's own validation, then the hardware's limits. */
+export function resolveGpuParams(id: string, raw: RawParams = {}): GpuParams {
+  const experiment = gpuExperiment(id);
+  for (const name of Object.keys(raw)) {
+    if (REFUSED[name] !== undefined && experiment.params.some((s) => s.name === name))
+      throw new ExperimentError(`parameter "${name}" does not apply to a real GPU: ${REFUSED[name]}`, name);
+  }
+  const params = resolveParams(experiment.params, raw);
+  checkValue(id, params);
+  const notes: string[] = [];
+  for (const name of Object.keys(raw)) if (IGNORED[name] !== undefined) notes.push(`parameter "${name}" is ignored on a real GPU: ${IGNORED[name]}`);
+  if (id === 'shared-bank-stride' && (params.mode === 'all' || params.mode === '4-byte'))
+    notes.push(`parameter "mode" is ${String(params.mode)}: the program measures the one bank width the device has`);
+  return { experiment, params, notes };
+}
+
+/** Parameters the program and the import read; the preset-only ones are left out. */
+export function hardwareParams(p: ParamValues): ParamValues {
+  const out: ParamValues = {};
+  for (const [k, v] of Object.entries(p)) if (REFUSED[k] === undefined && IGNORED[k] === undefined) out[k] = v;
+  return out;
+}
