@@ -413,6 +413,8 @@ function reproduceCommand(args: string[], v: Values, format: string, ctx: CliCon
       ...(r.checks.length
         ? r.checks.flatMap((c) => [
             `      ${`[${c.kind}]`.padEnd(15)} ${c.name}: ${c.simulated} (paper ${c.target}) ${CHECK_WORD[checkStatus(c)]}`,
+            // The band of a relative rule says more than the target; an exact or range rule is the target.
+            ...(/^(within|a gain)/.test(c.rule) ? [`          rule: ${c.rule}`] : []),
             ...(c.context ? [`          context: ${c.context}`] : []),
           ])
         : [`      paper:     ${r.target || '-'}`, `      simulated: ${r.simulated}`]),

@@ -55,6 +55,8 @@ export interface Reference {
 export interface CheckResult {
   name: string;
   target: string;
+  /** The rule the check applies and its band, at the precision that decides it ("within 5 % of the paper's value: 110.2..121.8 cycles"). */
+  rule: string;
   simulated: string;
   /** Relative deviation for numeric checks (0.02 = 2 %), absent for exact words. */
   deviation?: number;

@@ -26,8 +26,8 @@ const KNOWN: RowResult = {
   deviation: 2,
   pass: false,
   checks: [
-    { name: 'a', target: '10..20 %', simulated: '40 %', deviation: 2, pass: false, citation: 'P 1', note: 'the model counts twice', kind: 'predicted' },
-    { name: 'b', target: 'yes', simulated: 'yes', pass: true, citation: 'P 2', kind: 'calibrated', kindReason: 'the preset was set from P 2' },
+    { name: 'a', target: '10..20 %', rule: "inside the paper's range: 10..20 %", simulated: '40 %', deviation: 2, pass: false, citation: 'P 1', note: 'the model counts twice', kind: 'predicted' },
+    { name: 'b', target: 'yes', rule: "the paper's word", simulated: 'yes', pass: true, citation: 'P 2', kind: 'calibrated', kindReason: 'the preset was set from P 2' },
   ],
   runs: [],
 };
@@ -40,7 +40,7 @@ const STALE: RowResult = {
   simulated: 'a 15 %',
   deviation: 0,
   pass: true,
-  checks: [{ name: 'a', target: '10..20 %', simulated: '15 %', deviation: 0, pass: true, citation: 'P 1', kind: 'predicted', unexpectedPass: true, context: 'real GPU: 11 %' }],
+  checks: [{ name: 'a', target: '10..20 %', rule: "inside the paper's range: 10..20 %", simulated: '15 %', deviation: 0, pass: true, citation: 'P 1', kind: 'predicted', unexpectedPass: true, context: 'real GPU: 11 %' }],
   runs: [],
 };
 
@@ -91,8 +91,8 @@ describe('gpulab reproduce with a row that throws', () => {
     expect(j.rows[0].notes).toEqual(['a: the model counts twice']);
     expect(j.rows[0].gate).toBe('known');
     expect(j.rows[0].checks).toEqual([
-      { name: 'a', target: '10..20 %', simulated: '40 %', pass: false, kind: 'predicted', citation: 'P 1', note: 'the model counts twice' },
-      { name: 'b', target: 'yes', simulated: 'yes', pass: true, kind: 'calibrated', kindReason: 'the preset was set from P 2', citation: 'P 2' },
+      { name: 'a', target: '10..20 %', rule: "inside the paper's range: 10..20 %", simulated: '40 %', pass: false, kind: 'predicted', citation: 'P 1', note: 'the model counts twice' },
+      { name: 'b', target: 'yes', rule: "the paper's word", simulated: 'yes', pass: true, kind: 'calibrated', kindReason: 'the preset was set from P 2', citation: 'P 2' },
     ]);
     expect(j.totals).toEqual({ predicted: { passed: 0, total: 1 }, calibrated: { passed: 1, total: 1 }, specification: { passed: 0, total: 0 } });
     expect(j.gate).toEqual({ open: true, known: 1, newFailures: 0, unexpectedPasses: 0 });

@@ -185,8 +185,8 @@ describe('PDF report', () => {
       'Parameters side by side',
       'Series overlaid',
       'Findings side by side',
-      // The paper's Kepler value of pattern 1, with its citation, beside the Kepler run's finding.
-      '230 cycles MEI Table 3 (Kepler, pattern 1)',
+      // The paper's Kepler value of pattern 1, with its check's rule and its citation, beside the Kepler run's finding.
+      "230 cycles within 5 % of the paper's value: 218.5..241.5 cycles MEI Table 3 (Kepler, pattern 1)",
       // Fermi's paper values do not name the patterns the same way: listed under "Paper values".
       'L1 off, pattern 5 1245 cycles',
     ])

@@ -435,8 +435,8 @@ describe('the scorecard', () => {
       deviation: 0.0024,
       pass: true,
       checks: [
-        { name: 'pattern 1', target: '116 cycles', simulated: '116 cycles', deviation: 0, pass: true, kind: 'calibrated', kindReason: 'the preset was set from Table 3' },
-        { name: 'pattern 5', target: '1259 cycles', simulated: '1262 cycles', deviation: 0.0024, pass: true, kind: 'calibrated', kindReason: 'the preset was set from Table 3' },
+        { name: 'pattern 1', target: '116 cycles', rule: "within 5 % of the paper's value: 110.2..121.8 cycles", simulated: '116 cycles', deviation: 0, pass: true, kind: 'calibrated', kindReason: 'the preset was set from Table 3' },
+        { name: 'pattern 5', target: '1259 cycles', rule: "within 5 % of the paper's value: 1196.1..1322 cycles", simulated: '1262 cycles', deviation: 0.0024, pass: true, kind: 'calibrated', kindReason: 'the preset was set from Table 3' },
       ],
       runs: [{ experiment: 'pchase-fine', params: { space: 'global', strideBytes: 128 } }],
     },
@@ -447,7 +447,7 @@ describe('the scorecard', () => {
       simulated: 'L2 size 1 MB',
       deviation: 0.333,
       pass: false,
-      checks: [{ name: 'L2 size', target: '1.5 MB', simulated: '1 MB', deviation: 0.333, pass: false, citation: 'MEI Table 4 (L2)', note: 'the probe stops at 1 MB', kind: 'predicted' }],
+      checks: [{ name: 'L2 size', target: '1.5 MB', rule: 'exactly the paper\'s value', simulated: '1 MB', deviation: 0.333, pass: false, citation: 'MEI Table 4 (L2)', note: 'the probe stops at 1 MB', kind: 'predicted' }],
       runs: [{ experiment: 'pchase-average', params: { sizeFrom: 1024 } }],
     },
     { id: 'WONG-F10..F12', preset: 'fermi', target: 'texture L1 5 KB', simulated: 'texture L1 5 KB', pass: true, checks: [], runs: [] },
@@ -504,8 +504,8 @@ describe('the scorecard', () => {
     await trs[0]!.get('button.expand').trigger('click');
     const checks = w.get('[data-testid="score-checks"]');
     expect(checks.findAll('tbody tr').map((r) => r.findAll('td').map((td) => td.text()))).toEqual([
-      ['pattern 1', 'calibrated1', '116 cycles', '116 cycles', '0 %', 'pass'],
-      ['pattern 5', 'calibrated1', '1259 cycles', '1262 cycles', '0.24 %', 'pass'],
+      ['pattern 1', 'calibrated1', "116 cycles within 5 % of the paper's value: 110.2..121.8 cycles", '116 cycles', '0 %', 'pass'],
+      ['pattern 5', 'calibrated1', "1259 cycles within 5 % of the paper's value: 1196.1..1322 cycles", '1262 cycles', '0.24 %', 'pass'],
     ]);
     // The reason of each kind is listed once above the checks, numbered.
     expect(w.get('[data-testid="score-kind-reasons"]').findAll('li').map((li) => li.text())).toEqual(['calibrated: the preset was set from Table 3']);

@@ -228,7 +228,7 @@ describe('true values from the preset snapshot', () => {
       ['constant-hierarchy', tesla, {}],
       ['global-latency-patterns', kepler, {}],
     ];
-    const measurementOnly = /(\.steps|\.regular|\.rule|\.setMapping|\.maxMissRate|^trace\..*|^clock\.serialized)$/;
+    const measurementOnly = /(\.steps|\.regular|\.rule|\.setMapping|\.setIndexXor|\.maxMissRate|^trace\..*|^clock\.serialized)$/;
     for (const [id, preset, raw] of cases) {
       const e = findExperiment(id)!;
       const params = resolveParams(e.params, raw);
@@ -561,13 +561,13 @@ describe('RunView', () => {
       rows: [{ id: 'MEI-T4', paper: 'MEI', title: 'Cache structures' }],
       findings: [
         // The main process's check is what the verdict shows.
-        { key: 'cache.sizeBytes', paper: { rowIds: ['MEI-T4'], reference: ref('L1 size', 16384, 'B', 'exact', 'MEI Table 4 (Fermi L1)') }, check: { name: 'L1 size', target: '16 KB', simulated: '16 KB', deviation: 0, pass: true, kind: 'predicted' as const } },
-        { key: 'cache.ways', paper: { rowIds: ['MEI-T4'], reference: ref('L1 ways', 4, '', 'exact', 'MEI Table 4 (Fermi L1 ways)') }, check: { name: 'L1 ways', target: '4', simulated: '5', deviation: 0.25, pass: false, note: 'the probe counts one way too many', kind: 'predicted' as const, context: 'the real GPU: 4 ways' } },
+        { key: 'cache.sizeBytes', paper: { rowIds: ['MEI-T4'], reference: ref('L1 size', 16384, 'B', 'exact', 'MEI Table 4 (Fermi L1)') }, check: { name: 'L1 size', target: '16 KB', rule: 'exactly the paper\'s value', simulated: '16 KB', deviation: 0, pass: true, kind: 'predicted' as const } },
+        { key: 'cache.ways', paper: { rowIds: ['MEI-T4'], reference: ref('L1 ways', 4, '', 'exact', 'MEI Table 4 (Fermi L1 ways)') }, check: { name: 'L1 ways', target: '4', rule: 'exactly the paper\'s value', simulated: '5', deviation: 0.25, pass: false, note: 'the probe counts one way too many', kind: 'predicted' as const, context: 'the real GPU: 4 ways' } },
       ],
       unmatched: [{ rowIds: ['MEI-T4'], reference: ref('L1 line', 128, 'B', 'exact', 'MEI Table 4 (Fermi L1 line)') }],
     });
     const fake = fakeLab(detail({ result: { ...detail().result!, findings: [...detail().result!.findings, { key: 'cache.hitLatency', label: 'Hit latency', value: 120, unit: 'cycles', evidence: 'e' }] } }), (id) =>
-      id === ID ? { ...references(id), findings: [...references(id).findings, { key: 'cache.hitLatency', paper: { rowIds: ['MEI-T4'], reference: ref('L1 hit', 116, 'cycles', 'latency', 'MEI Table 3') }, check: { name: 'L1 hit', target: '116 cycles', simulated: '120 cycles', deviation: 0.034, pass: true, kind: 'calibrated' as const, kindReason: 'the preset latency was set from Table 3' } }] } : new Error('wrong run'),
+      id === ID ? { ...references(id), findings: [...references(id).findings, { key: 'cache.hitLatency', paper: { rowIds: ['MEI-T4'], reference: ref('L1 hit', 116, 'cycles', 'latency', 'MEI Table 3') }, check: { name: 'L1 hit', target: '116 cycles', rule: "within 5 % of the paper's value: 110.2..121.8 cycles", simulated: '120 cycles', deviation: 0.034, pass: true, kind: 'calibrated' as const, kindReason: 'the preset latency was set from Table 3' } }] } : new Error('wrong run'),
     );
     const { w } = await mountRun(fake);
     const size = w.find('[data-testid="finding-cache.sizeBytes"]');
@@ -588,6 +588,8 @@ describe('RunView', () => {
     expect(size.find('[data-testid="finding-known"]').exists()).toBe(false);
     const hit = w.find('[data-testid="finding-cache.hitLatency"]');
     expect(hit.find('[data-testid="finding-paper"]').text()).toContain('116 cycles');
+    // Each paper value shows the rule its check applies, with its band.
+    expect(hit.find('[data-testid="finding-rule"]').text()).toBe("within 5 % of the paper's value: 110.2..121.8 cycles");
     expect(hit.find('[data-testid="finding-dev-paper"]').text()).toBe('+3.4 %');
     expect(hit.find('[data-testid="finding-verdict"] .pass').exists()).toBe(true);
     // Each paper verdict says what it can prove: a reproduction, or consistency with the reason.

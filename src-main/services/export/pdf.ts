@@ -188,7 +188,7 @@ class Report {
     if (cmp.rows.length)
       w.paragraph(
         cmp.findings.some((b) => b.paper)
-          ? `Beside the paper's values of ${cmp.rows.map((r) => r.id).join(', ')} where a finding names the same quantity. Check: within the row's tolerance (latencies 5 %). Kind: predicted (the model produced the value from inputs that do not contain it: a reproduction), calibrated (a preset number was set from this value: consistency only) or specification (read back from preset data).`
+          ? `Beside the paper's values of ${cmp.rows.map((r) => r.id).join(', ')} where a finding names the same quantity. Check: the rule shown under each paper value (latencies within 5 %, structure exactly, ranges and relative figures within their band). Kind: predicted (the model produced the value from inputs that do not contain it: a reproduction), calibrated (a preset number was set from this value: consistency only) or specification (read back from preset data).`
           : `No finding names a quantity of ${cmp.rows.map((r) => r.id).join(', ')} unambiguously; their values are listed under "Paper values".`,
         { size: 8.5, muted: true },
       );
@@ -207,7 +207,7 @@ class Report {
         cmp.findings.map((b) => [
           b.finding.label,
           findingValue(b.finding),
-          b.paper ? `${paperValueText(b.paper)}\n${b.paper.reference.citation}${b.check?.context ? `\ncontext: ${b.check.context}` : ''}` : '',
+          b.paper ? `${paperValueText(b.paper)}${b.check?.rule ? `\n${b.check.rule}` : ''}\n${b.paper.reference.citation}${b.check?.context ? `\ncontext: ${b.check.context}` : ''}` : '',
           b.check ? (b.check.pass ? 'agrees' : 'differs') + (b.check.deviation !== undefined && b.check.deviation > 0 ? ` (${(b.check.deviation * 100).toFixed(1)} %)` : '') : '',
           b.check?.kind ?? '',
           b.finding.evidence,

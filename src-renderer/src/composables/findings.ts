@@ -57,6 +57,8 @@ export interface PaperRef {
   kindReason?: string;
   /** A value shown for context beside the paper's, never judged (a real-GPU figure). */
   context?: string;
+  /** The check's rule and band at the precision that decides it (CheckResult.rule). */
+  rule?: string;
 }
 
 /** The paper values of `reproduce.references`, one per finding key they sit beside. */
@@ -75,6 +77,7 @@ export function paperRefs(refs: Pick<RunReferences, 'findings'> | null | undefin
     kind: check.kind,
     ...(check.kindReason ? { kindReason: check.kindReason } : {}),
     ...(check.context ? { context: check.context } : {}),
+    ...(check.rule ? { rule: check.rule } : {}),
   }));
 }
 
@@ -169,6 +172,19 @@ function levelProperty(level: CacheLevelConfig, prop: string, at: string): TrueV
       };
     case 'waySizeBytes':
       return g.setWays ? null : { value: level.sizeBytes / g.ways, source: `${at}.sizeBytes / ways`, tolerance: 'exact' };
+    case 'setIndexKind': {
+      // As the four-step method names it (src-sim/analysis/structure.ts, cache-structure's findings).
+      const word = g.setWays
+        ? 'unequal sets'
+        : g.sets === 1
+          ? 'one set'
+          : g.index.kind === 'xor'
+            ? 'hashed'
+            : g.index.kind === 'bits'
+              ? `bit selection, ${g.index.shiftBits !== undefined ? 2 ** g.index.shiftBits : g.lineBytes} B granularity`
+              : `bit selection, ${g.lineBytes} B granularity`;
+      return { value: word, source: `${at}.geometry.index`, tolerance: 'word' };
+    }
     case 'fullyAssociative':
       return { value: g.sets === 1 ? 'yes' : 'no', source: `${at}.geometry.sets`, tolerance: 'word' };
     case 'policy':
