@@ -64,6 +64,9 @@ const OPTIONS = {
   pdf: { type: 'string' },
   title: { type: 'string' },
   out: { type: 'string' },
+  arch: { type: 'string' },
+  timeout: { type: 'string' },
+  'level-gap': { type: 'string' },
   help: { type: 'boolean', short: 'h' },
   version: { type: 'boolean', short: 'V' },
 } as const;
@@ -87,11 +90,15 @@ interface Command {
  */
 const store = () => import('./store');
 
+/** The real-GPU commands (cli/gpu.ts): emit, import and run the CUDA programs. */
+const gpu = () => import('./gpu');
+const gpuContext = (ctx: CliContext) => ({ usage: (message: string) => new CliError(message), status: ctx.status });
+
 /** Error codes of the lab that mean "this request cannot be done" (exit 2) rather than "something broke" (exit 1). */
 const USER_ERRORS: readonly LabErrorCode[] = ['invalid-args', 'not-found', 'conflict', 'immutable', 'invalid-preset', 'invalid-bundle'];
 
 /** Commands with subcommands: `runs list` is COMMANDS['runs list']. */
-const GROUPS = ['runs', 'bundle'] as const;
+const GROUPS = ['runs', 'bundle', 'gpu'] as const;
 
 function parse(argv: string[]) {
   return parseArgs({ args: argv, options: OPTIONS, allowPositionals: true, strict: true });
@@ -522,6 +529,30 @@ const COMMANDS: Record<string, Command> = {
     positionals: [1, 1],
     run: async (args, v, format, ctx) => (await store()).bundleImport(args[0], v, format, storeContext(ctx)),
   },
+  'gpu emit': {
+    usage: 'gpu emit <pchase-average|pchase-fine|shared-bank-stride> [--param name=value ...] --out <dir> [--arch native|sm_XX] [--format text|json]',
+    summary: 'Write the CUDA program of an experiment for a real NVIDIA GPU, and build.sh with its one-line nvcc command.',
+    options: ['param', 'out', 'arch', 'format'],
+    formats: ['text', 'json'],
+    positionals: [1, 1],
+    run: async (args, v, format, ctx) => (await gpu()).gpuEmit(args[0], v, format, gpuContext(ctx)),
+  },
+  'gpu import': {
+    usage: 'gpu import <file.jsonl> [--level-gap cycles] [--format text|json]',
+    summary: "Read a real GPU program's JSON-lines output and print the findings of the experiment's analysers (not saved).",
+    options: ['level-gap', 'format'],
+    formats: ['text', 'json'],
+    positionals: [1, 1],
+    run: async (args, v, format, ctx) => (await gpu()).gpuImport(args[0], v, format, gpuContext(ctx)),
+  },
+  'gpu run': {
+    usage: 'gpu run <pchase-average|pchase-fine|shared-bank-stride> [--param name=value ...] [--arch native|sm_XX] [--timeout s] [--level-gap cycles] [--format text|json]',
+    summary: 'Build the CUDA program with nvcc, run it on this machine\'s GPU under a time limit and import its output.',
+    options: ['param', 'arch', 'timeout', 'level-gap', 'format'],
+    formats: ['text', 'json'],
+    positionals: [1, 1],
+    run: async (args, v, format, ctx) => (await gpu()).gpuRun(args[0], v, format, gpuContext(ctx)),
+  },
   help: {
     usage: 'help [<command>]',
     summary: 'Show this help, or the help of one command.',
@@ -548,7 +579,10 @@ const OPTION_HELP: Record<string, string> = {
   csv: '    --csv <file>      write CSV to this file',
   pdf: '    --pdf <file>      write the PDF report to this file',
   title: '    --title <title>   the PDF report\'s title',
-  out: '    --out <file>      write the bundle to this file',
+  out: '    --out <path>      bundle export: the bundle file; gpu emit: the folder for the program',
+  arch: '    --arch <a>        nvcc -arch: native (the GPU of this machine, nvcc 11.5+) or sm_XX, e.g. sm_90 (default: native)',
+  timeout: '    --timeout <s>     time limit of the GPU program, seconds (default 600)',
+  'level-gap': '    --level-gap <c>   fine-grained traces: latencies further apart than this many cycles are separate levels (default 64)',
 };
 
 /** The command a help request or a command line names: "runs list", "run", or a group ("runs"). */
@@ -594,6 +628,7 @@ function helpText(command?: string): string {
     '  gpulab runs export <run-id> <run-id> --pdf report.pdf',
     '  gpulab bundle export <run-id> --out runs.gmlbundle',
     '  gpulab reproduce all',
+    '  gpulab gpu emit pchase-average --param strides=32,128 --param sizeTo=384KB --out ./prog',
     '',
     `The database commands use --db <file>, by default the desktop app's: ${defaultDbPath()}`,
     'Exit codes: 0 success, 1 a reproduction row or a saved run failed, 2 bad input (one line on stderr, nothing on stdout).',

@@ -1,0 +1,250 @@
+/**
+ * The command line's real-GPU commands: `gpu emit` writes the CUDA program of an experiment and its
+ * build command, `gpu import` reads a program's JSON-lines output into the simulated experiment's
+ * analysers, and `gpu run` does both in between: it builds the program with nvcc, runs it under a
+ * time limit and imports what it printed. Imported runs are printed, not saved in the database.
+ */
+import { execFile } from 'node:child_process';
+import { accessSync, chmodSync, constants, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { delimiter, join, resolve } from 'node:path';
+import { DEFAULT_ARCH, emitProgram, GPU_EXPERIMENTS } from '../../src-sim/cuda/emit';
+import type { EmittedProgram } from '../../src-sim/cuda/emit';
+import { importGpuOutput, ImportError } from '../../src-sim/cuda/import';
+import type { GpuResult, ImportOptions } from '../../src-sim/cuda/import';
+import { ExperimentError } from '../../src-sim/experiments/types';
+import { formatParam, resultJson, resultText, DEFAULT_TRACE_LIMIT } from './format';
+
+/** Exit codes (the same as cli/main.ts). */
+const EXIT_OK = 0;
+const EXIT_FAILED = 1;
+const EXIT_USAGE = 2;
+
+export interface GpuCliOutput {
+  code: number;
+  stdout: string;
+  stderr: string;
+}
+
+export interface GpuContext {
+  /** Bad input (exit code 2, one line): the caller's CliError. */
+  usage: (message: string) => Error;
+  status: ((line: string) => void) | null;
+}
+
+export interface GpuOptions {
+  param?: string[];
+  out?: string;
+  arch?: string;
+  timeout?: string;
+  'level-gap'?: string;
+}
+
+/** The default time limit of `gpu run`'s program, seconds. */
+export const DEFAULT_TIMEOUT_S = 600;
+
+const ok = (stdout: string): GpuCliOutput => ({ code: EXIT_OK, stdout, stderr: '' });
+const json = (value: unknown): string => JSON.stringify(value, null, 2) + '\n';
+
+function rawParams(items: string[] | undefined, id: string, ctx: GpuContext): Record<string, string> {
+  const raw: Record<string, string> = {};
+  for (const item of items ?? []) {
+    const eq = item.indexOf('=');
+    if (eq <= 0) throw ctx.usage(`--param takes name=value; got "${item}" (gpulab experiments ${id} lists the parameters)`);
+    const name = item.slice(0, eq).trim();
+    if (name in raw) throw ctx.usage(`parameter "${name}" is given twice`);
+    raw[name] = item.slice(eq + 1);
+  }
+  return raw;
+}
+
+function emit(id: string, v: GpuOptions, ctx: GpuContext, arch: string | undefined): EmittedProgram {
+  try {
+    return emitProgram(id, rawParams(v.param, id, ctx), { arch: arch ?? DEFAULT_ARCH });
+  } catch (e) {
+    if (e instanceof ExperimentError) throw ctx.usage(`gpu ${id}: ${e.message}`);
+    throw e;
+  }
+}
+
+function writeProgram(dir: string, p: EmittedProgram): string[] {
+  mkdirSync(dir, { recursive: true });
+  const source = join(dir, p.fileName);
+  const script = join(dir, 'build.sh');
+  writeFileSync(source, p.source);
+  writeFileSync(script, p.buildScript);
+  chmodSync(script, 0o755);
+  return [source, script];
+}
+
+function paramsLine(p: EmittedProgram | GpuResult): string {
+  const id = 'experiment' in p ? p.experiment : '';
+  const specs = GPU_EXPERIMENTS.find((e) => e.id === id)?.params ?? [];
+  return Object.entries(p.params)
+    .map(([k, val]) => `${k}=${formatParam(specs.find((s) => s.name === k), val)}`)
+    .join(' ');
+}
+
+/** gpu emit <experiment> [--param k=v ...] --out <dir> [--arch sm_XX] */
+export function gpuEmit(id: string, v: GpuOptions, format: string, ctx: GpuContext): GpuCliOutput {
+  if (v.out === undefined || v.out.trim() === '') throw ctx.usage('gpu emit needs --out <dir>: the folder for the program and build.sh');
+  const p = emit(id, v, ctx, v.arch);
+  const dir = resolve(v.out);
+  const files = writeProgram(dir, p);
+  if (format === 'json') return ok(json({ experiment: p.experiment, files, buildCommand: p.buildCommand, params: p.params, notes: p.notes }));
+  const lines = [
+    `Wrote ${files[0]}`,
+    `  and ${files[1]}: ${p.buildCommand}`,
+    `Parameters: ${paramsLine(p)}`,
+    ...p.notes.map((n) => `Note: ${n}`),
+    '',
+    `Build:  sh ${files[1]}${p.buildCommand.includes('-arch=native') ? '   (-arch=native needs nvcc 11.5 or later and the GPU on this machine; otherwise --arch sm_90 or your GPU\'s)' : ''}`,
+    `Run:    ${join(dir, p.binary)} > ${p.experiment}.jsonl`,
+    `Import: gpulab gpu import ${p.experiment}.jsonl`,
+  ];
+  return ok(lines.join('\n') + '\n');
+}
+
+function importOptions(v: GpuOptions, ctx: GpuContext): ImportOptions {
+  if (v['level-gap'] === undefined) return {};
+  const gap = Number(v['level-gap']);
+  if (!Number.isFinite(gap) || gap <= 0) throw ctx.usage(`--level-gap must be a positive number of cycles; got "${v['level-gap']}"`);
+  return { levelGap: gap };
+}
+
+function resultOutput(r: GpuResult, source: string, format: string): GpuCliOutput {
+  if (format === 'json') return ok(json({ experiment: r.experiment, source, device: r.device, params: r.params, ...resultJson(r, DEFAULT_TRACE_LIMIT) }));
+  const title = GPU_EXPERIMENTS.find((e) => e.id === r.experiment)?.title ?? r.experiment;
+  const d = r.device;
+  const head = [
+    `${title} (measured)`,
+    `Device: ${d.name}, compute capability ${d.computeCapability}, ${d.sms} SMs at ${(d.clockKHz / 1000).toFixed(0)} MHz, L2 ${(d.l2Bytes / 2 ** 20).toFixed(1)} MB, driver ${d.driverVersion}, runtime ${d.runtimeVersion}   from ${source}`,
+    `Parameters: ${paramsLine(r)}`,
+    '',
+  ];
+  return ok(head.join('\n') + '\n' + resultText(r));
+}
+
+function importText(text: string, source: string, v: GpuOptions, format: string, ctx: GpuContext): GpuCliOutput {
+  const options = importOptions(v, ctx);
+  let r: GpuResult;
+  try {
+    r = importGpuOutput(text, options);
+  } catch (e) {
+    if (e instanceof ImportError) throw ctx.usage(`${source}: ${e.message}`);
+    throw e;
+  }
+  return resultOutput(r, source, format);
+}
+
+/** gpu import <file.jsonl> */
+export function gpuImport(file: string, v: GpuOptions, format: string, ctx: GpuContext): GpuCliOutput {
+  let text: string;
+  try {
+    text = readFileSync(file, 'utf8');
+  } catch (e) {
+    throw ctx.usage(`cannot read "${file}": ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}`);
+  }
+  return importText(text, file, v, format, ctx);
+}
+
+// ---------------------------------------------------------------------------------------------
+// gpu run
+
+function executable(path: string): boolean {
+  try {
+    accessSync(path, constants.X_OK);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** nvcc on PATH, else $CUDA_HOME/bin/nvcc; undefined when neither exists. */
+export function findNvcc(env: NodeJS.ProcessEnv = process.env): string | undefined {
+  for (const dir of (env.PATH ?? '').split(delimiter)) {
+    if (dir && executable(join(dir, 'nvcc'))) return join(dir, 'nvcc');
+  }
+  if (env.CUDA_HOME && executable(join(env.CUDA_HOME, 'bin', 'nvcc'))) return join(env.CUDA_HOME, 'bin', 'nvcc');
+  return undefined;
+}
+
+interface Exec {
+  code: number | null;
+  stdout: string;
+  stderr: string;
+  timedOut: boolean;
+}
+
+function run(cmd: string, args: string[], cwd: string, timeoutMs: number): Promise<Exec> {
+  return new Promise((done) => {
+    execFile(cmd, args, { cwd, timeout: timeoutMs, maxBuffer: 256 * 2 ** 20, killSignal: 'SIGKILL' }, (err, stdout, stderr) => {
+      const e = err as (NodeJS.ErrnoException & { killed?: boolean; code?: number | string }) | null;
+      const code = e ? (typeof e.code === 'number' ? e.code : null) : 0;
+      done({ code, stdout: String(stdout), stderr: String(stderr), timedOut: Boolean(e?.killed) });
+    });
+  });
+}
+
+/** nvcc's major.minor, from `nvcc --version`. */
+async function nvccVersion(nvcc: string, cwd: string): Promise<[number, number] | undefined> {
+  const r = await run(nvcc, ['--version'], cwd, 30_000);
+  const m = /release (\d+)\.(\d+)/.exec(r.stdout);
+  return m ? [Number(m[1]), Number(m[2])] : undefined;
+}
+
+const firstLine = (s: string): string =>
+  s
+    .split('\n')
+    .map((l) => l.trim())
+    .filter(Boolean)
+    .slice(0, 2)
+    .join(' / ');
+
+const NO_GPU = /no CUDA-capable device|cudaErrorNoDevice|insufficient for CUDA runtime|cudaErrorInsufficientDriver|could not find a supported GPU|no supported gpu|cannot find.*GPU/i;
+
+/** gpu run <experiment> [--param k=v ...] [--arch sm_XX] [--timeout s] */
+export async function gpuRun(id: string, v: GpuOptions, format: string, ctx: GpuContext): Promise<GpuCliOutput> {
+  let timeoutS = DEFAULT_TIMEOUT_S;
+  if (v.timeout !== undefined) {
+    timeoutS = Number(v.timeout);
+    if (!/^\d+$/.test(v.timeout.trim()) || timeoutS < 1 || timeoutS > 86_400) throw ctx.usage(`--timeout must be a whole number of seconds from 1 to 86400; got "${v.timeout}"`);
+  }
+  importOptions(v, ctx);
+  const checked = emit(id, v, ctx, v.arch);
+  const nvcc = findNvcc();
+  if (!nvcc) throw ctx.usage('gpu run needs nvcc (the CUDA toolkit) on PATH or in $CUDA_HOME/bin, and an NVIDIA GPU; gpu emit and gpu import work without them');
+  const dir = mkdtempSync(join(tmpdir(), 'gpulab-gpu-'));
+  try {
+    let arch = v.arch;
+    if (arch === undefined) {
+      const ver = await nvccVersion(nvcc, dir);
+      // -arch=native came with nvcc 11.5; older ones build for Hopper.
+      arch = ver && (ver[0] > 11 || (ver[0] === 11 && ver[1] >= 5)) ? 'native' : 'sm_90';
+    }
+    const p = arch === checked.buildCommand.match(/-arch=(\S+)/)?.[1] ? checked : emit(id, v, ctx, arch);
+    writeProgram(dir, p);
+    ctx.status?.(`gpu run ${id}: building (${p.buildCommand})`);
+    const build = await run(nvcc, ['-O2', `-arch=${arch}`, '-o', p.binary, p.fileName], dir, 300_000);
+    if (build.code !== 0) {
+      const said = firstLine(build.stderr || build.stdout);
+      if (arch === 'native' && NO_GPU.test(build.stderr + build.stdout))
+        throw ctx.usage(`gpu run found no NVIDIA GPU on this machine (nvcc -arch=native: ${said}); gpu emit and gpu import work without one`);
+      return { code: EXIT_FAILED, stdout: '', stderr: `gpulab: error: nvcc failed to build ${p.fileName}${build.timedOut ? ' (time limit of 300 s)' : ''}: ${said}\n` };
+    }
+    ctx.status?.(`gpu run ${id}: running (time limit ${timeoutS} s)`);
+    const exec = await run(join(dir, p.binary), [], dir, timeoutS * 1000);
+    if (exec.timedOut)
+      return { code: EXIT_FAILED, stdout: '', stderr: `gpulab: error: the ${id} program ran past its time limit of ${timeoutS} s and was stopped (raise --timeout, or shrink the sweep)\n` };
+    if (exec.code !== 0) {
+      const errorLine = exec.stdout.split('\n').find((l) => l.includes('"type":"error"'));
+      const message = errorLine ? ((JSON.parse(errorLine) as { message?: string }).message ?? errorLine) : firstLine(exec.stderr) || `exit code ${exec.code}`;
+      if (NO_GPU.test(message)) throw ctx.usage(`gpu run found no usable NVIDIA GPU: ${message}; gpu emit and gpu import work without one`);
+      if (exec.code === EXIT_USAGE) throw ctx.usage(`the ${id} program refused its parameters: ${message}`);
+      return { code: EXIT_FAILED, stdout: '', stderr: `gpulab: error: the ${id} program failed (exit code ${exec.code}): ${message}\n` };
+    }
+    return importText(exec.stdout, `gpu run ${id}`, v, format, ctx);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
