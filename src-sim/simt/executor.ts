@@ -34,7 +34,7 @@ import { clockReading, issueCost, latencyOf } from './timing';
  * (the dropped ones are counted).
  */
 
-export const EVENT_KINDS = ['path-start', 'reconverge', 'barrier-wait', 'barrier-release', 'exit', 'deadlock'] as const;
+export const EVENT_KINDS = ['path-start', 'reconverge', 'barrier-wait', 'barrier-release', 'exit', 'deadlock', 'stopped'] as const;
 export type EventKind = (typeof EVENT_KINDS)[number];
 
 export interface SimtEvent {
@@ -256,7 +256,9 @@ class Machine {
   }
 
   private event(kind: EventKind, g: number, cycle: number, mask: number, line: number, col: number, site?: number): void {
-    if (this.events.length >= (this.opts.maxEvents ?? DEFAULT_MAX_EVENTS)) {
+    // How the run ended (a deadlock, the step budget) is kept whatever the cap: it is the end state.
+    const final = kind === 'deadlock' || kind === 'stopped';
+    if (!final && this.events.length >= (this.opts.maxEvents ?? DEFAULT_MAX_EVENTS)) {
       this.droppedEvents++;
       return;
     }
@@ -671,11 +673,11 @@ class Machine {
       // barriers, which release when the last live warp arrives; kept as a guard).
       status = 'deadlock';
     }
-    if (status === 'deadlock')
+    if (status === 'deadlock' || status === 'budget')
       for (let g = 0; g < this.nWarps; g++) {
         if (this.state[g] === EXITED) continue;
         const waitingHere = this.state[g] === WAITING;
-        this.event('deadlock', g, this.lastCycle, this.masks[g * this.maxDepth + this.depth[g] - 1], waitingHere ? this.waitLine[g] : this.spinLine[g], waitingHere ? this.waitCol[g] : this.spinCol[g], waitingHere ? this.waitSite[g] : undefined);
+        this.event(status === 'deadlock' ? 'deadlock' : 'stopped', g, this.lastCycle, this.masks[g * this.maxDepth + this.depth[g] - 1], waitingHere ? this.waitLine[g] : this.spinLine[g], waitingHere ? this.waitCol[g] : this.spinCol[g], waitingHere ? this.waitSite[g] : undefined);
       }
     return this.report(status);
   }

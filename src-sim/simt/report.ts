@@ -60,11 +60,14 @@ export const KIND_WORDS: Record<EventKind, string> = {
   'barrier-release': 'released from barrier',
   exit: 'exits',
   deadlock: 'deadlocked',
+  stopped: 'stopped by the step budget',
 };
 
 /** The timeline as a table (at most `limit` rows; the rest counted in the name). */
 export function eventsTable(run: SimtRun, name = 'Timeline events', limit = 5000): Table {
-  const rows = run.events.slice(0, limit).map((e) => ({
+  // The first `limit` events, and how the run ended (deadlock, step budget) whatever the limit.
+  const kept = [...run.events.slice(0, limit), ...run.events.slice(limit).filter((e) => e.kind === 'deadlock' || e.kind === 'stopped')];
+  const rows = kept.map((e) => ({
     cycle: e.cycle,
     block: e.block,
     warp: e.warp,
@@ -75,8 +78,9 @@ export function eventsTable(run: SimtRun, name = 'Timeline events', limit = 5000
     barrier: e.site !== undefined ? `[${e.site}]` : '',
   }));
   const left = run.events.length - rows.length + run.droppedEvents;
+  const ends = rows.length - Math.min(limit, run.events.length);
   return {
-    name: left > 0 ? `${name} (first ${rows.length}; ${left} more not shown)` : name,
+    name: left > 0 ? `${name} (first ${rows.length - ends}${ends ? ` and the ${ends} that end the run` : ''}; ${left} more not shown)` : name,
     columns: [
       { key: 'cycle', label: 'Cycle', unit: 'cycles' },
       { key: 'block', label: 'Block' },

@@ -115,6 +115,23 @@ describe('the per-warp timeline from a run\'s tables', () => {
     }
   });
 
+  it('a run the step budget stops: the axis runs to the cycle it stopped at, marked there (not at the last path start)', async () => {
+    // The endless branch of a divergent warp: path events stop early, the loop runs on to the budget.
+    const result = simtResult('simt-kernel', { example: 'custom', source: 'int acc = 0;\nif (tid < 8) { while (1) { acc = acc + 1; } }', threads: 32, blocks: 1, steps: 20000 });
+    const cycles = result.findings.find((f) => f.key.endsWith('.cycles'))!.value as number;
+    const tl = simtTimelines(result)[0]!;
+    expect(tl.deadlock).toBe(false);
+    expect(cycles).toBeGreaterThan(1000);
+    expect(tl.end).toBe(cycles);
+    const stopped = tl.marks.filter((m) => m.kind === 'stopped');
+    expect(stopped.map((m) => m.cycle)).toEqual([cycles]);
+    // The spinning path's bar runs to the stop.
+    expect(tl.segments.some((seg) => seg.stuck && seg.to === cycles)).toBe(true);
+    const w = mount(KernelTimeline, { props: { timeline: tl } });
+    expect(w.get('[data-testid="kernel-unfinished"]').text()).toContain(`Stopped by the step budget at cycle ${cycles.toLocaleString('en-US')}`);
+    expect(w.text()).toContain('where the step budget stopped it');
+  });
+
   it('Listing 6: deadlock, warp 0 waiting at barrier [1] and warp 1 spinning, both marked', () => {
     const tl = timelineOf(LISTING6, 64);
     expect(tl.deadlock).toBe(true);

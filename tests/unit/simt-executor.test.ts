@@ -160,6 +160,18 @@ describe('SIMT executor: deadlock detection and the step budget', () => {
     expect(r.message).toMatch(/^stopped by the step budget \(5000 warp instructions\) before the kernel finished: raise the budget or look for a loop that never ends\. still running: warp 0 at 2:/);
   });
 
+  it('marks where the step budget stopped each unfinished warp, at the last cycle, past the event cap too', () => {
+    const r = run('int i = 0;\nwhile (1) { if (tid % 2 == 0) i = i + 1; else i = i + 1; }', { stepBudget: 5000, maxEvents: 40 });
+    expect(r.status).toBe('budget');
+    const stops = r.events.filter((e) => e.kind === 'stopped');
+    expect(stops.map((e) => e.warp)).toEqual(r.warps.filter((w) => w.state !== 'exited').map((w) => w.warp));
+    expect(stops.length).toBeGreaterThan(0);
+    for (const e of stops) expect(e.cycle).toBe(r.cycles);
+    // The cap keeps the first events; the end state is kept beyond it.
+    expect(r.events.length).toBe(40 + stops.length);
+    expect(r.droppedEvents).toBeGreaterThan(0);
+  });
+
   it('keeps at most maxEvents timeline events and counts the rest', () => {
     const r = run('int i = 0;\nwhile (i < 200) { if (tid % 2 == 0) i = i + 1; else i = i + 1; }', { maxEvents: 50 });
     expect(r.status).toBe('finished');

@@ -99,7 +99,7 @@ export interface Segment {
   at: string;
   /** "[1]" for a wait. */
   barrier: string;
-  /** The warp was still here when the run deadlocked. */
+  /** The warp was still here when the run deadlocked or the step budget stopped it. */
   stuck: boolean;
 }
 
@@ -282,8 +282,10 @@ export function buildTimeline(events: Table, warps: Table | null, title = ''): K
         close(row, cycle);
         marks.push({ row, cycle, kind, threads, at: 'the end of the kernel', barrier });
         break;
-      case 'deadlock': {
-        deadlock = true;
+      case 'deadlock':
+      case 'stopped': {
+        // The run ended here: a deadlock, or the step budget (the warp was still running or spinning).
+        if (kind === 'deadlock') deadlock = true;
         const o = open.get(row);
         if (o) o.seg.stuck = true;
         close(row, cycle);
@@ -325,6 +327,7 @@ const MARKS: { kind: EventKind; name: string; symbol: string; size: number; colo
   { kind: 'barrier-release', name: 'barrier release', symbol: 'diamond', size: 11, colour: '#1f8a4c' },
   { kind: 'exit', name: 'exit', symbol: 'rect', size: 9, colour: '#1b1b1b' },
   { kind: 'deadlock', name: 'deadlock', symbol: 'pin', size: 22, colour: STUCK_COLOUR },
+  { kind: 'stopped', name: 'stopped by the step budget', symbol: 'pin', size: 22, colour: STUCK_COLOUR },
 ];
 
 export function pathColour(i: number): string {
@@ -350,6 +353,8 @@ function markText(tl: KernelTimeline, m: Mark): string {
       return `${row} exits at cycle ${m.cycle} (threads ${m.threads})`;
     case 'deadlock':
       return `deadlock at cycle ${m.cycle}: ${row} ${tl.rows[m.row]?.end || `stuck at ${m.at}`}`;
+    case 'stopped':
+      return `stopped by the step budget at cycle ${m.cycle}: ${row} ${tl.rows[m.row]?.end || `at ${m.at}`}`;
     default:
       return `${row} at cycle ${m.cycle}`;
   }
