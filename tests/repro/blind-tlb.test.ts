@@ -198,6 +198,10 @@ function measure(c: Case, seed: number): Record<string, unknown> {
     }
   }
   const out: Record<string, unknown> = { 'page size': get(page, 'tlb.pageBytes'), window: get(window, 'tlb.window.bytes') };
+  if (process.env.BLIND_TLB_WHY) {
+    const why = (r: ExperimentResult, key: string): string => (r.findings.find((f) => f.key === key)?.evidence ?? 'absent').slice(0, 160);
+    console.log(`WHY ${c.name.split(';')[0]} | L1 ${why(reach, 'tlb.l1.entries')} | L2 ${why(reach, 'tlb.l2.entries')}`);
+  }
   for (const k of ['L1', 'L2']) {
     const key = `tlb.${k.toLowerCase()}`;
     out[`${k} TLB entries`] = get(reach, `${key}.entries`);

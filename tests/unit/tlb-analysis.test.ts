@@ -1,5 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import {
+  analyseReuse,
+  associativityLadder,
+  checkFullyAssociative,
+  classifyRises,
+  simulateSet,
+  tlbLevelsOf,
   analyseFixedCount,
   analyseOffset,
   analysePeriodicity,
@@ -361,5 +367,94 @@ describe('parameters', () => {
     const b = tlbProbes.run(fermi, { probe: 'missed-entries', jitter: 4 }, 11, () => {});
     expect(calls).toBeGreaterThan(3);
     expect(a.findings).toEqual(b.findings);
+  });
+});
+
+describe('what moves a rise, and what the analysers refuse to guess', () => {
+  const curve = (ys: number[]): { elements: number[]; y: Float64Array } => ({ elements: ys.map((_, i) => i + 1), y: Float64Array.from(ys) });
+  const flat = (n: number, v: number): number[] => new Array<number>(n).fill(v);
+
+  it('a rise that moves when two elements share a 128 KB block is a translation step; one that stays is a data cache', () => {
+    const main = curve([...flat(8, 100), ...flat(8, 140)]);
+    const moved = curve(flat(16, 100));
+    const kept = curve([...flat(8, 100), ...flat(8, 140)]);
+    const tlb = classifyRises(main, moved, moved, kept, kept);
+    expect(tlb.checks.map((c) => c.verdict)).toEqual(['tlb']);
+    expect(tlb.checks[0].doubleSame).toBe(true);
+    const data = classifyRises(main, kept, kept, kept, kept);
+    expect(data.checks.map((c) => c.verdict)).toEqual(['data']);
+    // Kept by the block pairs, gone at other offsets: a small-page TLB or a data cache: undecided.
+    const unsure = classifyRises(main, kept, moved, moved, kept);
+    expect(unsure.checks.map((c) => c.verdict)).toEqual(['undecided']);
+  });
+
+  it('names the first translation rise the L1 TLB, skips pure data rises and stops at an undecided one', () => {
+    const main = curve([...flat(6, 100), ...flat(6, 160), ...flat(6, 170), ...flat(6, 250)]);
+    const pair = curve([...flat(6, 100), ...flat(18, 160)]);
+    const own = curve([...flat(6, 100), ...flat(6, 160), ...flat(6, 170), ...flat(6, 250)]);
+    const near = curve([...flat(6, 100), ...flat(18, 160)]);
+    const { checks, segmentation } = classifyRises(main, pair, near, own, own);
+    expect(checks.map((c) => c.verdict)).toEqual(['data', 'tlb', 'tlb']);
+    const walk = tlbLevelsOf(checks, segmentation.tolerance);
+    expect(walk.levels.map((l) => [l.level, l.check.fit])).toEqual([
+      [1, 12],
+      [2, 18],
+    ]);
+    const stopped = tlbLevelsOf([{ ...checks[0], verdict: 'undecided' }, ...checks.slice(1)], segmentation.tolerance);
+    expect(stopped.levels).toEqual([]);
+    expect(stopped.stop).toContain('6 elements');
+  });
+
+  it('a rise that fades as the array grows is no TLB level (a page-table switch per window crossing)', () => {
+    const ys = [...flat(10, 100), ...flat(10, 150), ...Array.from({ length: 30 }, (_, i) => 150 + 40 / (1 + i / 4))];
+    const c = curve(ys);
+    const { checks } = classifyRises(c, curve(flat(50, 100)), curve(flat(50, 100)), c, c);
+    expect(checks[checks.length - 1].verdict).toBe('window');
+  });
+
+  it('LRU keeps a re-used element that FIFO evicts', () => {
+    const seq = [0, 1, 0, 2, 0, 1, 0, 2];
+    expect(simulateSet(seq, [], 2, 'lru')).toEqual([true, true, false, true, false, true, false, true]);
+    expect(simulateSet(seq, [], 2, 'fifo')).toEqual([true, true, false, true, true, true, false, true]);
+    const fifo = simulateSet(seq, [], 2, 'fifo');
+    expect(analyseReuse(seq, fifo, [0, 1, 2], []).policy).toBe('FIFO');
+    expect(analyseReuse(seq, simulateSet(seq, [], 2, 'lru'), [0, 1, 2], []).policy).toBe('LRU');
+    expect(analyseReuse(seq, seq.map(() => true), [0, 1, 2], []).policy).toBe('neither');
+  });
+
+  it('one set only where E fit and E + 1 miss at every stride of the ladder', () => {
+    const ladder = associativityLadder(2 * MB);
+    expect(ladder).toContain(2 * MB + 4 * KB);
+    expect(ladder).toContain(3 * MB);
+    const fit = ladder.map(() => 100);
+    expect(checkFullyAssociative(ladder, fit, ladder.map(() => 150), 100, 150).fullyAssociative).toBe(true);
+    const over = ladder.map((t) => (t === 3 * MB ? 100 : 150));
+    expect(checkFullyAssociative(ladder, fit, over, 100, 150)).toEqual({ fullyAssociative: false, exceptions: [3 * MB] });
+  });
+
+  it('a FIFO L1 TLB is not reported as LRU, a random one neither', () => {
+    for (const kind of ['fifo', 'random'] as const) {
+      const g: UnequalGeometry = { page: 2 * MB, e1: 16, sets: [17, 8, 8, 8, 8, 8, 8], lat: [400, 430, 500] };
+      const preset = presetWith(pathWith(unequalTranslation(g, { kind }), g.lat));
+      const r = run(preset, { probe: 'reach', sizeTo: 160 * MB }, 4);
+      expect(get(r, 'tlb.l1.policy')).not.toBe('LRU');
+      if (kind === 'fifo') expect(get(r, 'tlb.l1.policy')).toBe('not LRU');
+    }
+  });
+
+  it('a direct-mapped data cache overflowing at 32 elements is not read as a TLB', () => {
+    const g: UnequalGeometry = { page: 2 * MB, e1: 16, sets: [17, 8, 8, 8, 8, 8, 8], lat: [400, 430, 500] };
+    const t = unequalTranslation(g);
+    const d1 = level('D1', 'sm', 32 * 128, 128, 32, 1);
+    const latency: Record<string, number> = { 'D1/l1': 100, 'D1/l2': 130, 'D1/miss': 200, 'memory/l1': 400, 'memory/l2': 430, 'memory/miss': 500 };
+    // Fermi's defaults: 2 MB stride, 128 B skew, so each element takes the next data-cache set.
+    const preset = { ...presetWith({ description: 'synthetic', levels: [d1], translation: t, latency, interconnectFrom: 1 }), generation: 'Fermi' as const };
+    const r = run(preset, { probe: 'reach', sizeTo: 200 * MB }, 2);
+    // The data cache overflows at 32 elements (64 MB): it is not named the L2 TLB.
+    expect(get(r, 'tlb.l1.entries')).toBe(16);
+    exactOrHonest(get(r, 'tlb.l2.entries'), 65);
+    const rise = r.tables.find((x) => x.name === 'Rises and their controls')?.rows.find((row) => row.fit === '64 MB');
+    expect(rise?.verdict).not.toBe('translation');
+    expect(r.tables.find((x) => x.name === 'TLB steps')?.rows.map((row) => row.reach)).not.toContain('64 MB');
   });
 });
