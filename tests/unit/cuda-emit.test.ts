@@ -1,0 +1,138 @@
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { findNvcc } from '../../src-main/cli/gpu';
+import { DEFAULT_ARCH, emitProgram, FORMAT_VERSION, GPU_EXPERIMENTS } from '../../src-sim/cuda/emit';
+import { pchaseFine } from '../../src-sim/experiments/pchase-fine';
+import { pchaseAverage } from '../../src-sim/experiments/pchase-average';
+import { findPreset } from '../../src-sim/presets';
+import { ExperimentError } from '../../src-sim/experiments/types';
+
+const tmp = mkdtempSync(join(tmpdir(), 'gpulab-cuda-'));
+afterAll(() => rmSync(tmp, { recursive: true, force: true }));
+
+/** The params JSON the program prints, read back out of its source. */
+function paramsJsonOf(source: string): unknown {
+  const m = /static const char\* PARAMS_JSON = "((?:[^"\\]|\\.)*)";/.exec(source);
+  expect(m, 'PARAMS_JSON constant').not.toBeNull();
+  return JSON.parse((m as RegExpExecArray)[1].replace(/\\(.)/g, '$1'));
+}
+
+function thrown(f: () => unknown): Error {
+  try {
+    f();
+  } catch (e) {
+    return e as Error;
+  }
+  throw new Error('expected a throw');
+}
+
+describe('emitProgram', () => {
+  it('covers the three experiments and names the program and build command after the experiment', () => {
+    expect(GPU_EXPERIMENTS.map((e) => e.id)).toEqual(['pchase-average', 'pchase-fine', 'shared-bank-stride']);
+    for (const e of GPU_EXPERIMENTS) {
+      const p = emitProgram(e.id);
+      expect(p.fileName).toBe(`${e.id}.cu`);
+      expect(p.buildCommand).toBe(`nvcc -O2 -arch=${DEFAULT_ARCH} -o ${e.id} ${e.id}.cu`);
+      expect(p.buildScript.split('\n').filter((l) => l.includes('nvcc -O2'))).toHaveLength(1);
+      expect(emitProgram(e.id, {}, { arch: 'sm_90' }).buildCommand).toContain('-arch=sm_90 ');
+      // Every program: device, clock, params and end lines; every CUDA call checked.
+      for (const needle of ['"type\\":\\"device', '"type\\":\\"clock', '"type\\":\\"params', '"type\\":\\"end', 'cudaDevAttrL2CacheSize', 'cudaDriverGetVersion', 'cudaRuntimeGetVersion', '%%clock64'])
+        expect(p.source, needle).toContain(needle);
+      expect(p.source).toContain(`#define GPULAB_FORMAT ${FORMAT_VERSION}`);
+      const calls = p.source.match(/\bcuda(Malloc|Memcpy|Free|FuncSetAttribute|MemGetInfo|Memset|GetDevice|GetDeviceProperties)\(/g) ?? [];
+      const checked = p.source.match(/CHECK\(cuda(Malloc|Memcpy|Free|FuncSetAttribute|MemGetInfo|Memset|GetDevice|GetDeviceProperties)\(/g) ?? [];
+      expect(checked.length).toBe(calls.length);
+      // Each launch is followed by the launch check.
+      const launches = p.source.match(/<<<[^>]+>>>\([^;]*\);\n\s*(\S+)/g) ?? [];
+      expect(launches.length).toBeGreaterThan(0);
+      for (const l of launches) expect(l).toMatch(/CHECK_LAUNCH\(\);$/);
+    }
+  });
+
+  it('refuses an --arch that nvcc would not take', () => {
+    expect(thrown(() => emitProgram('pchase-fine', {}, { arch: 'sm_90; rm -rf /' })).message).toMatch(/--arch must be native or a real architecture/);
+  });
+
+  it('pchase-average: strides, sizes and traversals appear, with the range checks and the load chosen by space', () => {
+    const p = emitProgram('pchase-average', { strides: '32,128,4KB', sizeFrom: '8KB', sizeTo: '96MB', sizeStep: '2MB', traversals: '3' });
+    expect(p.source).toContain('STRIDES[] = { 32ULL, 128ULL, 4096ULL }');
+    expect(p.source).toContain(`SIZE_FROM = ${8 * 1024}ULL, SIZE_TO = ${96 * 2 ** 20}ULL, SIZE_STEP = ${2 * 2 ** 20}ULL`);
+    expect(p.source).toContain('TRAVERSALS = 3ULL');
+    expect(p.source).toContain('ld_ca(A + j)');
+    expect(p.source).not.toContain('ld_cg(A + j)');
+    for (const check of ['sizeTo must not be smaller than sizeFrom', 'a stride is larger than an array size', 'more than 2^32 elements', 'does not fit in half the free device memory', 'every stride must be a positive multiple of 4 B'])
+      expect(p.source).toContain(check);
+    expect(paramsJsonOf(p.source)).toEqual(p.params);
+    expect(p.params).toEqual({ space: 'global', strides: [32, 128, 4096], sizeFrom: 8192, sizeTo: 96 * 2 ** 20, sizeStep: 2 * 2 ** 20, traversals: 3, clockOverhead: 'removed' });
+    expect(emitProgram('pchase-average', { space: 'global-cg' }).source).toContain('ld_cg(A + j)');
+  });
+
+  it('pchase-fine: size, stride, iterations and warm-up appear; the trace bound is checked against the device', () => {
+    const warm = emitProgram('pchase-fine', { size: '16KB', stride: '128', iterations: '4096', warmup: 'true' });
+    expect(warm.source).toContain('SIZE = 16384ULL, STRIDE = 128ULL');
+    expect(warm.source).toContain('ITERATIONS = 4096ULL');
+    expect(warm.source).toContain('WARMUP = true');
+    expect(warm.source).toContain('cudaDevAttrMaxSharedMemoryPerBlockOptin');
+    expect(warm.source).toContain('stride is larger than size');
+    const cold = emitProgram('pchase-fine', { warmup: 'false' });
+    expect(cold.source).toContain('WARMUP = false');
+    expect(cold.source).toContain('if (!WARMUP) cold_l2();');
+  });
+
+  it('shared-bank-stride: the stride range and accesses appear, and the shared-memory bound is checked', () => {
+    const p = emitProgram('shared-bank-stride', { strideFrom: '0', strideTo: '64', strideStep: '2', accesses: '256' });
+    expect(p.source).toContain('STRIDE_FROM = 0, STRIDE_TO = 64, STRIDE_STEP = 2');
+    expect(p.source).toContain('ACCESSES = 256');
+    expect(p.source).toContain('31 x stride + 1 words');
+    expect(p.source).toContain('strideFrom <= strideTo <= 1024');
+  });
+
+  it('refuses bad parameters with the message the simulated experiment gives', () => {
+    const fermi = findPreset('fermi');
+    expect(fermi).toBeDefined();
+    for (const [e, raw] of [
+      [pchaseFine, { stride: '130' }],
+      [pchaseFine, { size: '64', stride: '128' }],
+      [pchaseAverage, { sizeFrom: '32KB', sizeTo: '16KB' }],
+      [pchaseAverage, { strides: '64', sizeFrom: '1KB', sizeTo: '2MB', sizeStep: '4' }],
+    ] as const) {
+      const sim = thrown(() => e.run(fermi!, raw, 1, () => {}));
+      expect(sim).toBeInstanceOf(ExperimentError);
+      const real = thrown(() => emitProgram(e.id, raw));
+      expect(real).toBeInstanceOf(ExperimentError);
+      expect(real.message).toBe(sim.message);
+    }
+    // Out of a parameter's range: the experiment's own resolver.
+    expect(thrown(() => emitProgram('shared-bank-stride', { strideTo: '2000' })).message).toMatch(/parameter "strideTo" is 2000; allowed: 0 to 1024/);
+  });
+
+  it('refuses the simulated chip\'s settings and values the programs cannot measure; ignores refine with a note', () => {
+    expect(thrown(() => emitProgram('pchase-average', { jitter: '2' })).message).toMatch(/parameter "jitter" does not apply to a real GPU/);
+    expect(thrown(() => emitProgram('pchase-fine', { tpc: '0' })).message).toMatch(/parameter "tpc" does not apply to a real GPU/);
+    expect(thrown(() => emitProgram('pchase-average', { space: 'texture' })).message).toMatch(/global memory only/);
+    expect(thrown(() => emitProgram('pchase-fine', { init: 'non-uniform' })).message).toMatch(/uniform chain/);
+    expect(thrown(() => emitProgram('shared-bank-stride', { mode: '8-byte' })).message).toMatch(/8-byte/);
+    const p = emitProgram('shared-bank-stride', { refine: '4' });
+    expect(p.notes.some((n) => n.startsWith('parameter "refine" is ignored'))).toBe(true);
+    expect(p.params).not.toHaveProperty('refine');
+    expect(p.params).not.toHaveProperty('jitter');
+  });
+});
+
+describe('the programs compile', () => {
+  const nvcc = findNvcc();
+  if (!nvcc) console.log('cuda-emit: skipping the nvcc builds: no nvcc on PATH or in $CUDA_HOME/bin');
+  for (const e of GPU_EXPERIMENTS) {
+    it.skipIf(!nvcc)(`${e.id} builds with nvcc -O2 -arch=sm_90`, () => {
+      const p = emitProgram(e.id, {}, { arch: 'sm_90' });
+      const dir = join(tmp, e.id);
+      execFileSync('mkdir', ['-p', dir]);
+      writeFileSync(join(dir, p.fileName), p.source);
+      const args = p.buildCommand.split(' ').slice(1);
+      execFileSync(nvcc as string, [...args.slice(0, -3), '-Werror', 'all-warnings', ...args.slice(-3)], { cwd: dir, stdio: 'pipe', timeout: 120_000 });
+    });
+  }
+});
