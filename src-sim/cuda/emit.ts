@@ -56,8 +56,8 @@ function checkLoads(loads: number): void {
     throw new ExperimentError(`this run would make about ${(loads / 1e6).toFixed(0)} M dependent loads, over the limit of ${MAX_ACCESSES / 1e6} M; use a larger stride, fewer sizes or fewer iterations`);
 }
 
-/** The checks the simulated experiment makes, before any text is written. */
-function check(id: string, p: ParamValues): void {
+/** The checks the simulated experiment makes on resolved parameters (and the 32-bit index limit), before any text is written. */
+export function checkGpuParams(id: string, p: ParamValues): void {
   if (id === 'pchase-average') {
     const strides = p.strides as number[];
     const ns = sizesOf(p);
@@ -85,7 +85,7 @@ export function emitProgram(id: string, raw: RawParams = {}, options: EmitOption
   const arch = options.arch ?? DEFAULT_ARCH;
   if (!ARCH.test(arch)) throw new ExperimentError(`--arch must be native or a real architecture such as sm_90 (Hopper), sm_80 (Ampere); got "${arch}"`);
   const { experiment, params: resolved, notes } = resolveGpuParams(id, raw);
-  check(id, resolved);
+  checkGpuParams(id, resolved);
   const params = hardwareParams(resolved);
   const body = id === 'pchase-average' ? pchaseAverageBody(params) : id === 'pchase-fine' ? pchaseFineBody(params) : sharedBankBody(params);
   const source = prologue(experiment.id, JSON.stringify(params), `gpulab gpu emit (format ${FORMAT_VERSION})`) + body;

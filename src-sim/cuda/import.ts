@@ -11,6 +11,7 @@ import { formatBytes } from '../experiments/params';
 import { traversal } from '../experiments/pchase';
 import type { ExperimentResult, Finding, ParamValues, Series, Table } from '../experiments/types';
 import { FORMAT_VERSION } from './common';
+import { checkGpuParams } from './emit';
 import { hardwareParams, resolveGpuParams } from './params';
 
 /** A malformed output file: the message names the line. */
@@ -156,7 +157,9 @@ export function parseGpuOutput(text: string): GpuOutput {
         head = parseLine(ParamsLine, value, n, 'params');
         if (head.format !== FORMAT_VERSION) throw new ImportError(`format ${head.format}; this version of gpulab reads format ${FORMAT_VERSION}`, n);
         try {
-          params = hardwareParams(resolveGpuParams(head.experiment, head.params).params);
+          const resolved = resolveGpuParams(head.experiment, head.params).params;
+          checkGpuParams(head.experiment, resolved);
+          params = hardwareParams(resolved);
         } catch (e) {
           throw new ImportError(`the parameters are not valid for ${head.experiment}: ${(e as Error).message}`, n);
         }

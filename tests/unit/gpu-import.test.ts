@@ -1,0 +1,222 @@
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { findNvcc } from '../../src-main/cli/gpu';
+import { importGpuOutput, ImportError, parseGpuOutput } from '../../src-sim/cuda/import';
+import type { Finding } from '../../src-sim/experiments/types';
+
+const ROOT = resolve(__dirname, '../..');
+const FIXTURES = join(ROOT, 'tests/fixtures/real/h100');
+const tmp = mkdtempSync(join(tmpdir(), 'gpulab-gpu-import-'));
+afterAll(() => rmSync(tmp, { recursive: true, force: true }));
+
+const fixture = (name: string): string => readFileSync(join(FIXTURES, `${name}.jsonl`), 'utf8');
+const lines = (name: string): Record<string, unknown>[] =>
+  fixture(name)
+    .split('\n')
+    .filter(Boolean)
+    .map((l) => JSON.parse(l) as Record<string, unknown>);
+
+function finding(fs: Finding[], key: string): Finding {
+  const f = fs.find((x) => x.key === key);
+  expect(f, `finding ${key} among ${fs.map((x) => x.key).join(', ')}`).toBeDefined();
+  return f as Finding;
+}
+
+function thrown(f: () => unknown): Error {
+  try {
+    f();
+  } catch (e) {
+    return e as Error;
+  }
+  throw new Error('expected a throw');
+}
+
+interface Ran {
+  code: number | null;
+  stdout: string;
+  stderr: string;
+}
+
+function lab(args: string[], env: NodeJS.ProcessEnv = process.env): Ran {
+  const r = spawnSync(process.execPath, ['--import', 'tsx', 'src-main/cli.ts', ...args], { cwd: ROOT, encoding: 'utf8', timeout: 120_000, env });
+  return { code: r.status, stdout: r.stdout, stderr: r.stderr };
+}
+
+function expectUsageError(r: Ran, fragment: RegExp): void {
+  expect(r.code, r.stderr || r.stdout.slice(0, 200)).toBe(2);
+  expect(r.stdout).toBe('');
+  expect(r.stderr.trimEnd().split('\n')).toHaveLength(1);
+  expect(r.stderr).toMatch(/^gpulab: error: /);
+  expect(r.stderr).toMatch(fragment);
+}
+
+describe('import of the H100 runs', () => {
+  it('reads the device line', () => {
+    const o = parseGpuOutput(fixture('avg-l1'));
+    const d = lines('avg-l1')[0];
+    expect(o.device.name).toBe(d.name);
+    expect(o.device.computeCapability).toBe('9.0');
+    expect(o.device.l2Bytes).toBe(d.l2Bytes);
+    expect(o.params.strides).toEqual([32, 128, 256]);
+  });
+
+  it('pchase-average over L1: the analyser reads the plateau and the size where the measured curve leaves it', () => {
+    const r = importGpuOutput(fixture('avg-l1'));
+    expect(r.series.map((s) => s.name)).toEqual(['s = 32 B', 's = 128 B', 's = 256 B']);
+    // The same numbers, computed here from the raw stretches: (cycles of 2n loads - cycles of n loads) / n.
+    const pts = lines('avg-l1').filter((l) => l.type === 'point' && l.stride === 128) as { size: number; loads: number; cycles: number; cycles2: number }[];
+    const y = pts.map((p) => (p.cycles2 - p.cycles) / p.loads);
+    const first = y[0];
+    const leave = y.findIndex((v) => v > first + 1);
+    expect(leave).toBeGreaterThan(4);
+    const plateau = finding(r.findings, 's = 128 B.plateau1.latency');
+    const sorted = y.slice(0, leave).sort((a, b) => a - b);
+    expect(plateau.value as number).toBeCloseTo(sorted[Math.floor(sorted.length / 2)], 1);
+    expect(finding(r.findings, 's = 128 B.level1.sizeBytes').value).toBe(pts[leave - 1].size);
+    // The rise is no LRU staircase (the latency falls between sizes): the analyser fits no geometry to it.
+    expect(['no', 'cannot tell']).toContain(finding(r.findings, 's = 128 B.level1.regular').value);
+    expect(finding(r.findings, 's = 128 B.level1.ways').value).toBe('cannot tell');
+  });
+
+  it('pchase-average beyond L2: the first plateau is the L2 latency, the rest is read as "cannot tell" with a reason', () => {
+    const r = importGpuOutput(fixture('avg-l2'));
+    const pts = lines('avg-l2').filter((l) => l.type === 'point' && l.stride === 64) as { loads: number; cycles: number; cycles2: number }[];
+    const y0 = (pts[0].cycles2 - pts[0].cycles) / pts[0].loads;
+    expect(finding(r.findings, 's = 64 B.plateau1.latency').value as number).toBeCloseTo(y0, 0);
+    const size = finding(r.findings, 's = 64 B.level1.sizeBytes');
+    expect(size.value).toBe('cannot tell');
+    expect(size.evidence).toMatch(/to decide/);
+  });
+
+  it('shared-bank-stride: the analyser reads the cost per conflict and the gcd rule from the measured latencies', () => {
+    const r = importGpuOutput(fixture('banks-64'));
+    const sweep = lines('banks-64').filter((l) => l.type === 'point' && l.probe === 'sweep') as { stride: number; accesses: number; cycles: number[]; cycles2: number[] }[];
+    const lat = sweep.map((p) => p.cycles.reduce((a, c, i) => a + (p.cycles2[i] - c) / p.accesses, 0) / p.cycles.length);
+    // Conflict degree from the latencies alone: 1 + (latency - odd-stride latency) / cost, the cost from 32-way.
+    const base = lat[1];
+    const cost = (lat[32] - base) / 31;
+    const perConflict = finding(r.findings, 'shared.perConflict').value as number;
+    expect(perConflict).toBeCloseTo(cost, 2);
+    const degrees = lat.map((v) => Math.round(1 + (v - base) / cost));
+    expect(r.tables[0].rows.map((row) => row.device)).toEqual(degrees);
+    const gcd = (a: number, b: number): number => (b === 0 ? a : gcd(b, a % b));
+    expect(sweep.every((p, i) => degrees[i] === gcd(p.stride, 32))).toBe(true);
+    expect(finding(r.findings, 'shared.rule').value).toBe('gcd(stride, 32)');
+    expect(finding(r.findings, 'shared.maxDegree').value).toBe(Math.max(...degrees));
+  });
+
+  it('pchase-fine from a cold start: the levels and the miss rate match the recorded cycles', () => {
+    const r = importGpuOutput(fixture('fine-16k-cold'));
+    const clock = lines('fine-16k-cold').find((l) => l.type === 'clock') as { overheadCycles: number };
+    const cycles = lines('fine-16k-cold')
+      .filter((l) => l.type === 'trace')
+      .flatMap((l) => l.cycles as number[])
+      .map((c) => c - clock.overheadCycles);
+    const fastest = Math.min(...cycles);
+    const hits = cycles.filter((c) => c === fastest).length;
+    expect(finding(r.findings, 'trace.level1.latency').value).toBe(fastest);
+    expect(finding(r.findings, 'trace.missRate').value).toBeCloseTo((cycles.length - hits) / cycles.length, 4);
+    // The first traversal is all misses (a cold start), the later ones all hits: 16 KB fits in L1.
+    expect(finding(r.findings, 'trace.periodic').value).toBe('yes');
+    expect(r.series.find((s) => s.name === 'index')?.y[1]).toBe(32);
+  });
+
+  it('pchase-fine just over L1: a share of the accesses miss, the rest hit', () => {
+    for (const name of ['fine-192k', 'fine-224k']) {
+      const r = importGpuOutput(fixture(name));
+      const cycles = lines(name)
+        .filter((l) => l.type === 'trace')
+        .flatMap((l) => l.cycles as number[]);
+      const slow = cycles.filter((c) => c > 100).length / cycles.length;
+      const rate = finding(r.findings, 'trace.missRate').value as number;
+      expect(rate).toBeCloseTo(slow, 2);
+      expect(rate).toBeGreaterThan(0.1);
+      expect(rate).toBeLessThan(0.95);
+    }
+  });
+
+  it('a wider level gap merges levels', () => {
+    const narrow = importGpuOutput(fixture('fine-16k-cold'), { levelGap: 16 });
+    const wide = importGpuOutput(fixture('fine-16k-cold'), { levelGap: 300 });
+    expect(finding(narrow.findings, 'trace.levels').value as number).toBeGreaterThan(finding(wide.findings, 'trace.levels').value as number);
+    expect(finding(wide.findings, 'trace.levels').value).toBe(2);
+  });
+});
+
+describe('import rejects malformed output, naming the line', () => {
+  const good = fixture('fine-16k-warm').split('\n').filter(Boolean);
+  const join_ = (ls: string[]): string => ls.join('\n') + '\n';
+  const cases: [string, string, RegExp][] = [
+    ['not JSON', join_([good[0], '{"type":"clock",', ...good.slice(2)]), /^line 2: not JSON/],
+    ['a field of the wrong type', join_([good[0].replace('"sms":132', '"sms":"many"'), ...good.slice(1)]), /^line 1: malformed device line: "sms"/],
+    ['an unknown line type', join_([...good.slice(0, 3), '{"type":"bogus"}', ...good.slice(3)]), /^line 4: unknown line type "bogus"/],
+    ['a point in a trace output', join_([...good.slice(0, 3), '{"type":"point","stride":4}', ...good.slice(3)]), /^line 4: a point line in the output of pchase-fine/],
+    ['a trace chunk out of order', join_([...good.slice(0, 3), good[4], good[3], ...good.slice(5)]), /^line 4: the trace chunk starts at access 1024; 0 accesses came before it/],
+    ['no end line', join_(good.slice(0, -1)), /without an end line: the program did not finish/],
+    ['lines before the device line', join_([good[1], good[0], ...good.slice(2)]), /^line 1: a "clock" line before the device line/],
+    ['parameters the experiment refuses', join_([good[0], good[1], good[2].replace('"stride":128', '"stride":130'), ...good.slice(3)]), /^line 3: the parameters are not valid for pchase-fine: parameter "stride" must be a multiple of 4 B/],
+    ['another format', join_([good[0], good[1], good[2].replace('"format":1', '"format":99'), ...good.slice(3)]), /^line 3: format 99/],
+    ['text after the end', join_([...good, '{"type":"note","text":"late"}']), /^line \d+: text after the end line/],
+    ['an empty file', '', /no device line/],
+  ];
+  for (const [what, text, message] of cases)
+    it(what, () => {
+      const e = thrown(() => importGpuOutput(text));
+      expect(e).toBeInstanceOf(ImportError);
+      expect(e.message).toMatch(message);
+    });
+
+  it('the program\'s own error line', () => {
+    const e = thrown(() => importGpuOutput(fixture('bad-size')));
+    expect(e.message).toMatch(/^line 4: the program stopped with an error \(exit code 2\): iterations 100000 need 800000 B of shared memory/);
+  });
+});
+
+describe('gpulab gpu', () => {
+  it('import prints the findings of a fixture, in text and JSON', () => {
+    const r = lab(['gpu', 'import', join(FIXTURES, 'banks-64.jsonl')]);
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stdout).toMatch(/^Shared memory: latency vs stride \(bank conflicts\) \(measured\)\nDevice: NVIDIA H100/);
+    expect(r.stdout).toMatch(/shared\.perConflict .* 2 cycles/);
+    const j = lab(['gpu', 'import', join(FIXTURES, 'fine-16k-warm.jsonl'), '--format', 'json']);
+    expect(j.code, j.stderr).toBe(0);
+    const out = JSON.parse(j.stdout) as { experiment: string; device: { sms: number }; findings: Finding[] };
+    expect(out.experiment).toBe('pchase-fine');
+    expect(out.device.sms).toBe(132);
+    expect(out.findings.some((f) => f.key === 'trace.level1.latency')).toBe(true);
+  });
+
+  it('import of a malformed file is one line naming the file and line, exit code 2', () => {
+    const file = join(tmp, 'broken.jsonl');
+    writeFileSync(file, fixture('avg-l1-cg').split('\n').slice(0, 5).join('\n') + '\n');
+    expectUsageError(lab(['gpu', 'import', file]), /broken\.jsonl: the output ends at line 5 without an end line/);
+    expectUsageError(lab(['gpu', 'import', join(tmp, 'missing.jsonl')]), /cannot read .*missing\.jsonl.*ENOENT/);
+  });
+
+  it('emit writes the program and build.sh; bad parameters are refused', () => {
+    const out = join(tmp, 'emit');
+    const r = lab(['gpu', 'emit', 'pchase-fine', '--param', 'size=32KB', '--out', out, '--arch', 'sm_90']);
+    expect(r.code, r.stderr).toBe(0);
+    expect(readFileSync(join(out, 'pchase-fine.cu'), 'utf8')).toContain('SIZE = 32768ULL');
+    expect(readFileSync(join(out, 'build.sh'), 'utf8')).toContain('nvcc -O2 -arch=sm_90 -o pchase-fine pchase-fine.cu');
+    expectUsageError(lab(['gpu', 'emit', 'pchase-fine', '--param', 'jitter=1', '--out', out]), /parameter "jitter" does not apply to a real GPU/);
+    expectUsageError(lab(['gpu', 'emit', 'tlb-stride', '--out', out]), /has no real-GPU program/);
+    expectUsageError(lab(['gpu', 'emit', 'pchase-fine']), /needs --out/);
+  });
+
+  it('run without nvcc says so in one line, exit code 2', () => {
+    const env = { ...process.env, PATH: join(tmp, 'empty-bin'), CUDA_HOME: join(tmp, 'no-cuda') };
+    expectUsageError(lab(['gpu', 'run', 'pchase-fine'], env), /gpu run needs nvcc .* gpu emit and gpu import work without them/);
+  });
+
+  const nvcc = findNvcc();
+  if (!nvcc) console.log('gpu-import: skipping gpu run with nvcc: no nvcc on PATH or in $CUDA_HOME/bin');
+  it.skipIf(!nvcc)('run with nvcc: findings from this machine\'s GPU, or one line saying there is none', () => {
+    const r = lab(['gpu', 'run', 'shared-bank-stride', '--param', 'strideTo=8', '--timeout', '60']);
+    if (r.code === 0) expect(r.stdout).toMatch(/shared\.base/);
+    else expectUsageError(r, /no (usable )?NVIDIA GPU/);
+  });
+});
