@@ -906,7 +906,16 @@ function reachFindings(levels: ReachLevel[], stop: string | null, src: string, s
     else findings.push(cannotTell(`${k}.sets`, `${name} sets`, 'the elements at this stride may reach only some of the sets', 'a sweep at a smaller stride'));
     if (l.setSizes && l.sets !== null)
       findings.push({ key: `${k}.setSizes`, label: `${name} set sizes`, value: l.setSizes.join(','), unit: '', evidence: 'misses per traversal at each point of the step: a set of w entries overflowing misses w + 1 elements at once' });
-    if (l.ways !== null)
+    else if (l.setSizes)
+      findings.push({
+        key: `${k}.setSizes`,
+        label: `${name} set sizes (the sets this stride reaches)`,
+        value: l.setSizes.join(','),
+        unit: '',
+        evidence: `misses per traversal at each point of the step: ${l.setSizes.length} sets reached at this stride overflow one by one; the sets it does not reach are not counted`,
+      });
+    // Unequal sets have no single way count: their sizes are the set-size finding above.
+    if (typeof l.ways === 'number')
       findings.push({
         key: `${k}.ways`,
         label: `${name} ways`,
@@ -914,7 +923,7 @@ function reachFindings(levels: ReachLevel[], stop: string | null, src: string, s
         unit: '',
         evidence: l.fullyAssociative ? `a single set of all ${l.entries} entries` : `every set reached at this stride overflows at ${String(l.ways)} entries (set sizes from the miss count of each point of the step)`,
       });
-    else findings.push(cannotTell(`${k}.ways`, `${name} ways`, 'the step does not show whole sets overflowing one by one (not LRU or FIFO, noise, or several elements per entry)', 'a run without jitter, or at a stride where each element has its own entry'));
+    else if (l.ways === null) findings.push(cannotTell(`${k}.ways`, `${name} ways`, 'the step does not show whole sets overflowing one by one (not LRU or FIFO, noise, or several elements per entry)', 'a run without jitter, or at a stride where each element has its own entry'));
     if (l.waySizeBytes !== null)
       findings.push({ key: `${k}.waySizeBytes`, label: `${name} way size`, value: l.waySizeBytes, unit: 'B', evidence: `width of the step: equal sets overflowing one per stride (WONG III-B)` });
     if (l.perEntry !== null && l.perEntry > 1)
