@@ -426,6 +426,10 @@ export interface LevelReading {
   groupedDiffers?: boolean;
   /** Bytes per load that reach the level (the stride, or the line of a thrashing level above); absent when unknown. */
   reach?: number;
+  /** The first level's line, sets and capacity as the fits read them when no level above hides in the noise. */
+  lineIfAlone?: Verdict<number>;
+  setsIfAlone?: Verdict<number>;
+  capacityIfAlone?: Verdict<number>;
 }
 
 export interface CurveReading {
@@ -730,6 +734,33 @@ interface RampFit {
   streamKnown: boolean;
   /** True when `reach` is the line of a thrashing level before the window, read off the plateau before the rise. */
   edge?: boolean;
+  /** Residuals of the first fit (curve indices and values). */
+  resid?: { idx: number[]; r: Float64Array };
+}
+
+/**
+ * True when the residuals of a fit climb over [from, to]: the last third's mean lies above the first
+ * third's beyond six standard errors. A rise the fit's tolerance hides (a level whose latency is close
+ * to the next, read below its line) shows as a shift of the residuals' mean.
+ */
+function residualsClimb(c: RampContext, fit: { idx: number[]; r: Float64Array } | undefined, from: number, to: number): boolean {
+  if (!fit) return false;
+  const pts: { i: number; r: number }[] = [];
+  fit.idx.forEach((i, j) => {
+    if (i >= from && i <= to) pts.push({ i, r: fit.r[j] });
+  });
+  if (pts.length < 9) return false;
+  const t = Math.floor(pts.length / 3);
+  const mean = (p: { r: number }[]): number => p.reduce((acc, e) => acc + e.r, 0) / p.length;
+  const first = pts.slice(0, t);
+  const last = pts.slice(pts.length - t);
+  // The residuals' own spread (per load: a point's noise falls as 1 / sqrt of its loads) is the noise
+  // here; the curve-wide estimate may carry a sawtooth's teeth.
+  const loads = loadsFor(c.a.loads, c.a.stride);
+  const scaled = Float64Array.from(fit.idx, (i, j) => fit.r[j] * Math.sqrt(loads(c.a.x[i])));
+  const unit = mad(scaled);
+  const se = (p: { i: number }[]): number => Math.sqrt(p.reduce((acc, e) => acc + (unit * unit) / loads(c.a.x[e.i]), 0)) / p.length;
+  return mean(last) - mean(first) > 6 * Math.hypot(se(first), se(last)) + 1e-6 * (1 + Math.abs(c.a.y[from]));
 }
 
 /**
@@ -776,7 +807,8 @@ function fitRampWithin(c: RampContext, k: number, above: Hypothesis[] | null, ab
       if (before.length < 4) return fail('the plateau before the rise is not flat and too short to identify the level above');
       const bN = before.map((i) => a.x[i]);
       const by = Float64Array.from(before, (i) => a.y[i]);
-      const btol = before.map((i) => tolAt(c, i));
+      // Only exact data identify it: with noise the sawtooth of a level above is not resolved.
+      const btol = before.map((i) => 1e-6 * (1 + Math.abs(a.y[i])));
       const found: number[] = [];
       for (const b of POW2(8, 1 << 13)) {
         if (b <= s) continue;
@@ -800,6 +832,7 @@ function fitRampWithin(c: RampContext, k: number, above: Hypothesis[] | null, ab
   const xHi = a.x[Math.min(a.x.length - 1, first + 2 + slack)];
   const tol = Float64Array.from(idx, (i) => tolAt(c, i));
   const fits: Hypothesis[] = [];
+  let resid: { idx: number[]; r: Float64Array } | undefined;
   for (const b of POW2(4, Math.min(1 << 16, xHi))) {
     for (const S of POW2(1, Math.min(1 << 14, Math.floor(xHi / b)))) {
       const shapes: Omit<Hypothesis, 'ways' | 'sizeBytes'>[] = [{ lineBytes: b, sets: S, index: 'bits', run: 1 }];
@@ -824,12 +857,15 @@ function fitRampWithin(c: RampContext, k: number, above: Hypothesis[] | null, ab
             tMax = Math.max(tMax, tol[j]);
           }
           // The rise must be resolved: far above the noise, or the fit says nothing.
-          if (ok && D * gMax >= 10 * tMax) fits.push(h);
+          if (ok && D * gMax >= 10 * tMax) {
+            if (!fits.length) resid = { idx, r: fit.res };
+            fits.push(h);
+          }
         }
       }
     }
   }
-  return fits.length ? { fits, reach, streamKnown, edge } : fail('no LRU geometry (line, sets, ways, bit-selection, grouped or XOR index) reproduces the rise within the noise');
+  return fits.length ? { fits, reach, streamKnown, edge, resid } : fail('no LRU geometry (line, sets, ways, bit-selection, grouped or XOR index) reproduces the rise within the noise');
 }
 
 /**
@@ -894,6 +930,7 @@ export function readCurve(a: CurveAnalysis): CurveReading {
   };
   const level: LevelReading[] = [];
   const plateauOk: boolean[] = [];
+  const afterOk: boolean[] = [];
   let rankOk = true;
   let rankWhy = '';
   let above: Hypothesis[] | null = null;
@@ -935,6 +972,11 @@ export function readCurve(a: CurveAnalysis): CurveReading {
       rankOk = false;
       rankWhy = `the curve creeps up before the rise at ${a.x[r.steps[0]]} B: an unresolved rise`;
       fitted = { fits: [], why: rankWhy, reach: reach0, streamKnown: known0 };
+    } else if (rankOk && k === 0 && fitted.fits.length === 0 && !flat(c, c.before[0], c.before[1])) {
+      // The first plateau must start flat too: a point below it at the window's start is a rise there.
+      rankOk = false;
+      rankWhy = `the curve is not flat before the rise at ${a.x[r.steps[0]]} B: a rise at the start of the sweep?`;
+      fitted = { fits: [], why: rankWhy, reach: reach0, streamKnown: known0 };
     }
     const { reach, streamKnown, edge } = fitted;
     const fits: Hypothesis[] = fitted.fits;
@@ -942,7 +984,8 @@ export function readCurve(a: CurveAnalysis): CurveReading {
     const fitsAfter: boolean = fits.length > 0;
     // Plateau k+1 (after the rise): explained by a fit, or flat without creeping; long when another rise follows.
     const afterLen = c.after[1] - c.after[0] + 1;
-    const afterFlat = fitsAfter || (!creeps(c, c.after[0], c.after[1]) && afterLen >= 3);
+    const afterFlat = fitsAfter ? !residualsClimb(c, fitted.resid, c.after[0], c.after[1]) : !creeps(c, c.after[0], c.after[1]) && afterLen >= 3;
+    afterOk[k] = afterFlat;
     const wideEnough = wideAfter(k);
     plateauOk[k] = rankOk && beforeLen >= 2;
     const next = 'a sweep that starts well before this size';
@@ -1034,6 +1077,22 @@ export function readCurve(a: CurveAnalysis): CurveReading {
         if (!streamKnown) rd.ways = o;
         rd.capacityBytes = o;
       }
+      // With noise, a level above whose line is longer than the stride could hide in the plateau
+      // before the first rise (its sawtooth under the noise): it passes one load per line of it, and the
+      // line and sets read would be its granularity. The ways and the size seen hold either way. Two
+      // strides whose first plateaus read alike rule it out (see readHierarchy).
+      if (!hidden && k === 0 && !edge && noiseAt(xs) > 0) {
+        rd.lineIfAlone = rd.lineBytes;
+        rd.setsIfAlone = rd.sets;
+        rd.capacityIfAlone = rd.capacityBytes;
+        const o = open<never>(
+          'with noise a level above with lines longer than the stride could hide in the plateau before this rise and set the granularity seen',
+          'a second stride whose first plateau reads the same (no level above), or jitter-free measurements',
+        );
+        rd.lineBytes = o;
+        rd.sets = o;
+        rd.capacityBytes = o;
+      }
     } else {
       const reason = why ?? 'no LRU geometry fits';
       const o = open<never>(reason, 'more traversals (less noise), a finer size step, or a stride below the line');
@@ -1045,7 +1104,9 @@ export function readCurve(a: CurveAnalysis): CurveReading {
       let j = k;
       while (j + 1 < R && !wideAfter(j)) j++;
       const climbEnd = a.ramps[j].steps[a.ramps[j].steps.length - 1] + 2;
-      const falls = flat(c, c.before[0], c.before[1]) && fallsBelowLru(c, c.before[0], Math.min(ctxFor(j).after[1], climbEnd), floor0);
+      // A climb past twice its start may hold another level's rise: its falls are then no one level's.
+      const oneLevel = (a.x[Math.min(n - 1, climbEnd)] ?? Infinity) <= 2 * xs;
+      const falls = oneLevel && flat(c, c.before[0], c.before[1]) && fallsBelowLru(c, c.before[0], Math.min(ctxFor(j).after[1], climbEnd), floor0);
       rd.regular = falls
           ? decided('no', 'the latency falls between sizes by more than any LRU cache allows (more loads of no fewer misses), beyond six noise deviations: not the staircase of WONG Fig 4')
           : open(`${reason}, and the curve never falls by more than an LRU cache allows`, 'more traversals (less noise) or a wider sweep past the rise');
@@ -1097,7 +1158,7 @@ export function readCurve(a: CurveAnalysis): CurveReading {
     const last = a.ramps[R - 1];
     const lastCtx = ctxFor(R - 1);
     const lastLen = lastCtx.after[1] - lastCtx.after[0] + 1;
-    const lastOk = level[R - 1].fits.length > 0 || (!creeps(lastCtx, lastCtx.after[0], lastCtx.after[1]) && lastLen >= 3);
+    const lastOk = afterOk[R - 1] && (level[R - 1].fits.length > 0 || lastLen >= 3);
     if (!rankOk) levels = open(rankWhy, 'more traversals (less noise), a finer size step or a wider sweep');
     else if (!last.complete || !lastOk) levels = open('the sweep ends inside a rise, or the curve still creeps up at its end', 'a sweep to larger sizes');
     else if (!plateauOk[0]) levels = open('the sweep starts at a rise', 'a sweep that starts at a smaller size');
@@ -1323,6 +1384,12 @@ export function readHierarchy(curves: ReadCurve[], label = 'hierarchy'): Finding
         ),
   );
   if (L === undefined) return out;
+  // A first plateau that reads alike at every stride hides no level above (its sawtooth would move it).
+  const firsts = curves.map((c) => ({ p: c.rd.plateaus[0]?.value, sigma: c.rd.noiseAt(c.a.plateaus[0]?.xTo ?? c.a.x[0]) }));
+  const firstAlike =
+    curves.length >= 2 &&
+    firsts.every((e) => e.p !== undefined) &&
+    Math.max(...firsts.map((e) => e.p as number)) - Math.min(...firsts.map((e) => e.p as number)) <= 6 * Math.max(...firsts.map((e) => e.sigma)) + 1e-6 * (1 + Math.abs(firsts[0].p as number));
   // Level k of each curve (all see L levels: matched by rank).
   const hLine: (number | undefined)[] = [];
   const hRegular: (string | undefined)[] = [];
@@ -1334,7 +1401,8 @@ export function readHierarchy(curves: ReadCurve[], label = 'hierarchy'): Finding
     const caps: { v: number; from: string }[] = [];
     for (const { c, l } of at) {
       const all = agree(l.fits, (h) => h.sizeBytes);
-      if (all.length === 1 && !l.groupedDiffers && l.capacityBytes.value !== undefined) caps.push({ v: all[0], from: `the fits of ${name(c)}` });
+      const capV = k === 0 && firstAlike && l.capacityIfAlone ? l.capacityIfAlone : l.capacityBytes;
+      if (all.length === 1 && !l.groupedDiffers && capV.value !== undefined) caps.push({ v: all[0], from: `the fits of ${name(c)}` });
     }
     const seen = at.filter(({ l }) => l.sizeBytes.value !== undefined);
     for (let i = 0; i < seen.length; i++)
@@ -1366,10 +1434,10 @@ export function readHierarchy(curves: ReadCurve[], label = 'hierarchy'): Finding
         ? decided(r.value, `the fits of ${r.from.join(' and ')}`)
         : open(vals.length ? `the curves read ${list(r.all, unit)}` : `no curve decides the ${what}`, `a stride below the line over the whole rise`);
     };
-    const lineV = q((l) => l.lineBytes, 'line', ' B');
+    const lineV = q((l) => (k === 0 && firstAlike && l.lineIfAlone ? l.lineIfAlone : l.lineBytes), 'line', ' B');
     hLine.push(lineV.value);
     pushVerdict(out, `${lv}.lineBytes`, `${txt} line size`, 'B', lineV);
-    pushVerdict(out, `${lv}.sets`, `${txt} sets`, '', q((l) => l.sets, 'sets', ''));
+    pushVerdict(out, `${lv}.sets`, `${txt} sets`, '', q((l) => (k === 0 && firstAlike && l.setsIfAlone ? l.setsIfAlone : l.sets), 'sets', ''));
     pushVerdict(out, `${lv}.ways`, `${txt} associativity`, '', q((l) => l.ways, 'ways', ''));
     const regs: ('yes' | 'no')[] = [...new Set(at.map(({ l }) => l.regular.value).filter((v): v is 'yes' | 'no' => v !== undefined))];
     hRegular.push(regs.length === 1 ? regs[0] : undefined);

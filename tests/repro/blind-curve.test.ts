@@ -180,6 +180,8 @@ interface Visible {
   served: number[];
   /** Array size past which each level's rise begins with the stride. */
   seen: number[];
+  /** Shown levels whose rise another level's coincides with (one rise: only its size is scored). */
+  merged: Set<number>;
 }
 
 /**
@@ -192,17 +194,21 @@ function visible(c: Case, stride: number, step: number): Visible {
   const n = c.levels.length;
   const seen = c.levels.map((_, k) => seenSize(c, k, stride, 4 * c.sizeTo));
   const vis: number[] = [];
-  let cur = seen.findIndex((v) => v >= c.sizeFrom);
+  // A rise right after the first size (one point of plateau before it) is not shown either.
+  let cur = seen.findIndex((v) => v >= c.sizeFrom + step);
   if (cur < 0) cur = n;
   const served = [cur];
+  const merged = new Set<number>();
   while (cur < n && seen[cur] < c.sizeTo) {
     vis.push(cur);
     let next = cur + 1;
     while (next < n && seen[next] <= seen[cur] + step) next++;
+    // A level that overflowed already (seen below) or overflows with this one joins its rise.
+    if (next > cur + 1 || c.levels.some((_, k) => k > cur && seen[k] <= seen[cur] + step)) merged.add(cur);
     cur = next;
     served.push(cur);
   }
-  return { vis, served, seen };
+  return { vis, served, seen, merged };
 }
 
 /**
@@ -212,14 +218,14 @@ function visible(c: Case, stride: number, step: number): Visible {
 function visibleToAll(c: Case, step: number): Visible {
   const each = c.strides.map((s) => visible(c, s, step));
   const same = each.every((e) => e.vis.join() === each[0].vis.join() && e.served.join() === each[0].served.join());
-  if (same) return { ...each[0], seen: [] };
+  if (same) return { ...each[0], seen: [], merged: new Set(each.flatMap((e) => [...e.merged])) };
   const all = c.levels.map((_, k) => k);
-  return { vis: all, served: [...all, c.levels.length], seen: [] };
+  return { vis: all, served: [...all, c.levels.length], seen: [], merged: new Set() };
 }
 
 function judgeLevels(card: Scorecard, c: Case, f: Map<string, Finding>, prefix: string, ctx: string, stride: number | null, step: number): void {
   const n = c.levels.length;
-  const { vis, served, seen } = stride === null ? visibleToAll(c, step) : visible(c, stride, step);
+  const { vis, served, seen, merged } = stride === null ? visibleToAll(c, step) : visible(c, stride, step);
   card.judge('levels', vis.length, f.get(`${prefix}.levels`)?.value, ctx);
   vis.forEach((k, r) => {
     const l = c.levels[k];
@@ -232,6 +238,7 @@ function judgeLevels(card: Scorecard, c: Case, f: Map<string, Finding>, prefix: 
     // One curve reads the geometry as WONG does, with the set index taken from the line number, and
     // names a grouped (texture-style) index that fits as well in its evidence: only the hierarchy
     // reading, from a stride below the line, is scored on a grouped index's line, sets and ways.
+    if (merged.has(k)) return;
     if (stride === null || l.run === 1) {
       card.judge('line', l.lineBytes, f.get(`${key}.lineBytes`)?.value, at);
       card.judge('sets', l.sets, f.get(`${key}.sets`)?.value, at);
