@@ -7,7 +7,6 @@ import {
   analyseFixedCount,
   analyseMissedEntries,
   analyseOffset,
-  analyseEntrySharing,
   analysePeriodicity,
   analyseReuse,
   simulateSet,
@@ -593,10 +592,12 @@ function runReach(r: Runner, sizes: number[], label: string): { result: Experime
     else {
       // Shared entries (or an inconclusive double-stride control): the spacing of the slow accesses
       // one element past the reach; the associativity ladder below checks the groups it implies.
-      const sh = analyseEntrySharing(tr.latency, n, c.fit * stride, stride, level);
+      // A miss of this level is an access above its hit class (the L1 TLB) or above the middle of its
+      // step (the L2 TLB): what a level behind it does to the missing accesses does not matter.
+      const k = sharingOf(tr, n, c, level);
       // Shared entries show a step one element wide (the new entry thrashes them all at once, every k-th
       // access slow); elements spread over only some of the sets show a step as wide as the sets they reach.
-      if (sh && sh.elementsPerEntry >= 2 && c.fit % sh.elementsPerEntry === 0 && c.full - c.fit === 1) lv.perEntry = sh.elementsPerEntry;
+      if (k !== null && k >= 2 && c.fit % k === 0 && c.full - c.fit === 1) lv.perEntry = k;
     }
     // Fully associative: E entries fit and E + 1 miss at every stride of the ladder.
     if (lv.perEntry !== null) {
@@ -765,6 +766,30 @@ function runReach(r: Runner, sizes: number[], label: string): { result: Experime
     levels,
     stop,
   };
+}
+
+/**
+ * Elements per entry one element past a level's reach: the spacing of the accesses that miss the level
+ * in the last traversal, when it is regular and they number one per entry plus the new one.
+ */
+function sharingOf(tr: Trace, n: number, c: RiseCheck, level: number): number | null {
+  const classes = latencyClasses(tr.latency, 0.5);
+  if (!classes.length) return null;
+  const mid = (c.lo + c.hi) / 2;
+  let hit = 0;
+  for (let i = 1; i < classes.length; i++) if (Math.abs(classes[i].mean - c.lo) < Math.abs(classes[hit].mean - c.lo)) hit = i;
+  const hitNear = Math.abs(classes[hit].mean - c.lo) <= (c.hi - c.lo) / 4;
+  if (level === 1 && (!hitNear || classes[hit].max >= mid)) return null;
+  if (level === 2 && classes.some((k) => k.min < mid && k.max > mid)) return null;
+  const limit = level === 1 ? classes[hit].max : mid;
+  const start = (Math.floor(tr.latency.length / n) - 1) * n;
+  if (start < 0) return null;
+  const slow: number[] = [];
+  for (let i = 0; i < n; i++) if (tr.latency[start + i] > limit) slow.push(i);
+  if (slow.length < 2) return null;
+  const gap = slow[1] - slow[0];
+  if (!slow.every((p, i) => i === 0 || p - slow[i - 1] === gap)) return null;
+  return slow.length === Math.floor((n - 1) / gap) + 1 ? gap : null;
 }
 
 /**
