@@ -112,13 +112,16 @@ function importOptions(v: GpuOptions, ctx: GpuContext): ImportOptions {
   return { levelGap: gap };
 }
 
+/** CUDA's version integers as people write them: 13000 is 13.0, 12040 is 12.4. */
+const cudaVersion = (v: number): string => `${Math.floor(v / 1000)}.${Math.floor((v % 1000) / 10)}`;
+
 function resultOutput(r: GpuResult, source: string, format: string): GpuCliOutput {
   if (format === 'json') return ok(json({ experiment: r.experiment, source, device: r.device, params: r.params, ...resultJson(r, DEFAULT_TRACE_LIMIT) }));
   const title = GPU_EXPERIMENTS.find((e) => e.id === r.experiment)?.title ?? r.experiment;
   const d = r.device;
   const head = [
     `${title} (measured)`,
-    `Device: ${d.name}, compute capability ${d.computeCapability}, ${d.sms} SMs at ${(d.clockKHz / 1000).toFixed(0)} MHz, L2 ${(d.l2Bytes / 2 ** 20).toFixed(1)} MB, driver ${d.driverVersion}, runtime ${d.runtimeVersion}   from ${source}`,
+    `Device: ${d.name}, compute capability ${d.computeCapability}, ${d.sms} SMs at ${(d.clockKHz / 1000).toFixed(0)} MHz, L2 ${(d.l2Bytes / 2 ** 20).toFixed(1)} MB, CUDA driver ${cudaVersion(d.driverVersion)}, runtime ${cudaVersion(d.runtimeVersion)}   from ${source}`,
     `Parameters: ${paramsLine(r)}`,
     '',
   ];
