@@ -880,6 +880,12 @@ function policyOf(r: Runner, lv: ReachLevel, layout: Placement, tr: Trace, n: nu
     full.push(seq[i % seq.length]);
     flags.push(slow(rt.latency[i]));
   }
+  // For the L2 TLB the re-used element must reach it: an access faster than any of the plain chase hit
+  // the L1 TLB in front (it kept the element), and the comparison says nothing about the L2.
+  let fastest = Infinity;
+  for (let i = 0; i < rt.latency.length; i++) fastest = Math.min(fastest, rt.latency[i]);
+  if (lv.level === 2 && classes.length && fastest < classes[0].min - Math.max(0.5, classes[0].max - classes[0].min))
+    return { policy: CANNOT_TELL, evidence: `periodic at ${at} (LRU or FIFO); in the re-use chase an access is faster than any of the plain chase: a level in front kept the re-used element; to decide: a level with more entries`, periodic: true };
   const ru = analyseReuse(full, flags, thrash, warm);
   const base = `periodic plain trace at ${at} (${thrash.length} elements thrash); re-using element ${h} after element ${after}: ${ru.reason}`;
   if (ru.policy === 'LRU') return { policy: 'LRU', evidence: base, periodic: true };
@@ -1032,15 +1038,24 @@ function runMissed(r: Runner): ExperimentResult {
   const a = analyseMissedEntries(points, stride);
   const findings = [...a.findings];
   const firstMiss = a.misses.findIndex((m) => m > 0);
-  if (firstMiss >= 0) {
-    const per = analysePeriodicity(traces[firstMiss].latency, points[firstMiss].elements);
-    findings.push({
-      key: 'tlb.l2.policy',
-      label: 'L2 TLB replacement',
-      value: per.policy,
-      unit: '',
-      evidence: `trace at N = ${formatBytes(sizes[firstMiss])}: ${per.periodic ? 'periodic' : `${per.mismatches} positions change between traversals`} over ${per.traversals} traversals`,
-    });
+  if (firstMiss >= 0 && a.classes.length >= 2) {
+    // The L2 TLB's step runs between its two slowest classes; the plain chase at the first size with
+    // misses, then a re-use chase (LRU keeps the re-used element, FIFO does not), guarded against the
+    // L1 TLB keeping it.
+    const top = a.classes[a.classes.length - 1].mean;
+    const below = a.classes[a.classes.length - 2].mean;
+    const n = points[firstMiss].elements;
+    const fit = Math.max(0, n - 1);
+    const check: RiseCheck = { fit, full: n, lo: below, hi: top, verdict: 'tlb', pairRise: null, nearPairRise: null, ownPageRise: null, doubleSame: null, doubleHalf: null, reason: '' };
+    const lv = { level: 2, check } as ReachLevel;
+    const pol = policyOf(r, lv, layout, traces[firstMiss], n, 0, true);
+    const per = analysePeriodicity(traces[firstMiss].latency, n);
+    const evidence = `trace at N = ${formatBytes(sizes[firstMiss])}, ${per.traversals} traversals: ${pol.evidence}`;
+    findings.push(
+      pol.policy === CANNOT_TELL
+        ? cannotTell('tlb.l2.policy', 'L2 TLB replacement', evidence.split('; to decide: ')[0], evidence.split('; to decide: ')[1] ?? 'a run with less jitter')
+        : { key: 'tlb.l2.policy', label: 'L2 TLB replacement', value: pol.policy, unit: '', evidence },
+    );
   }
   const inf = a.inference;
   const table: Table = {

@@ -458,3 +458,14 @@ describe('what moves a rise, and what the analysers refuse to guess', () => {
     expect(r.tables.find((x) => x.name === 'TLB steps')?.rows.map((row) => row.reach)).not.toContain('64 MB');
   });
 });
+
+describe('missed entries: the L2 TLB policy from a re-use chase', () => {
+  it('FIFO is not reported as LRU; LRU still is', () => {
+    for (const kind of ['fifo', 'lru'] as const) {
+      const g: UnequalGeometry = { page: 2 * MB, e1: 16, sets: [17, 8, 8, 8, 8, 8, 8], lat: [400, 430, 500] };
+      const t = { ...unequalTranslation(g), l2: unequalLevel('L2 TLB', 'chip', 65 * 2 * MB, 2 * MB, g.sets, { kind }) };
+      const r = run(presetWith(pathWith(t, g.lat)), { probe: 'missed-entries', stride: 2 * MB, sizeFrom: 130 * MB, sizeTo: 144 * MB, sizeStep: 2 * MB }, 3);
+      expect(get(r, 'tlb.l2.policy')).toBe(kind === 'lru' ? 'LRU' : 'not LRU');
+    }
+  });
+});
