@@ -764,6 +764,42 @@ function residualsClimb(c: RampContext, fit: { idx: number[]; r: Float64Array } 
 }
 
 /**
+ * The first size at which every set of geometry h holds more lines than ways (the level's rise is
+ * over: from there on each of its lines misses once a traversal), or Infinity.
+ */
+function fullOverflow(h: Hypothesis, xs: ArrayLike<number>, s: number, reach: number): number {
+  const sr = Math.max(s, reach);
+  if (h.index === 'bits') {
+    for (let i = 0; i < xs.length; i++) {
+      const { M, R, Q } = bitsShape(h, xs[i], sr);
+      if (rrOverflowSets(M, R, Q, h.ways) === Q && Math.floor(M / (R * Q)) * R > h.ways) return xs[i];
+    }
+    return Infinity;
+  }
+  const counts = new Int32Array(h.sets);
+  let full = 0;
+  const it = linesTouched(h.lineBytes, sr, xs[xs.length - 1]);
+  let next = it.next();
+  for (let i = 0; i < xs.length; i++) {
+    while (!next.done && next.value * h.lineBytes < xs[i]) {
+      if (++counts[xorSet(next.value, h.sets)] === h.ways + 1) full++;
+      next = it.next();
+    }
+    if (full === h.sets) return xs[i];
+  }
+  return Infinity;
+}
+
+/** True when every fitting geometry's rise is over three sizes or more before the sweep ends. */
+function fitsComplete(a: CurveAnalysis, l: LevelReading): boolean {
+  if (!l.fits.length || l.reach === undefined) return false;
+  const n = a.x.length;
+  if (n < 4) return false;
+  const end = a.x[n - 4];
+  return l.fits.every((h) => fullOverflow(h, a.x, a.stride, l.reach as number) <= end);
+}
+
+/**
  * Fits ramp k: first as exact data (a deterministic hierarchy reproduces an exact curve to rounding;
  * noise never does), then within the noise estimated from the curve.
  */
@@ -1160,7 +1196,7 @@ export function readCurve(a: CurveAnalysis): CurveReading {
     const lastLen = lastCtx.after[1] - lastCtx.after[0] + 1;
     const lastOk = afterOk[R - 1] && (level[R - 1].fits.length > 0 || lastLen >= 3);
     if (!rankOk) levels = open(rankWhy, 'more traversals (less noise), a finer size step or a wider sweep');
-    else if (!last.complete || !lastOk) levels = open('the sweep ends inside a rise, or the curve still creeps up at its end', 'a sweep to larger sizes');
+    else if (!(last.complete || fitsComplete(a, level[R - 1])) || !lastOk) levels = open('the sweep ends inside a rise, or the curve still creeps up at its end', 'a sweep to larger sizes');
     else if (!plateauOk[0]) levels = open('the sweep starts at a rise', 'a sweep that starts at a smaller size');
     else levels = decided(R, `${R} rising region(s) between flat plateaus`);
     a.plateaus.forEach((p, i) => {
@@ -1369,27 +1405,36 @@ export function readHierarchy(curves: ReadCurve[], label = 'hierarchy'): Finding
   const counts = [...new Set(counted.map((c) => c.rd.levels.value as number))];
   let L: number | undefined;
   if (counted.length === curves.length && counts.length === 1) L = counts[0];
-  pushVerdict(
-    out,
-    `${label}.levels`,
-    `${label}: cache levels that rise inside the sweep`,
-    '',
-    L !== undefined
-      ? decided<number>(L, `every curve (${curves.map(name).join(', ')}) sees ${L} level(s)`)
-      : open<number>(
-          counted.length < curves.length
-            ? `the curves of ${byStride.filter((c) => c.rd.levels.value === undefined).map(name).join(', ')} do not decide their levels`
-            : `the curves see ${counts.join(' and ')} levels (a stride can put two levels at one size)`,
-          'more traversals (less noise), a wider sweep, or a stride at which the levels rise apart',
-        ),
-  );
-  if (L === undefined) return out;
-  // A first plateau that reads alike at every stride hides no level above (its sawtooth would move it).
+  // A first plateau that reads alike at every stride hides no level above (its sawtooth would move it),
+  // and the curves start at the same level; else their levels of one rank may be different caches.
   const firsts = curves.map((c) => ({ p: c.rd.plateaus[0]?.value, sigma: c.rd.noiseAt(c.a.plateaus[0]?.xTo ?? c.a.x[0]) }));
   const firstAlike =
     curves.length >= 2 &&
     firsts.every((e) => e.p !== undefined) &&
     Math.max(...firsts.map((e) => e.p as number)) - Math.min(...firsts.map((e) => e.p as number)) <= 6 * Math.max(...firsts.map((e) => e.sigma)) + 1e-6 * (1 + Math.abs(firsts[0].p as number));
+  let why = '';
+  if (L !== undefined && L > 0 && !firstAlike) why = 'the curves\' first plateaus differ: they may start at different levels, so their levels of one rank are not matched';
+  // Levels of one rank must be one cache: where the fits of two curves each agree on a capacity, the same one.
+  for (let k = 0; L !== undefined && !why && k < L; k++) {
+    const caps = curves.map((c) => agree(c.rd.level[k].fits, (h) => h.sizeBytes)).filter((v) => v.length === 1).map((v) => v[0]);
+    if (new Set(caps).size > 1) why = `the curves' level ${k + 1} fits caches of ${list(caps, ' B')}: not one cache`;
+  }
+  pushVerdict(
+    out,
+    `${label}.levels`,
+    `${label}: cache levels that rise inside the sweep`,
+    '',
+    L !== undefined && !why
+      ? decided<number>(L, `every curve (${curves.map(name).join(', ')}) sees ${L} level(s)`)
+      : open<number>(
+          why ||
+            (counted.length < curves.length
+              ? `the curves of ${byStride.filter((c) => c.rd.levels.value === undefined).map(name).join(', ')} do not decide their levels`
+              : `the curves see ${counts.join(' and ')} levels (a stride can put two levels at one size)`),
+          'more traversals (less noise), a wider sweep, or a stride at which the levels rise apart',
+        ),
+  );
+  if (L === undefined || why) return out;
   // Level k of each curve (all see L levels: matched by rank).
   const hLine: (number | undefined)[] = [];
   const hRegular: (string | undefined)[] = [];
