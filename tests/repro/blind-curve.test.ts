@@ -283,5 +283,7 @@ describe('blind suite: the average-latency curve reader on random hierarchies', 
     const wrong = combined.wrong();
     const wrongEach = single.wrong();
     expect(wrong.total + wrongEach.total, `${wrong.detail}\n${wrongEach.detail}`).toBe(0);
+    // Not everything open: the sweep decides some levels, sizes, ways and first latencies outright.
+    for (const q of ['levels', 'size', 'ways', 'latency L1']) expect(combined.summary().find((r) => r.quantity === q)?.exact ?? 0, q).toBeGreaterThan(0);
   });
 });
