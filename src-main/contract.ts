@@ -25,6 +25,7 @@ import { z } from 'zod';
 import type { ExperimentResult, Finding, ParamSpec, ParamValues, Series, Table, Trace } from '../src-sim/experiments/types';
 import type { Preset } from '../src-sim/presets/types';
 import type { CheckResult, Reference, ReproductionRow, RowResult } from '../src-sim/reference/types';
+import type { RowPlan } from '../src-sim/reference/plan';
 
 // ---------------------------------------------------------------------------------------------
 // Limits and primitives
@@ -312,7 +313,14 @@ export interface ExperimentInfo {
    * The REPRODUCTION.md rows among `reproduces` (the other entries name a figure without a row of
    * their own): paper, title and the presets the paper measured. Absent from older callers.
    */
-  rows?: { id: string; paper: ReproductionRow['paper']; title: string; presets: string[] }[];
+  rows?: {
+    id: string;
+    paper: ReproductionRow['paper'];
+    title: string;
+    presets: string[];
+    /** The runs of this experiment the row's paper values sit beside, per GPU the paper measured (src-sim/reference/plan.ts). */
+    plans?: RowPlan[];
+  }[];
   params: ParamSpec[];
 }
 

@@ -34,7 +34,7 @@ import { buildCalls, LabError, parseArgs } from '../contract';
 import { EXPERIMENTS } from '../../src-sim/experiments';
 import type { Experiment } from '../../src-sim/experiments/types';
 import { ExperimentError } from '../../src-sim/experiments/types';
-import { REPRODUCTION_ROWS, selectRows } from '../../src-sim/reference';
+import { REPRODUCTION_ROWS, rowPlans, selectRows } from '../../src-sim/reference';
 import type { RowResult } from '../../src-sim/reference/types';
 import { SIM_VERSION } from '../../src-sim/version';
 import { exportCsv, exportPdf, paperComparison } from './export';
@@ -375,7 +375,7 @@ export class LabService {
       title: e.title,
       description: e.description,
       reproduces: [...e.reproduces],
-      rows: REPRODUCTION_ROWS.filter((r) => e.reproduces.includes(r.id)).map((r) => ({ id: r.id, paper: r.paper, title: r.title, presets: [...r.presets] })),
+      rows: REPRODUCTION_ROWS.filter((r) => e.reproduces.includes(r.id)).map((r) => ({ id: r.id, paper: r.paper, title: r.title, presets: [...r.presets], plans: rowPlans(r, e.id) })),
       params: structuredClone(e.params),
     }));
   }

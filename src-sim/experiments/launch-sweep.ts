@@ -64,6 +64,13 @@ export const launchSweep: Experiment = {
     const findings: Finding[] = [
       { key: 'launch.bestThreads.hw.mean', label: 'Best online threads with the hardware L1, mean', value: Math.round(mean('hw')), unit: 'threads', evidence: 'Fig 9 bars "hardware L1"' },
       { key: 'launch.bestThreads.sl1.mean', label: 'Best online threads with S-L1, mean', value: Math.round(mean('sl1')), unit: 'threads', evidence: 'Fig 9 bars "S-L1"' },
+      {
+        key: 'launch.sl1LargerMean',
+        label: 'Best online threads larger with S-L1 (mean over apps)',
+        value: mean('sl1') > mean('hw') ? 'yes' : 'no',
+        unit: '',
+        evidence: `Fig 9: mean best launch ${Math.round(mean('sl1'))} threads with S-L1 against ${Math.round(mean('hw'))} with the hardware L1`,
+      },
       { key: 'launch.sl1LargerCount', label: 'Applications whose best S-L1 launch has more threads than their best hardware-L1 launch', value: larger.length, unit: 'apps', evidence: 'Fig 9' },
       { key: 'launch.sl1NotSmallerCount', label: 'Applications whose best S-L1 launch has at least as many threads', value: notSmaller.length, unit: 'apps', evidence: 'Fig 9' },
     ];

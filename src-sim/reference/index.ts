@@ -14,6 +14,8 @@ import type { ReproductionRow, RowResult } from './types';
 export type { ReproductionRow, RowResult, Reference, CheckResult, CheckKind, KindDecl } from './types';
 export { CHECK_KINDS } from './types';
 export { checkStatus, gateOpen, kindTotals, KIND_LABELS, rowGate } from './gate';
+export { rowPlans } from './plan';
+export type { PlanParams, RowPlan } from './plan';
 export type { CheckStatus, KindTotals, RowGate } from './gate';
 
 /** Every implemented row of REPRODUCTION.md (MEI and WONG memory rows, WONG's SIMT rows, LASH and SL1 timing rows). */

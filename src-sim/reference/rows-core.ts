@@ -27,7 +27,7 @@ const lat = (name: string, value: number, citation: string): Reference => ({ nam
 /** The same reference, placed beside finding `key` of a run of `experiment` with `params` (Reference.finding). */
 export const beside = (ref: Reference, experiment: string, key: string, params?: ParamValues): Reference => ({
   ...ref,
-  finding: params ? { experiment, key, params: hintParams(params) } : { experiment, key },
+  finding: params ? { experiment, key, params: hintParams(params), ...(Object.values(params).some(Array.isArray) ? { run: { ...params } as Record<string, string | number | boolean | number[]> } : {}) } : { experiment, key },
 });
 /** Scalar parameters only: list parameters (strides) are named by the finding key itself. */
 function hintParams(params: ParamValues): Record<string, string | number | boolean> {

@@ -5,6 +5,7 @@ import { chooseStructures, monitorKernel, sl1Capacity, type StructureStats } fro
 import type { Instr, Kernel, TimingConfig } from '../timing/types';
 import { SL1_APPS } from '../timing/workloads/sl1-apps';
 import { calibrated, PREDICTED, predictedBecause, specification, withKind } from './kinds';
+import { beside } from './rows-core';
 import { known, memoRun, take, type Measured } from './row-runs';
 import type { Reference, ReproductionRow, RowResult } from './types';
 
@@ -97,10 +98,10 @@ const SL1_F1: ReproductionRow = {
   presets: ['titan'],
   kind: PREDICTED,
   references: () => [
-    range('hit rate, fewest threads', 99.2, [95, 100], '%', 'SL1 Fig 1 caption (first access misses, the next 127 hit)'),
+    beside(range('hit rate, fewest threads', 99.2, [95, 100], '%', 'SL1 Fig 1 caption (first access misses, the next 127 hit)'), 'sl1-wc-l1', 'wc.hitRate.fewest'),
     {
       ...known(
-        range('hit rate, most threads', 0, [0, 10], '%', 'SL1 Fig 1 (with many threads 128 accesses can be 128 misses)'),
+        beside(range('hit rate, most threads', 0, [0, 10], '%', 'SL1 Fig 1 (with many threads 128 accesses can be 128 misses)'), 'sl1-wc-l1', 'wc.hitRate.most'),
         `A warp's load completes when the last of its 32 lanes' lines arrives, and the warp reads the lines again a few cycles later; in Titan's LRU L1 of 4 sets x 32 ways, allocating on fill (both assumed from GPGPU-Sim's Titan model, no paper gives them), the lines that arrived last are still among their set's 32 newest: 12.1 % hits at 2048 threads (15.3 % at 1024). Measured at 2048 threads: 11.2 % under loose round-robin, 10.2 % with MSHRs for every line, 7.4 % with ten times the per-char work (a longer gap), 16.8 % with 64 ways. ${ALLOC_DOC}.`,
       ),
       context:
@@ -118,6 +119,8 @@ const SL1_F1: ReproductionRow = {
 };
 
 const TP_PARAMS: ParamValues = { blockCurves: [1], threads: [64, 128, 256, 384, 512, 768, 1024] };
+/** Beside finding `key` of the row's sl1-throughput run. */
+const tp = (ref: Reference, key: string): Reference => beside(ref, 'sl1-throughput', key, TP_PARAMS);
 
 const SL1_F5: ReproductionRow = {
   id: 'SL1-F5',
@@ -126,9 +129,9 @@ const SL1_F5: ReproductionRow = {
   presets: ['titan'],
   kind: calibrated('the per-SMX interconnect bandwidth was set from Fig 5\'s plateau'),
   references: () => [
-    range('one block, 1024 threads', 31, [24, 32], 'GB/s', 'SL1 2.3.1, Fig 5 ("slightly less than 32 GB/s")'),
+    tp(range('one block, 1024 threads', 31, [24, 32], 'GB/s', 'SL1 2.3.1, Fig 5 ("slightly less than 32 GB/s")'), 'l2.oneBlockGBs'),
     withKind(
-      range('flattens after', 512, [384, 768], 'threads', 'SL1 2.3.1, Fig 5 ("flattens out after about 512 threads")'),
+      tp(range('flattens after', 512, [384, 768], 'threads', 'SL1 2.3.1, Fig 5 ("flattens out after about 512 threads")'), 'l2.oneBlockKneeThreads'),
       predictedBecause("no preset number was set from the knee: it is where one block's loads in flight (Little's law on the simulated 240-cycle L2 latency) reach the per-SMX cap set from the plateau"),
     ),
   ],
@@ -149,14 +152,14 @@ const SL1_F6: ReproductionRow = {
   presets: ['titan'],
   kind: calibrated("the per-SMX interconnect rate was set from Fig 5's plateau, and Fig 6's L2 curve is Fig 5's end points (SL1 2.3.1); the DRAM rate was set from 2.3.1's 307 GB/s peak"),
   references: () => [
-    half('L2, 15 blocks', 480, 'GB/s', 'SL1 2.3.1, Fig 6 ("close to 480 GB/s with 15 blocks")'),
+    tp(half('L2, 15 blocks', 480, 'GB/s', 'SL1 2.3.1, Fig 6 ("close to 480 GB/s with 15 blocks")'), 'l2.maxBlocksGBs'),
     withKind(
-      range('L2 linearity', 1, [0.9, 1.05], '', 'SL1 2.3.1, Fig 6 ("increases almost linearly")'),
+      tp(range('L2 linearity', 1, [0.9, 1.05], '', 'SL1 2.3.1, Fig 6 ("increases almost linearly")'), 'l2.linearity'),
       predictedBecause('no preset number was set from the curve\'s shape: it follows from each block running on its own SMX (round-robin placement) with the 1003 GB/s total L2 cap not binding'),
     ),
-    half('DRAM, peak', 307, 'GB/s', 'SL1 2.3.1 ("peak bandwidth of 307 GB/s with 15 blocks"), Fig 6'),
+    tp(half('DRAM, peak', 307, 'GB/s', 'SL1 2.3.1 ("peak bandwidth of 307 GB/s with 15 blocks"), Fig 6'), 'dram.peakGBs'),
     withKind(
-      range('DRAM flattens at', 10, [8, 12], 'blocks', 'SL1 2.3.1, Fig 6 ("up to 10 thread blocks at which point the bandwidth limits")'),
+      tp(range('DRAM flattens at', 10, [8, 12], 'blocks', 'SL1 2.3.1, Fig 6 ("up to 10 thread blocks at which point the bandwidth limits")'), 'dram.kneeBlocks'),
       predictedBecause('no preset number was set from the knee: it is where the blocks\' per-SMX rates (set from Fig 5) reach the DRAM cap (set from the 307 GB/s peak), in the simulated benchmark'),
     ),
   ],
@@ -179,8 +182,8 @@ const SL1_SHM: ReproductionRow = {
   presets: ['titan'],
   kind: predictedBecause("the preset's shared-memory bandwidth is SL1 2.1's theoretical 180.7 GB/s per SMX, not 2.3.1's measured 60 / 900 GB/s: the simulated rate comes from the benchmark's latency-bound accesses"),
   references: () => [
-    half('one SMX', 60, 'GB/s', 'SL1 2.3.1 ("reaches 60GB/s")'),
-    half('15 SMXs', 900, 'GB/s', 'SL1 2.3.1 ("close to 900GB/s with 15 SMXs")'),
+    tp(half('one SMX', 60, 'GB/s', 'SL1 2.3.1 ("reaches 60GB/s")'), 'shm.perSMGBs'),
+    tp(half('15 SMXs', 900, 'GB/s', 'SL1 2.3.1 ("close to 900GB/s with 15 SMXs")'), 'shm.totalGBs'),
   ],
   measure(preset, seed) {
     const runs: Runs = [];
@@ -357,13 +360,19 @@ const SL1_F9: ReproductionRow = {
   title: 'Best number of online threads is larger with S-L1 (SL1 4.2, Fig 9)',
   presets: ['titan'],
   kind: APPS_SIMULATED,
-  references: () => [exact('larger with S-L1 (mean over apps)', 'yes', '', 'SL1 4.2, Fig 9 ("applications perform best with a larger number of threads when using S-L1")')],
+  references: () => [
+    beside(
+      exact('larger with S-L1 (mean over apps)', 'yes', '', 'SL1 4.2, Fig 9 ("applications perform best with a larger number of threads when using S-L1")'),
+      'launch-sweep',
+      'launch.sl1LargerMean',
+    ),
+  ],
   measure(preset, seed) {
     const runs: Runs = [];
     const r = run(runs, 'launch-sweep', preset, {}, seed);
-    const hw = Number(r.findings.find((f) => f.key === 'launch.bestThreads.hw.mean')?.value);
-    const sl = Number(r.findings.find((f) => f.key === 'launch.bestThreads.sl1.mean')?.value);
-    return { measured: { 'larger with S-L1 (mean over apps)': sl > hw ? 'yes' : 'no' }, runs };
+    const out: Measured = {};
+    take(out, 'larger with S-L1 (mean over apps)', r, 'launch.sl1LargerMean');
+    return { measured: out, runs };
   },
 };
 

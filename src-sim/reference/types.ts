@@ -37,7 +37,17 @@ export interface Reference {
    * include `params`. Lets a run's findings table and report put the paper's value beside that
    * finding (src-main/services/export/references.ts); without it, names are matched with labels.
    */
-  finding?: { experiment: string; key: string; params?: Record<string, string | number | boolean> };
+  finding?: {
+    experiment: string;
+    key: string;
+    params?: Record<string, string | number | boolean>;
+    /**
+     * The whole parameters of the row's run that gives the finding, lists included (`params` leaves
+     * out lists such as strides, which the key names): what a template of the row starts
+     * (src-sim/reference/plan.ts). Absent: `params`.
+     */
+    run?: Record<string, string | number | boolean | number[]>;
+  };
   /**
    * Why the model is known to miss this value, where it does: the measured cause and the docs
    * section that shows it. Shown beside the check only when it fails; it never changes the verdict.

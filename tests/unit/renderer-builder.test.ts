@@ -38,6 +38,19 @@ const EXPERIMENTS: ExperimentInfo[] = [
     title: 'Other experiment',
     description: 'A second one.',
     reproduces: ['MEI-T3'],
+    // MEI-T3's paper values sit beside runs of this experiment with k = 20 and k = 30 on Fermi, and with the defaults on Kepler.
+    rows: [
+      {
+        id: 'MEI-T3',
+        paper: 'MEI',
+        title: 'Global memory latency by access pattern',
+        presets: ['fermi', 'kepler'],
+        plans: [
+          { preset: 'fermi', named: true, params: [{ k: 20 }, { k: 30 }] },
+          { preset: 'kepler', named: false, params: [{}] },
+        ],
+      },
+    ],
     params: [{ name: 'k', label: 'Accesses', unit: '', kind: 'integer', default: 10, min: 1, max: 100, description: 'How many.' }],
   },
 ];
@@ -206,7 +219,8 @@ describe('parameter logic (composables/params.ts)', () => {
   it('makes one template per reproduced row and reads the prefill query', () => {
     const t = rowTemplates(EXPERIMENTS, PRESETS);
     expect(t.map((x) => x.row)).toEqual(['MEI-T3', 'WONG-F10..F12']);
-    expect(t[0]!.experiments.map((e) => e.id)).toEqual(['sweep', 'other']);
+    // MEI-T3's paper values name the findings of 'other' (its plans): 'sweep', which also lists the row, is left out.
+    expect(t[0]!.experiments.map((e) => e.id)).toEqual(['other']);
     expect(t[0]!.presets).toEqual(['fermi', 'kepler']);
     expect(t[1]!.presets).toEqual(['tesla']);
     expect(describeRow('WONG-F10..F12')).toMatchObject({ paper: 'Wong et al. 2010', figure: 'Figs 10–12' });
@@ -393,20 +407,33 @@ describe('the builder view', () => {
     expect((input(w, 'k').element as HTMLInputElement).value).toBe('10');
   });
 
-  it('runs a gallery template on the paper GPUs with default parameters', async () => {
+  it("runs a gallery template as its row does: the row's runs on the paper GPUs, tagged with the row", async () => {
     const fake = fakeLab();
     const w = await mountBuilder(fake);
     await w.get('[data-testid="tab-gallery"]').trigger('click');
+    expect(w.get('[data-testid="template-MEI-T3"] [data-testid="template-settings"]').text()).toContain("the row's settings, 3 runs");
     await w.get('[data-testid="template-run-MEI-T3-other"]').trigger('click');
     await flushPromises();
     expect(fake.start.mock.calls.map((c) => c[0])).toEqual([
-      { experiment: 'other', preset: 'fermi', params: { k: 10 }, seed: 1 },
-      { experiment: 'other', preset: 'kepler', params: { k: 10 }, seed: 1 },
+      { experiment: 'other', preset: 'fermi', params: { k: 20 }, seed: 1, tags: ['MEI-T3'] },
+      { experiment: 'other', preset: 'fermi', params: { k: 30 }, seed: 1, tags: ['MEI-T3'] },
+      { experiment: 'other', preset: 'kepler', params: {}, seed: 1, tags: ['MEI-T3'] },
     ]);
+    // The builder holds the row's first run's settings; links to the three runs.
     expect(w.get('#builder-title').text()).toBe('Other experiment');
-    // Back on the builder, with links to the two runs.
+    expect((input(w, 'k').element as HTMLInputElement).value).toBe('20');
     expect(w.get('[data-testid="tab-build"]').attributes('aria-selected')).toBe('true');
-    expect(w.findAll('[data-testid="started"] a[href^="/runs/"]')).toHaveLength(2);
+    expect(w.findAll('[data-testid="started"] a[href^="/runs/"]')).toHaveLength(3);
+  });
+
+  it('a template whose row names no parameters runs the defaults, and says so', async () => {
+    const fake = fakeLab();
+    const w = await mountBuilder(fake);
+    await w.get('[data-testid="tab-gallery"]').trigger('click');
+    expect(w.get('[data-testid="template-WONG-F10..F12"] [data-testid="template-settings"]').text()).toContain('default parameters, 1 run');
+    await w.get('[data-testid="template-run-WONG-F10..F12-sweep"]').trigger('click');
+    await flushPromises();
+    expect(fake.start.mock.calls.map((c) => c[0])).toEqual([{ experiment: 'sweep', preset: 'tesla', params: {}, seed: 1, tags: ['WONG-F10..F12'] }]);
   });
 
   it('says once when every preset refused a parameter for the same reason', async () => {

@@ -5,6 +5,7 @@
  */
 import type { LocationQuery, LocationQueryRaw } from 'vue-router';
 import type { ExperimentInfo, PresetSummary } from '../../../src-main/contract';
+import type { PlanParams, RowPlan } from '../../../src-sim/reference/plan';
 
 export interface RowTemplate {
   /** REPRODUCTION.md row id, e.g. "MEI-T3". */
@@ -15,8 +16,11 @@ export interface RowTemplate {
   figure: string;
   /** The row's title from REPRODUCTION.md (experiments.list `rows`), else the figure. */
   title: string;
-  /** The experiments that reproduce the row, in catalogue order. */
-  experiments: { id: string; title: string }[];
+  /**
+   * The experiments that reproduce the row, in catalogue order, each with its runs per GPU: the
+   * parameters the row's paper values come from (one set per run; {} for the defaults).
+   */
+  experiments: { id: string; title: string; plans: RowPlan[] }[];
   /** The GPUs the paper measured, among the presets present. */
   presets: string[];
 }
@@ -46,8 +50,20 @@ export function describeRow(row: string): { paper: string; figure: string; prese
 
 /**
  * One template per reproduced row, in the order of the rows' ids. Its title and GPUs come from the
- * row (experiments.list `rows`) when the experiment names one, else from the id.
+ * row (experiments.list `rows`) when the experiment names one, else from the id; each experiment
+ * carries the row's runs (its plans), so that a template starts exactly what the row measures.
  */
+
+/** The parameter sets a template runs on `preset` ([{}]: the experiment's defaults). */
+export function templateRuns(e: RowTemplate['experiments'][number], preset: string): PlanParams[] {
+  return e.plans.find((p) => p.preset === preset)?.params ?? [{}];
+}
+
+/** Runs a template starts on its GPUs, and whether any uses the row's own settings rather than the defaults. */
+export function templateRunCount(t: RowTemplate, e: RowTemplate['experiments'][number]): { runs: number; rowSettings: boolean } {
+  const sets = t.presets.map((p) => templateRuns(e, p));
+  return { runs: sets.reduce((a, s) => a + s.length, 0), rowSettings: sets.some((s) => s.some((x) => Object.keys(x).length > 0)) };
+}
 export function rowTemplates(experiments: readonly ExperimentInfo[], presets: readonly PresetSummary[]): RowTemplate[] {
   const byRow = new Map<string, RowTemplate>();
   const known = new Set(presets.map((p) => p.id));
@@ -56,14 +72,21 @@ export function rowTemplates(experiments: readonly ExperimentInfo[], presets: re
       let t = byRow.get(row);
       if (!t) {
         const d = describeRow(row);
-        const info = e.rows?.find((r) => r.id === row);
-        const wanted = (info?.presets ?? d.presets).filter((p) => known.has(p));
-        const title = info?.title ?? (d.figure || row);
+        const first = e.rows?.find((r) => r.id === row);
+        const wanted = (first?.presets ?? d.presets).filter((p) => known.has(p));
+        const title = first?.title ?? (d.figure || row);
         t = { row, paper: d.paper, figure: d.figure, title, experiments: [], presets: wanted.length ? wanted : presets.slice(0, 1).map((p) => p.id) };
         byRow.set(row, t);
       }
-      t.experiments.push({ id: e.id, title: e.title });
+      const info = e.rows?.find((r) => r.id === row);
+      t.experiments.push({ id: e.id, title: e.title, plans: (info?.plans ?? []).filter((p) => t!.presets.includes(p.preset)) });
     }
+  }
+  // Where the row's paper values name the experiments they come from, only those experiments
+  // reproduce it: another that lists the row would start runs beside which no paper value shows.
+  for (const t of byRow.values()) {
+    const named = t.experiments.filter((e) => e.plans.some((p) => p.named));
+    if (named.length) t.experiments = named;
   }
   return [...byRow.values()].sort((a, b) => a.row.localeCompare(b.row, 'en', { numeric: true }));
 }
