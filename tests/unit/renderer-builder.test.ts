@@ -14,6 +14,7 @@ import type { ExperimentInfo, LabApi, PresetSummary } from '../../src-main/contr
 import { resolveParams } from '../../src-sim/experiments/params';
 import type { ParamSpec } from '../../src-sim/experiments/types';
 import { setLab } from '../../src-renderer/src/api';
+import { builderDraft, loadStoredDraft, resetBuilderDraft } from '../../src-renderer/src/composables/builderdraft';
 import { describeRow, readPrefill, rowTemplates } from '../../src-renderer/src/composables/builder';
 import { checkField, estimateWork, formatBytes, parseBytes, placeServerError, toFieldValue } from '../../src-renderer/src/composables/params';
 import { useNotify } from '../../src-renderer/src/stores/notify';
@@ -124,6 +125,7 @@ const input = (w: VueWrapper, name: string) => field(w, name).get('input, select
 beforeEach(() => {
   pinia = createPinia();
   setActivePinia(pinia);
+  resetBuilderDraft();
 });
 afterEach(() => {
   wrapper?.unmount();
@@ -424,6 +426,34 @@ describe('the builder view', () => {
     expect((input(w, 'k').element as HTMLInputElement).value).toBe('20');
     expect(w.get('[data-testid="tab-build"]').attributes('aria-selected')).toBe('true');
     expect(w.findAll('[data-testid="started"] a[href^="/runs/"]')).toHaveLength(3);
+  });
+
+  it('keeps the experiment, GPUs, parameters, seed and tags across navigation and reloads', async () => {
+    const fake = fakeLab();
+    let w = await mountBuilder(fake);
+    await router.push('/experiments?experiment=other');
+    await flushPromises();
+    await input(w, 'k').setValue('42');
+    await w.get('[data-testid="preset-kepler"] input').setValue(true);
+    await w.get('#run-seed').setValue('7');
+    await flushPromises();
+    // Away to another view and back: the builder comes back as it was left.
+    w.unmount();
+    wrapper = null;
+    w = await mountBuilder(fake);
+    expect(w.get('#builder-title').text()).toBe('Other experiment');
+    expect((input(w, 'k').element as HTMLInputElement).value).toBe('42');
+    expect((w.get('[data-testid="preset-kepler"] input').element as HTMLInputElement).checked).toBe(true);
+    expect((w.get('#run-seed').element as HTMLInputElement).value).toBe('7');
+    // A reload reads the same state from the browser's storage.
+    expect(loadStoredDraft()).toMatchObject({ experiment: 'other', fields: { k: '42' }, seed: '7' });
+    expect(loadStoredDraft()?.presets).toContain('kepler');
+    // A stored experiment the catalogue no longer has is ignored: the first experiment, as on a first visit.
+    builderDraft.experiment = 'gone';
+    w.unmount();
+    wrapper = null;
+    w = await mountBuilder(fake);
+    expect(w.get('#builder-title').text()).toBe('Sweep experiment');
   });
 
   it('a template whose row names no parameters runs the defaults, and says so', async () => {

@@ -21,6 +21,7 @@ import { fermi } from '../../src-sim/presets/fermi';
 import { kepler } from '../../src-sim/presets/kepler';
 import type { RowResult } from '../../src-sim/reference/types';
 import { setLab } from '../../src-renderer/src/api';
+import { compareDraft } from '../../src-renderer/src/composables/builderdraft';
 import MChart from '../../src-renderer/src/components/MChart.vue';
 import { compareCharts, compareFindings, findingDiff, mixedExperiments, runColumns } from '../../src-renderer/src/composables/compare';
 import { safeFileName } from '../../src-renderer/src/composables/download';
@@ -149,6 +150,8 @@ async function mountView(component: unknown, lab: LabApi, path: string): Promise
 beforeEach(() => {
   pinia = createPinia();
   setActivePinia(pinia);
+  compareDraft.query = null;
+  compareDraft.picked = [];
   downloads = [];
   URL.createObjectURL = vi.fn(() => 'blob:fake');
   URL.revokeObjectURL = vi.fn();
@@ -257,6 +260,25 @@ describe('the compare view', () => {
     expect(size.get('[data-testid="finding-diff"]').classes()).toContain('changed');
     expect(w.get('[data-testid="finding-row-l1.hitLatency"]').findAll('td').map((td) => td.text())).toEqual(['116 cycles', '116 cycles', 'same']);
     expect(w.get('[data-testid="finding-row-l1.policy"]').findAll('td').map((td) => td.text())).toEqual(['non-LRU', '—', '—']);
+  });
+
+  it('comes back to the runs it showed when opened bare (the sidebar link), until they are all removed', async () => {
+    const a = detail(1);
+    const b = detail(2, { presetId: 'kepler', presetName: 'Kepler' });
+    const fake = fakeLab([a, b]);
+    let w = await mountView(CompareView, fake.lab, `/compare?runs=${a.id},${b.id}`);
+    w.unmount();
+    wrapper = null;
+    w = await mountView(CompareView, fake.lab, '/compare');
+    await flushPromises();
+    expect(router.currentRoute.value.query).toEqual({ runs: `${a.id},${b.id}` });
+    expect(w.findAll('[data-testid="compare-run"]')).toHaveLength(2);
+    // Removing every run forgets them: a bare /compare is the picker again.
+    compareDraft.query = null;
+    w.unmount();
+    wrapper = null;
+    await mountView(CompareView, fake.lab, '/compare');
+    expect(router.currentRoute.value.query).toEqual({});
   });
 
   it('refuses to overlay runs of different experiments', async () => {
