@@ -426,6 +426,8 @@ export interface LevelReading {
   groupedDiffers?: boolean;
   /** Bytes per load that reach the level (the stride, or the line of a thrashing level above); absent when unknown. */
   reach?: number;
+  /** True when the rises before this one are resolved: the level's rank on its curve is certain. */
+  ranked?: boolean;
   /** The first level's line, sets and capacity as the fits read them when no level above hides in the noise. */
   lineIfAlone?: Verdict<number>;
   setsIfAlone?: Verdict<number>;
@@ -1034,6 +1036,7 @@ export function readCurve(a: CurveAnalysis): CurveReading {
       fits,
       capacityBytes: open('not read', ''),
       reach: streamKnown ? reach : undefined,
+      ranked: rankOk,
     };
     if (!rankOk) {
       const o = open<never>(rankWhy || 'an earlier rise is not resolved', 'a wider sweep, more traversals (less noise) or a finer step');
@@ -1374,6 +1377,19 @@ export interface ReadCurve {
   rd: CurveReading;
 }
 
+/**
+ * Two plateaus read alike only when their difference is known to a cycle or better (six standard
+ * errors): then two levels whose latencies are two cycles apart never pass for one.
+ */
+const ALIKE_CYCLES = 1;
+
+/** Standard error of plateau k's median (1.25 sigma / sqrt n, with the noise of its smallest size); Infinity when absent. */
+function plateauError(c: ReadCurve, k: number): number {
+  const p = c.a.plateaus[k];
+  if (!p) return Infinity;
+  return (1.25 * c.rd.noiseAt(p.xFrom)) / Math.sqrt(p.to - p.from + 1);
+}
+
 /** Sizes within one sweep step of each other are the same size. */
 function near(p: number, q: number, step: number): boolean {
   return Math.abs(p - q) <= step;
@@ -1407,11 +1423,12 @@ export function readHierarchy(curves: ReadCurve[], label = 'hierarchy'): Finding
   if (counted.length === curves.length && counts.length === 1) L = counts[0];
   // A first plateau that reads alike at every stride hides no level above (its sawtooth would move it),
   // and the curves start at the same level; else their levels of one rank may be different caches.
-  const firsts = curves.map((c) => ({ p: c.rd.plateaus[0]?.value, sigma: c.rd.noiseAt(c.a.plateaus[0]?.xTo ?? c.a.x[0]) }));
+  const firsts = curves.map((c) => ({ p: c.rd.plateaus[0]?.value, sigma: plateauError(c, 0) }));
   const firstAlike =
     curves.length >= 2 &&
     firsts.every((e) => e.p !== undefined) &&
-    Math.max(...firsts.map((e) => e.p as number)) - Math.min(...firsts.map((e) => e.p as number)) <= 6 * Math.max(...firsts.map((e) => e.sigma)) + 1e-6 * (1 + Math.abs(firsts[0].p as number));
+    6 * Math.SQRT2 * Math.max(...firsts.map((e) => e.sigma)) <= ALIKE_CYCLES &&
+    Math.max(...firsts.map((e) => e.p as number)) - Math.min(...firsts.map((e) => e.p as number)) <= 6 * Math.SQRT2 * Math.max(...firsts.map((e) => e.sigma)) + 1e-6 * (1 + Math.abs(firsts[0].p as number));
   let why = '';
   if (L !== undefined && L > 0 && !firstAlike) why = 'the curves\' first plateaus differ: they may start at different levels, so their levels of one rank are not matched';
   // Levels of one rank must be one cache: where the fits of two curves each agree on a capacity, the same one.
@@ -1434,11 +1451,25 @@ export function readHierarchy(curves: ReadCurve[], label = 'hierarchy'): Finding
           'more traversals (less noise), a wider sweep, or a stride at which the levels rise apart',
         ),
   );
-  if (L === undefined || why) return out;
-  // Level k of each curve (all see L levels: matched by rank).
+  // Without a count, the leading levels whose rank every curve is sure of are still matched by rank
+  // (the same checks: first plateaus alike, one cache per rank).
+  let K = L !== undefined && !why ? L : 0;
+  if (K === 0 && firstAlike) {
+    K = Math.min(...curves.map((c) => {
+      let j = 0;
+      while (j < c.rd.level.length && c.rd.level[j].ranked) j++;
+      return j;
+    }));
+    for (let k = 0; k < K; k++) {
+      const caps = curves.map((c) => agree(c.rd.level[k].fits, (h) => h.sizeBytes)).filter((v) => v.length === 1).map((v) => v[0]);
+      if (new Set(caps).size > 1) K = k;
+    }
+  }
+  const counted2 = L !== undefined && !why;
+  // Level k of each curve (matched by rank).
   const hLine: (number | undefined)[] = [];
   const hRegular: (string | undefined)[] = [];
-  for (let k = 0; k < L; k++) {
+  for (let k = 0; k < K; k++) {
     const lv = `${label}.level${k + 1}`;
     const txt = `${label}: level ${k + 1}`;
     const at = curves.map((c) => ({ c, l: c.rd.level[k], x: c.a.x[c.a.ramps[k].steps[0]] }));
@@ -1496,17 +1527,20 @@ export function readHierarchy(curves: ReadCurve[], label = 'hierarchy'): Finding
   }
   // Latencies: plateau k is level k's latency where two strides read it alike (a plateau past a level
   // whose line the stride undercuts mixes hits and misses, and moves with the stride).
-  for (let k = 0; k <= L; k++) {
+  for (let k = 0; k <= (counted2 ? K : K - 1); k++) {
     const key = `${label}.latency${k + 1}`;
-    const txt = `${label}: ${k === L ? 'memory' : `level ${k + 1}`} latency`;
-    const ps = curves.map((c) => ({ c, p: c.rd.plateaus[k], sigma: c.rd.noiseAt(c.a.plateaus[k]?.xTo ?? c.a.x[c.a.x.length - 1]) }));
+    const txt = `${label}: ${counted2 && k === K ? 'memory' : `level ${k + 1}`} latency`;
+    const ps = curves.map((c) => ({ c, p: c.rd.plateaus[k], sigma: plateauError(c, k) }));
     const ok = ps.filter((e) => e.p?.value !== undefined);
     let v: Verdict<number>;
     if (k === 0 && ok.length) {
       const vals = ok.map((e) => e.p.value as number);
       const spread = Math.max(...vals) - Math.min(...vals);
-      const tol = 6 * Math.max(...ok.map((e) => e.sigma)) + 1e-6 * (1 + Math.abs(vals[0]));
-      v = spread <= tol ? decided(Math.round(median(vals) * 10) / 10, `plateau 1 of ${ok.map((e) => name(e.c)).join(' and ')}`) : open(`the first plateaus differ by ${fmt(spread)} cycles`, 'a sweep that starts well inside the first level');
+      const tol = 6 * Math.SQRT2 * Math.max(...ok.map((e) => e.sigma)) + 1e-6 * (1 + Math.abs(vals[0]));
+      v = spread <= tol && tol <= ALIKE_CYCLES ? decided(Math.round(median(vals) * 10) / 10, `plateau 1 of ${ok.map((e) => name(e.c)).join(' and ')}`) : open(
+              spread > tol ? `the first plateaus differ by ${fmt(spread)} cycles` : `the first plateaus agree only to ${fmt(tol)} cycles (six standard errors)`,
+              spread > tol ? 'a sweep that starts well inside the first level' : 'more traversals (less noise) or longer plateaus',
+            );
     } else if (
       // Past LRU levels of known lines, a stride of every line above reaches level k with every load.
       hLine.slice(0, k).every((b) => b !== undefined) &&
@@ -1516,19 +1550,21 @@ export function readHierarchy(curves: ReadCurve[], label = 'hierarchy'): Finding
       const full = ok.filter((e) => e.c.a.stride >= Math.max(...(hLine.slice(0, k) as number[])));
       const vals = full.map((e) => e.p.value as number);
       const spread = Math.max(...vals) - Math.min(...vals);
-      const tol = 6 * Math.max(...full.map((e) => e.sigma)) + 1e-6 * (1 + Math.abs(vals[0]));
+      const tol = 6 * Math.SQRT2 * Math.max(...full.map((e) => e.sigma)) + 1e-6 * (1 + Math.abs(vals[0]));
       v =
-        spread <= tol
+        spread <= tol && tol <= ALIKE_CYCLES
           ? decided(Math.round(median(vals) * 10) / 10, `plateau ${k + 1} of ${full.map((e) => name(e.c)).join(' and ')}, a stride of every line above (LRU levels: every load misses them)`)
           : open(`plateau ${k + 1} reads ${list(vals.map((x) => Math.round(x * 10) / 10), ' cycles')} at strides of every line above`, 'more traversals (less noise)');
     } else if (ok.length >= 2) {
       const vals = ok.map((e) => e.p.value as number);
       const spread = Math.max(...vals) - Math.min(...vals);
-      const tol = 6 * Math.max(...ok.map((e) => e.sigma)) + 1e-6 * (1 + Math.abs(vals[0]));
+      const tol = 6 * Math.SQRT2 * Math.max(...ok.map((e) => e.sigma)) + 1e-6 * (1 + Math.abs(vals[0]));
       v =
-        spread <= tol
+        spread <= tol && tol <= ALIKE_CYCLES
           ? decided(Math.round(median(vals) * 10) / 10, `plateau ${k + 1} reads alike with ${ok.map((e) => name(e.c)).join(' and ')}`)
-          : open(`plateau ${k + 1} moves with the stride (${list(vals.map((x) => Math.round(x * 10) / 10), ' cycles')}): a stride below a line above mixes hits and misses`, 'a stride of at least every line above, at two strides');
+          : spread > tol
+            ? open(`plateau ${k + 1} moves with the stride (${list(vals.map((x) => Math.round(x * 10) / 10), ' cycles')}): a stride below a line above mixes hits and misses`, 'a stride of at least every line above, at two strides')
+            : open(`plateau ${k + 1} reads alike only to ${fmt(tol)} cycles (six standard errors)`, 'more traversals (less noise) or longer plateaus');
     } else v = open(`plateau ${k + 1} is decided on ${ok.length} curve(s); it takes two strides that read it alike`, 'a second stride of at least every line above');
     pushVerdict(out, key, txt, 'cycles', v);
   }

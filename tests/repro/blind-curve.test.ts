@@ -182,6 +182,8 @@ interface Visible {
   seen: number[];
   /** Shown levels whose rise another level's coincides with (one rise: only its size is scored). */
   merged: Set<number>;
+  /** True when the curves show different levels (the hierarchy's count cannot be decided). */
+  open?: boolean;
 }
 
 /**
@@ -219,14 +221,16 @@ function visibleToAll(c: Case, step: number): Visible {
   const each = c.strides.map((s) => visible(c, s, step));
   const same = each.every((e) => e.vis.join() === each[0].vis.join() && e.served.join() === each[0].served.join());
   if (same) return { ...each[0], seen: [], merged: new Set(each.flatMap((e) => [...e.merged])) };
-  const all = c.levels.map((_, k) => k);
-  return { vis: all, served: [...all, c.levels.length], seen: [], merged: new Set() };
+  // The curves show different levels: the reader must leave the count open; any level it still reads
+  // by rank is scored as the smallest stride's curve shows it (its first plateau's level, and so on).
+  const ref = each[0];
+  return { ...ref, seen: [], merged: new Set(each.flatMap((e) => [...e.merged])), open: true };
 }
 
 function judgeLevels(card: Scorecard, c: Case, f: Map<string, Finding>, prefix: string, ctx: string, stride: number | null, step: number): void {
   const n = c.levels.length;
-  const { vis, served, seen, merged } = stride === null ? visibleToAll(c, step) : visible(c, stride, step);
-  card.judge('levels', vis.length, f.get(`${prefix}.levels`)?.value, ctx);
+  const { vis, served, seen, merged, open } = stride === null ? visibleToAll(c, step) : visible(c, stride, step);
+  card.judge('levels', open ? 'the curves show different levels' : vis.length, f.get(`${prefix}.levels`)?.value, ctx);
   vis.forEach((k, r) => {
     const l = c.levels[k];
     const key = `${prefix}.level${r + 1}`;
