@@ -22,6 +22,12 @@ import { cannotTell } from './cannot-tell';
  * size is still read, the region is flagged irregular and no line size or ways are claimed; the slow
  * creep that follows such a climb (and a climb cut in two by a noisy pause) stays part of it, so it is
  * not read as further levels (see analyseCurve).
+ *
+ * analyseCurve finds the plateaus and rises; the findings come from readCurve (below), which checks
+ * each of WONG's readings on the curve (LRU geometries fitted to the rise, flat plateaus, the noise)
+ * and says "cannot tell" with the reason where they do not hold. readHierarchy combines the curves of
+ * several strides. The staircase numbers above are kept for callers that read curves no data chase
+ * makes (staircaseFindings).
  */
 
 /** A flat stretch of the curve: one latency level. */
