@@ -398,6 +398,12 @@ export const runStartArgs = z.strictObject({
   notes: notes.optional(),
 });
 
+/** runs.start's arguments that decide whether a run is accepted (no title, tags or notes). */
+export const runCheckArgs = z.strictObject({ experiment: experimentId, preset: presetId, params: params.default({}), seed: seed.default(1) });
+
+/** What runs.check says: accepted with its estimated simulated accesses, or refused with the parameter it names. */
+export type RunCheck = { ok: true; estimate: number } | { ok: false; param: string | null; message: string };
+
 export const runListArgs = z.strictObject({
   experiment: experimentId.optional(),
   preset: presetId.optional(),
@@ -450,6 +456,11 @@ interface CallSpec {
  */
 export const CONTRACT = {
   'runs.start': { args: runStartArgs, result: returns<{ runId: string }>(), summary: 'Queue a run of an experiment on a preset.' },
+  'runs.check': {
+    args: runCheckArgs,
+    result: returns<RunCheck>(),
+    summary: 'Whether runs.start would accept these arguments, without queuing anything: the estimated work, or the parameter and the reason it would be refused.',
+  },
   'runs.list': { args: runListArgs, result: returns<RunPage>(), summary: 'Filter, sort and page the saved runs.' },
   'runs.get': {
     args: z.strictObject({

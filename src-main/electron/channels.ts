@@ -12,6 +12,7 @@ import type { CallName, EventName } from '../contract';
 /** Every call of the contract; each is also its IPC channel (`ipcMain.handle(name, ...)`). */
 export const CALL_CHANNELS = [
   'runs.start',
+  'runs.check',
   'runs.list',
   'runs.get',
   'runs.trace',

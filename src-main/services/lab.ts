@@ -27,6 +27,7 @@ import type {
   LabEvents,
   ParsedArgs,
   ResultOf,
+  RunCheck,
   RunFinishedEvent,
   RunReferences,
 } from '../contract';
@@ -278,6 +279,7 @@ export class LabService {
     const store = this.store;
     return {
       'runs.start': (a) => this.startRun(a),
+      'runs.check': (a) => this.checkRun(a),
       'runs.list': (a) => store.listRuns(a),
       'runs.get': (a) => store.getRun(a.id, { trace: a.full }),
       'runs.trace': (a) => store.getTrace(a.id),
@@ -307,6 +309,18 @@ export class LabService {
       'reproduce.references': (a) => this.runReferences(a.runId),
       'app.version': () => this.version(),
     };
+  }
+
+  /** runs.start's checks alone: nothing is stored or queued (a form asks as the user types). */
+  private checkRun(a: ParsedArgs<'runs.check'>): RunCheck {
+    const preset = this.store.getPreset(a.preset).preset;
+    try {
+      const { estimate } = validateRun({ experiment: a.experiment, preset, params: a.params, seed: a.seed }, this.experiments);
+      return { ok: true, estimate };
+    } catch (err) {
+      if (!(err instanceof ExperimentError)) throw err;
+      return { ok: false, param: err.param ?? null, message: err.message };
+    }
   }
 
   private startRun(a: ParsedArgs<'runs.start'>): { runId: string } {

@@ -21,6 +21,7 @@ function refusal(name: CallName, input: unknown): string {
 /** A valid argument for every call (each test breaks one of them). */
 const VALID: { [K in CallName]: ArgsOf<K> } = {
   'runs.start': { experiment: 'pchase-average', preset: 'fermi', params: { strides: [64, 128], sizeFrom: '4 KB', jitter: false }, seed: 3 },
+  'runs.check': { experiment: 'pchase-average', preset: 'fermi', params: { sizeFrom: '64 KB', sizeTo: '4 KB' }, seed: 3 },
   'runs.list': { experiment: 'pchase-average', status: ['done', 'failed'], text: 'l1', from: '2026-01-01', to: 1_900_000_000_000, sort: 'duration', order: 'asc', limit: 20, offset: 40 },
   'runs.get': { id: RUN, full: true },
   'runs.trace': { id: RUN },
@@ -50,7 +51,7 @@ describe('the contract accepts good input', () => {
   it('declares every call of the brief, namespaced', () => {
     expect([...CALL_NAMES].sort()).toEqual(
       [
-        'runs.start', 'runs.list', 'runs.get', 'runs.trace', 'runs.cancel', 'runs.update', 'runs.delete',
+        'runs.start', 'runs.check', 'runs.list', 'runs.get', 'runs.trace', 'runs.cancel', 'runs.update', 'runs.delete',
         'presets.list', 'presets.get', 'presets.saveCustom', 'presets.deleteCustom', 'experiments.list',
         'comparisons.save', 'comparisons.list', 'comparisons.get', 'comparisons.delete',
         'bundles.export', 'bundles.import', 'exports.csv', 'exports.pdf', 'reproduce.rows', 'reproduce.cancel', 'reproduce.references', 'app.version',
@@ -247,6 +248,6 @@ describe('the API object', () => {
     expectTypeOf<ResultOf<'runs.start'>>().toEqualTypeOf<{ runId: string }>();
     expectTypeOf<LabCalls['app']['version']>().parameters.toEqualTypeOf<[args?: ArgsOf<'app.version'>]>();
     expectTypeOf<LabApi['on']>().toBeFunction();
-    expect(Object.keys(CONTRACT)).toHaveLength(24);
+    expect(Object.keys(CONTRACT)).toHaveLength(25);
   });
 });

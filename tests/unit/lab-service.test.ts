@@ -163,6 +163,26 @@ describe('LabService: runs', () => {
     expect(lab.queue()).toEqual({ queued: [], running: [] });
   });
 
+  it('runs.check says what runs.start would refuse, and the work it would accept, storing nothing', async () => {
+    const { lab } = open();
+    const ok = await lab.api.runs.check({ experiment: 'pchase-average', preset: 'fermi', params: { sizeFrom: '1KB', sizeTo: '4KB' } });
+    expect(ok).toMatchObject({ ok: true });
+    expect(ok.ok && ok.estimate).toBeGreaterThan(0);
+    for (const params of [{ sizeFrom: '64KB', sizeTo: '4KB' }, { sizeFrom: '1KB', sizeTo: '16GB', sizeStep: '4B' }]) {
+      const r = await lab.api.runs.check({ experiment: 'pchase-average', preset: 'fermi', params });
+      const s = await lab.dispatch('runs.start', { experiment: 'pchase-average', preset: 'fermi', params });
+      expect(r.ok).toBe(false);
+      expect(s.ok).toBe(false);
+      // The same reason, and the parameter it names (the form places it beside that field).
+      if (!r.ok && !s.ok) {
+        expect(s.error.message).toBe(`runs.start: ${r.param ? `params.${r.param}: ` : ''}${r.message}`);
+        expect(r.param).toMatch(/^size/);
+      }
+    }
+    expect(lab.store.listRuns({}).total).toBe(0);
+    expect(lab.queue()).toEqual({ queued: [], running: [] });
+  });
+
   it('runs on a custom preset store its snapshot; the snapshot stays when the preset changes', async () => {
     const { lab } = open();
     const mine = { ...structuredClone(findPreset('fermi')!), id: 'my-fermi', name: 'My Fermi' };
@@ -201,7 +221,9 @@ describe('LabService: the other calls', () => {
     expect(avg.reproduces.length).toBeGreaterThan(0);
     // The REPRODUCTION.md rows among them, with their titles (the gallery shows them), and only those.
     const tlb = experiments.find((e) => e.id === 'tlb-probes')!;
-    expect(tlb.rows!.find((r) => r.id === 'MEI-K512')).toEqual({ id: 'MEI-K512', paper: 'MEI', title: 'Kepler page-table activation window', presets: ['kepler'] });
+    expect(tlb.rows!.find((r) => r.id === 'MEI-K512')).toMatchObject({ id: 'MEI-K512', paper: 'MEI', title: 'Kepler page-table activation window', presets: ['kepler'] });
+    // With its runs: the window probe on Kepler, as the row's paper values name it.
+    expect(tlb.rows!.find((r) => r.id === 'MEI-K512')!.plans).toEqual([{ preset: 'kepler', named: true, params: [{ probe: 'window', space: 'global', stride: 0 }] }]);
     expect(avg.rows!.map((r) => r.id).every((id) => avg.reproduces.includes(id))).toBe(true);
     expect(avg.rows!.map((r) => r.id)).not.toContain('WONG-F13');
     expect(await lab.api.app.version()).toEqual({ app: '0.1.0-test', simulator: SIM_VERSION, schema: lab.store.schemaVersion, node: process.versions.node, electron: null });

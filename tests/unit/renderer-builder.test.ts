@@ -77,12 +77,15 @@ interface Fake {
   start: ReturnType<typeof vi.fn>;
 }
 
-function fakeLab(start?: (args: { preset: string }) => Promise<{ runId: string }>): Fake {
+type CheckFn = (args: { preset: string; params: Record<string, unknown> }) => Promise<{ ok: true; estimate: number } | { ok: false; param: string | null; message: string }>;
+
+function fakeLab(start?: (args: { preset: string }) => Promise<{ runId: string }>, check?: CheckFn): Fake {
   let n = 0;
   const startFn = vi.fn(start ?? (async () => ({ runId: `00000000-0000-4000-8000-${String(++n).padStart(12, '0')}` })));
   const lab = {
     runs: {
       start: startFn,
+      check: vi.fn(check ?? (async () => ({ ok: true, estimate: 1 }))),
       list: vi.fn(async () => ({ total: 0, items: [] })),
       get: vi.fn(),
       cancel: vi.fn(),
@@ -454,6 +457,38 @@ describe('the builder view', () => {
     wrapper = null;
     w = await mountBuilder(fake);
     expect(w.get('#builder-title').text()).toBe('Sweep experiment');
+  });
+
+  it('checks the whole form as the user types: a refused run turns Run off, with the reason in the form\'s words', async () => {
+    vi.useFakeTimers();
+    try {
+      // As runs.start would refuse it: the sweep's end before its start, on one GPU; too much work on another.
+      const fake = fakeLab(undefined, async ({ preset, params }) => {
+        if ((params.sizeTo as number) < (params.sizeFrom as number)) return { ok: false, param: 'sizeTo', message: 'must not be smaller than "sizeFrom"' };
+        if (preset === 'kepler') return { ok: false, param: 'sizeStep', message: 'the sweep has 9000 sizes; at most 4000 (raise "sizeStep")' };
+        return { ok: true, estimate: 100 };
+      });
+      const w = await mountBuilder(fake);
+      await input(w, 'sizeTo').setValue('512');
+      await vi.advanceTimersByTimeAsync(400);
+      await flushPromises();
+      expect(w.get('[data-testid="run"]').attributes('disabled')).toBeDefined();
+      expect(w.get('[data-testid="run-refused"]').text()).toBe('Run is off: Largest array: must not be smaller than “Smallest array”');
+      // Shown beside the field too.
+      expect(field(w, 'sizeTo').text()).toContain('must not be smaller than “Smallest array”');
+      await input(w, 'sizeTo').setValue('32768');
+      await vi.advanceTimersByTimeAsync(400);
+      await flushPromises();
+      expect(w.find('[data-testid="run-refused"]').exists()).toBe(false);
+      expect(w.get('[data-testid="run"]').attributes('disabled')).toBeUndefined();
+      // A refusal on one of several GPUs names it.
+      await w.get('[data-testid="preset-kepler"] input').setValue(true);
+      await vi.advanceTimersByTimeAsync(400);
+      await flushPromises();
+      expect(w.get('[data-testid="run-refused"]').text()).toBe('Run is off: Size step: the sweep has 9000 sizes; at most 4000 (raise “Size step”) (Kepler)');
+    } finally {
+      vi.useRealTimers();
+    }
   });
 
   it('a template whose row names no parameters runs the defaults, and says so', async () => {
