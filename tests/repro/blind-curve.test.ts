@@ -170,6 +170,75 @@ function seenSize(c: Case, k: number, s: number, limit: number): number {
   return Infinity;
 }
 
+/**
+ * The end of level k's rise with stride s: the first array size at which every set the loads that
+ * reach it (see seenSize) touch holds more lines than it has ways, so that each of its lines misses
+ * once a traversal. Infinity when that never happens below `limit`.
+ */
+function overflowSize(c: Case, k: number, s: number, limit: number): number {
+  const l = c.levels[k];
+  const upper = c.levels.slice(0, k).map((u) => u.lineBytes);
+  const reach = Math.max(s, ...upper);
+  const sets = new Set<number>();
+  for (let addr = 0; addr < limit; addr += s) if (addr % reach < s) sets.add(setOf(l, addr));
+  const counts = new Map<number, Set<number>>();
+  let full = 0;
+  for (let addr = 0; addr < limit; addr += s) {
+    if (addr % reach >= s) continue;
+    const set = setOf(l, addr);
+    let lines = counts.get(set);
+    if (!lines) counts.set(set, (lines = new Set()));
+    const before = lines.size;
+    lines.add(Math.floor(addr / l.lineBytes));
+    if (before === l.ways && lines.size === l.ways + 1 && ++full === sets.size) return addr + s;
+  }
+  return Infinity;
+}
+
+/**
+ * Inside the papers' conditions: the regime WONG III-B / Fig 4 reads a curve in, decided from the
+ * generated preset and sweep alone (never from what the reader answers). Every condition is one the
+ * staircase reading assumes:
+ *  - LRU replacement (or one way, where no replacement choice exists): only then is the rise past C
+ *    the staircase of one way per step, and the plateaus flat between rises. FIFO (the same staircase
+ *    on a cyclic chase, but not WONG's model), random and Fermi's policy are outside;
+ *  - the set index taken from the line number's low bits (bit selection, or the interleaved mapping of
+ *    equal sets, which is the same): Fig 4's steps one line apart, one per set. XOR folds and
+ *    texture-style runs of lines per set are outside;
+ *  - strides as WONG uses them: one below every line (the steps show the line and the sets) and one of
+ *    exactly the largest line (every load of a level above misses it: the plateaus are the levels'
+ *    latencies). A stride past the line skips sets and is outside;
+ *  - a sweep that covers each level's rise with every stride: at least four sizes of plateau before the
+ *    first rise, and past every rise's end (each set it reaches overflows) a quiet stretch at least as
+ *    wide as the rise and four sizes long before the next level's rise or the window's end;
+ *  - jitter well under the level gaps: none, or its full span (2 x jitter) at most half of the smallest
+ *    latency gap between neighbouring levels.
+ * Returns the conditions a case breaks (none: inside).
+ */
+function outsideBecause(c: Case): string[] {
+  const why: string[] = [];
+  if (c.levels.some((l) => l.policy.kind !== 'lru' && l.ways > 1)) why.push('policy');
+  if (c.levels.some((l) => l.run > 1 || l.index.kind === 'xor')) why.push('index');
+  const lines = c.levels.map((l) => l.lineBytes);
+  if (!(c.strides[0] < Math.min(...lines) && c.strides[1] === Math.max(...lines))) why.push('stride');
+  const limit = 4 * c.sizeTo;
+  let covered = true;
+  for (const s of c.strides) {
+    let from = c.sizeFrom + 4 * c.sizeStep;
+    for (let k = 0; covered && k < c.levels.length; k++) {
+      const start = seenSize(c, k, s, limit);
+      const end = overflowSize(c, k, s, limit);
+      if (!(start >= from && end < Infinity)) covered = false;
+      from = end + Math.max(end - start, 4 * c.sizeStep);
+    }
+    if (!(from <= c.sizeTo)) covered = false;
+  }
+  if (!covered) why.push('window');
+  const gaps = c.latency.slice(1).map((v, i) => v - c.latency[i]);
+  if (c.jitter > 0 && 2 * c.jitter > Math.min(...gaps) / 2) why.push('jitter');
+  return why;
+}
+
 /** True when the level's curve is the LRU staircase: LRU or FIFO (the same on a cyclic chase), or one way. */
 const regular = (l: Level): string => (l.policy.kind === 'lru' || l.policy.kind === 'fifo' || l.ways === 1 ? 'yes' : 'no');
 
@@ -265,10 +334,19 @@ describe('blind suite: the average-latency curve reader on random hierarchies', 
     const cases = generate(SEED, COUNT);
     const combined = new Scorecard('pchase-average, all curves');
     const single = new Scorecard('pchase-average, each curve');
+    const parts = {
+      inside: { combined: new Scorecard('inside the papers\' conditions, all curves'), single: new Scorecard('inside the papers\' conditions, each curve'), n: 0 },
+      outside: { combined: new Scorecard('outside the papers\' conditions, all curves'), single: new Scorecard('outside the papers\' conditions, each curve'), n: 0 },
+    };
+    const broken = new Map<string, number>();
     for (const [i, c] of cases.entries()) {
       const v = validatePreset(c.preset);
       expect(v.ok, JSON.stringify(v)).toBe(true);
-      const ctx = `#${i} (${describeCase(c)})`;
+      const why = outsideBecause(c);
+      for (const w of why) broken.set(w, (broken.get(w) ?? 0) + 1);
+      const part = why.length ? parts.outside : parts.inside;
+      part.n++;
+      const ctx = `#${i} (${describeCase(c)})${why.length ? ` outside: ${why.join(', ')}` : ' inside'}`;
       const r = pchaseAverage.run(c.preset, { strides: c.strides, sizeFrom: c.sizeFrom, sizeTo: c.sizeTo, sizeStep: c.sizeStep, jitter: c.jitter }, SEED + i, () => {});
       const f = new Map(r.findings.map((q) => [q.key, q]));
       if (process.env.BLIND_CURVE_REASONS)
@@ -278,12 +356,25 @@ describe('blind suite: the average-latency curve reader on random hierarchies', 
         for (const q of r.findings) console.log(`${q.key} = ${q.value}  (${q.evidence})`);
         for (const se of r.series) console.log(se.name, Array.from(se.x).map((x, j) => `${x}:${se.y[j].toFixed(2)}`).join(' '));
       }
-      judgeLevels(combined, c, f, 'hierarchy', ctx, null, c.sizeStep);
-      for (const s of c.strides) judgeLevels(single, c, f, `s = ${formatBytes(s)}`, `${ctx} s=${s}`, s, c.sizeStep);
+      for (const card of [combined, part.combined]) judgeLevels(card, c, f, 'hierarchy', ctx, null, c.sizeStep);
+      for (const s of c.strides) for (const card of [single, part.single]) judgeLevels(card, c, f, `s = ${formatBytes(s)}`, `${ctx} s=${s}`, s, c.sizeStep);
     }
+    parts.inside.combined.report('blind-curve-inside');
+    parts.inside.single.report('blind-curve-inside-each');
+    parts.outside.combined.report('blind-curve-outside');
+    parts.outside.single.report('blind-curve-outside-each');
     combined.report('blind-curve');
     single.report('blind-curve-each');
-    console.log(`seed ${SEED}: ${cases.length} hierarchies in ${((Date.now() - t0) / 1000).toFixed(1)} s`);
+    const share = (card: Scorecard): string => `${(100 * card.honestShare()).toFixed(1)} % honest`;
+    console.log(
+      `seed ${SEED}: ${cases.length} hierarchies in ${((Date.now() - t0) / 1000).toFixed(1)} s; inside ${parts.inside.n} (${share(parts.inside.combined)}), ` +
+        `outside ${parts.outside.n} (${share(parts.outside.combined)}; ${[...broken].map(([k, v]) => `${k} ${v}`).join(', ')}), all ${share(combined)}`,
+    );
+    for (const p of Object.values(parts)) {
+      const w = p.combined.wrong();
+      const we = p.single.wrong();
+      expect(w.total + we.total, `${w.detail}\n${we.detail}`).toBe(0);
+    }
     const wrong = combined.wrong();
     const wrongEach = single.wrong();
     expect(wrong.total + wrongEach.total, `${wrong.detail}\n${wrongEach.detail}`).toBe(0);
