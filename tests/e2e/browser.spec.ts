@@ -545,3 +545,25 @@ test('screenshots of every view', async ({ page }) => {
   await nav(page, 'Scorecard');
   await shot(page, '09-scorecard-start', false);
 });
+
+test('a second tab of the same address works; a tab without the token gets one clear page, not a toast per call', async ({ browser }) => {
+  const context = await browser.newContext();
+  const first = await context.newPage();
+  await openLab(first);
+  // A new tab of the address without the token (as a copied URL is): the token kept for this address serves it.
+  const second = await context.newPage();
+  await second.goto(new URL(lab.pageUrl).origin + '/');
+  await expect(second.getByTestId('version')).toContainText('browser mode');
+  await expect(second.getByTestId('notice')).toHaveCount(0);
+  await context.close();
+  // A browser that never had the token: one page that says how to open the workbench.
+  const fresh = await browser.newContext();
+  const page = await fresh.newPage();
+  await page.goto(new URL(lab.pageUrl).origin + '/');
+  await expect(page.getByTestId('access-denied')).toBeVisible();
+  await expect(page.getByRole('heading', { level: 1, name: 'Open the workbench from its address' })).toBeVisible();
+  await expect(page.getByTestId('access-denied')).toContainText('npm run web');
+  await expect(page.getByTestId('notice')).toHaveCount(0);
+  await shot(page, 'access-denied');
+  await fresh.close();
+});

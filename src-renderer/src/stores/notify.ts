@@ -1,5 +1,5 @@
 import { defineStore } from 'pinia';
-import { errorText } from '../api';
+import { errorText, noteDenied } from '../api';
 
 export interface Notice {
   id: number;
@@ -14,6 +14,8 @@ export const useNotify = defineStore('notify', {
   state: () => ({ notices: [] as Notice[] }),
   actions: {
     error(e: unknown, context?: string): void {
+      // A refused token is said once, by the page that replaces the app (App.vue), not per call.
+      if (noteDenied(e)) return;
       const text = context ? `${context}: ${errorText(e)}` : errorText(e);
       this.notices.push({ id: next++, kind: 'error', text });
     },
