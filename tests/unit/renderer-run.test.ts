@@ -15,7 +15,7 @@ import type { ExperimentInfo, LabApi, LabEvents, RunDetail, RunReferences } from
 import { setLab } from '../../src-renderer/src/api';
 import LabChart from '../../src-renderer/src/components/LabChart.vue';
 import { compare, findingRows, formatDeviation, formatValue, rowTags, trueValue } from '../../src-renderer/src/composables/findings';
-import { byteInterval, byteTicks, chartGroups, seriesOption, traceOption, traceWindow, traceWindowUpdate, wantsLogX, xExtent, type ChartSeries } from '../../src-renderer/src/composables/runcharts';
+import { byteInterval, byteTicks, chartGroups, seriesOption, startsAtZero, traceOption, traceWindow, traceWindowUpdate, wantsLogX, xExtent, type ChartSeries } from '../../src-renderer/src/composables/runcharts';
 import { useNotify } from '../../src-renderer/src/stores/notify';
 import RunView from '../../src-renderer/src/views/RunView.vue';
 import { fineChase, Measurement, openSpace } from '../../src-sim/experiments/pchase';
@@ -282,6 +282,16 @@ function s(name: string, over: Partial<ChartSeries> = {}): ChartSeries {
 }
 
 describe('chart options', () => {
+  it('a chart of shares or rates starts at zero, so that equal shares look equal (MEI Fig 8)', () => {
+    const share = { name: 'share', x: [1, 2, 3, 4], y: [0.1635, 0.1675, 0.165, 0.504], xLabel: 'Way', xUnit: '', yLabel: 'Share of replacements', yUnit: '', style: 'scatter' as const };
+    expect(startsAtZero([share])).toBe(true);
+    expect((seriesOption([share]).yAxis as { scale: boolean }).scale).toBe(false);
+    const latency = { ...share, y: [116, 404, 488, 655], yLabel: 'Latency', yUnit: 'cycles' };
+    expect(startsAtZero([latency])).toBe(false);
+    expect((seriesOption([latency]).yAxis as { scale: boolean }).scale).toBe(true);
+    // A "rate" above 1 is no share.
+    expect(startsAtZero([{ ...share, y: [0.5, 2] }])).toBe(false);
+  });
   it('groups series with the same axes into one chart', () => {
     const groups = chartGroups([s('s = 64 B'), s('s = 128 B'), s('misses', { yLabel: 'Misses', yUnit: '' })]);
     expect(groups.map((g) => g.series.map((x) => x.name))).toEqual([['s = 64 B', 's = 128 B'], ['misses']]);

@@ -382,13 +382,23 @@ export function categoryOption(series: readonly ChartSeries[], opts: { dark?: bo
       splitLine: { show: false },
       nameTextStyle: { color: c.muted },
     },
-    yAxis: valueAxis(first?.yLabel ?? '', yUnit, !bars, c),
+    yAxis: valueAxis(first?.yLabel ?? '', yUnit, !bars && !startsAtZero(series), c),
     dataZoom: many ? zoom() : undefined,
     series: out,
   };
 }
 
 /** The option for a group of series sharing axes (a category axis where they are bars or labelled categories). */
+/**
+ * A chart of shares or rates (every y from 0 to 1, the y label naming a share, rate or fraction)
+ * starts its y axis at zero: auto-scaled, equal shares of 0.1635 and 0.1675 look far apart.
+ */
+export function startsAtZero(series: readonly Pick<ChartSeries, 'y' | 'yLabel'>[]): boolean {
+  if (!series.length || !series.every((s) => /\b(share|rate|fraction)\b/i.test(s.yLabel))) return false;
+  for (const s of series) for (let i = 0; i < s.y.length; i++) if (!(s.y[i]! >= 0 && s.y[i]! <= 1)) return false;
+  return true;
+}
+
 export function seriesOption(series: readonly ChartSeries[], opts: { dark?: boolean; logX?: boolean; title?: string } = {}): EChartsOption {
   if (isCategorical(series)) return categoryOption(series, opts);
   const c = chartColors(!!opts.dark);
@@ -454,7 +464,7 @@ export function seriesOption(series: readonly ChartSeries[], opts: { dark?: bool
       splitLine: { show: false },
       nameTextStyle: { color: c.muted },
     },
-    yAxis: valueAxis(first?.yLabel ?? '', yUnit, true, c),
+    yAxis: valueAxis(first?.yLabel ?? '', yUnit, !startsAtZero(series), c),
     dataZoom: zoom(),
     series: out,
   };
