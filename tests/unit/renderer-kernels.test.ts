@@ -14,7 +14,7 @@ import { setLab } from '../../src-renderer/src/api';
 import KernelEditor from '../../src-renderer/src/components/KernelEditor.vue';
 import KernelTimeline from '../../src-renderer/src/components/KernelTimeline.vue';
 import { kernelDraft, resetKernelDraft } from '../../src-renderer/src/composables/kerneldraft';
-import { buildTimeline, checkKernel, checkLaunch, errorPosition, simtTimelines, timelineOption, type KernelTimeline as Timeline } from '../../src-renderer/src/composables/kernels';
+import { buildTimeline, checkKernel, checkLaunch, errorPosition, kernelTitle, simtTimelines, timelineOption, type KernelTimeline as Timeline } from '../../src-renderer/src/composables/kernels';
 import KernelView from '../../src-renderer/src/views/KernelView.vue';
 import RunView from '../../src-renderer/src/views/RunView.vue';
 import { findExperiment } from '../../src-sim/experiments';
@@ -113,6 +113,16 @@ describe('the per-warp timeline from a run\'s tables', () => {
       const segs = tl.segments.filter((s) => s.row === row).sort((a, b) => a.from - b.from);
       for (let i = 1; i < segs.length; i++) expect(segs[i]!.from).toBeGreaterThanOrEqual(segs[i - 1]!.to);
     }
+  });
+
+  it('titles a kernel run by its kernel and launch, not one title for all', () => {
+    expect(kernelTitle('// sum of the block\nint s = 0;', 2, 64)).toBe('Kernel: sum of the block (2 × 64 threads)');
+    expect(kernelTitle('\n  if (tid < 8) { while (1) { acc = acc + 1; } }', 1, 32)).toBe('Kernel: if (tid < 8) { while (1) { acc = acc + 1; } } (1 × 32 threads)');
+    expect(kernelTitle('x'.repeat(100), 1, 32)).toBe(`Kernel: ${'x'.repeat(57)}... (1 × 32 threads)`);
+    const ex = EDITOR_EXAMPLES[0]!;
+    expect(kernelTitle(ex.source, 1, 64, ex)).toBe(`Kernel: ${ex.title} (1 × 64 threads)`);
+    // An example the user edited is the user's kernel.
+    expect(kernelTitle(`${ex.source}\n`, 1, 64, ex)).not.toContain(ex.title);
   });
 
   it('a run the step budget stops: the axis runs to the cycle it stopped at, marked there (not at the last path start)', async () => {

@@ -451,3 +451,20 @@ export function timelineOption(tl: KernelTimeline, theme: ChartTheme): EChartsOp
     series,
   };
 }
+
+/**
+ * A kernel run's title, telling runs apart in the library: the example's title while its text is
+ * unchanged, else the kernel's first line (its comment's words, or the first statement), with the
+ * launch: "Kernel: if (tid < 8) { while (1) ... (1 × 64 threads)".
+ */
+export function kernelTitle(source: string, blocks: number, threads: number, example?: { title: string; source: string }): string {
+  const launch = `(${blocks} × ${threads} threads)`;
+  if (example && example.source === source) return `Kernel: ${example.title} ${launch}`;
+  const first = source
+    .split('\n')
+    .map((l) => l.trim())
+    .find((l) => l.length > 0 && l !== '//' && l !== '/*' && l !== '*/');
+  const words = (first ?? 'empty kernel').replace(/^\/\/\s*|^\/\*\s*|\s*\*\/$/g, '').replace(/\s+/g, ' ');
+  const short = words.length > 60 ? `${words.slice(0, 57)}...` : words;
+  return `Kernel: ${short} ${launch}`;
+}
