@@ -168,7 +168,8 @@ describe('LabService: runs', () => {
     const ok = await lab.api.runs.check({ experiment: 'pchase-average', preset: 'fermi', params: { sizeFrom: '1KB', sizeTo: '4KB' } });
     expect(ok).toMatchObject({ ok: true });
     expect(ok.ok && ok.estimate).toBeGreaterThan(0);
-    for (const params of [{ sizeFrom: '64KB', sizeTo: '4KB' }, { sizeFrom: '1KB', sizeTo: '16GB', sizeStep: '4B' }]) {
+    const refused: Record<string, string>[] = [{ sizeFrom: '64KB', sizeTo: '4KB' }, { sizeFrom: '1KB', sizeTo: '16GB', sizeStep: '4B' }];
+    for (const params of refused) {
       const r = await lab.api.runs.check({ experiment: 'pchase-average', preset: 'fermi', params });
       const s = await lab.dispatch('runs.start', { experiment: 'pchase-average', preset: 'fermi', params });
       expect(r.ok).toBe(false);

@@ -115,6 +115,14 @@ describe('the per-warp timeline from a run\'s tables', () => {
     }
   });
 
+  it("the exit mark takes the theme's text colour, so that it shows on a dark chart", () => {
+    const tl = timelineOf('int x = 1;', 64);
+    const exits = (theme: typeof THEME) => ((timelineOption(tl, theme).series as { name?: string; itemStyle?: { color?: string } }[]).find((x) => x.name === 'exit')?.itemStyle?.color);
+    expect(exits(THEME)).toBe(THEME.fg);
+    const dark = { ...THEME, fg: '#e8e8e8', panel: '#1e1e1e' };
+    expect(exits(dark)).toBe('#e8e8e8');
+  });
+
   it('titles a kernel run by its kernel and launch, not one title for all', () => {
     expect(kernelTitle('// sum of the block\nint s = 0;', 2, 64)).toBe('Kernel: sum of the block (2 × 64 threads)');
     expect(kernelTitle('\n  if (tid < 8) { while (1) { acc = acc + 1; } }', 1, 32)).toBe('Kernel: if (tid < 8) { while (1) { acc = acc + 1; } } (1 × 32 threads)');

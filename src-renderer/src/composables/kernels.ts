@@ -325,7 +325,8 @@ const STUCK_COLOUR = '#c0392b';
 const MARKS: { kind: EventKind; name: string; symbol: string; size: number; colour: string }[] = [
   { kind: 'barrier-wait', name: 'barrier wait', symbol: 'triangle', size: 11, colour: '#555b63' },
   { kind: 'barrier-release', name: 'barrier release', symbol: 'diamond', size: 11, colour: '#1f8a4c' },
-  { kind: 'exit', name: 'exit', symbol: 'rect', size: 9, colour: '#1b1b1b' },
+  // The exit mark takes the theme's text colour ('fg': near black on light, near white on dark).
+  { kind: 'exit', name: 'exit', symbol: 'rect', size: 9, colour: 'fg' },
   { kind: 'deadlock', name: 'deadlock', symbol: 'pin', size: 22, colour: STUCK_COLOUR },
   { kind: 'stopped', name: 'stopped by the step budget', symbol: 'pin', size: 22, colour: STUCK_COLOUR },
 ];
@@ -414,7 +415,7 @@ export function timelineOption(tl: KernelTimeline, theme: ChartTheme): EChartsOp
       name: m.name,
       symbol: m.symbol,
       symbolSize: m.size,
-      itemStyle: { color: m.colour },
+      itemStyle: { color: m.colour === 'fg' ? theme.fg : m.colour },
       data: ms.map((x) => ({ value: [x.cycle, x.row], name: markText(tl, x) })),
       tooltip: { formatter: (p: { name?: string }) => p.name ?? '' },
       z: 3,
