@@ -491,6 +491,13 @@ describe('the builder view', () => {
     }
   });
 
+  it('a skip link takes the keyboard past the catalogue to the first parameter', async () => {
+    const w = await mountBuilder(fakeLab());
+    await w.get('[data-testid="skip-to-parameters"]').trigger('click');
+    const first = w.get('[data-testid="builder-form"]').find('input, select, textarea');
+    expect(document.activeElement).toBe(first.element);
+  });
+
   it('a template whose row names no parameters runs the defaults, and says so', async () => {
     const fake = fakeLab();
     const w = await mountBuilder(fake);
