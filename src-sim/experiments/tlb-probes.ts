@@ -556,6 +556,22 @@ function runReach(r: Runner, sizes: number[], label: string): { result: Experime
     stop = `the latency drifts between the rises at ${found[0].check.fit} and ${found[1].check.fit} elements: the L1 TLB does not miss evenly, so the second rise cannot be named the L2 TLB's`;
     found.length = 1;
   }
+  // The second rise is the L2 TLB's first overflow only where the L2 TLB still hits every access once the
+  // L1 TLB misses them all: a trace at the first count where every element misses the L1 TLB must show no
+  // access near the second rise's miss level (else the L2 TLB already overflows there, hidden in the L1 step).
+  if (found.length === 2 && found[0].level === 1) {
+    const c1 = found[0].check;
+    const c2 = found[1].check;
+    const tr = r.trace(STREAM.policy + 10, layout, c1.full, Math.max(3, traversals), 'L2 TLB: hit behind the L1 step');
+    const mid = (c2.lo + c2.hi) / 2;
+    const T = Math.floor(tr.latency.length / c1.full);
+    let slow = 0;
+    for (let i = (T - 1) * c1.full; i < T * c1.full; i++) if (tr.latency[i] > mid) slow++;
+    if (slow > 0) {
+      stop = `${slow} of ${c1.full} accesses reach the L2 TLB's miss level (${c2.hi.toFixed(1)} cycles) already at ${c1.full} elements, where every element first misses the L1 TLB: the L2 TLB overflows inside the L1 step, so the rise at ${c2.fit} elements is not its first overflow`;
+      found.length = 1;
+    }
+  }
   const hiddenL1 = found.length && found[0].level === 2 ? walk.hiddenL1 : null;
   const src = `${label ? label + ': ' : ''}average latency vs N at stride ${formatBytes(stride)}`;
   const passes = Math.max(3, traversals);
@@ -597,7 +613,11 @@ function runReach(r: Runner, sizes: number[], label: string): { result: Experime
       const k = sharingOf(tr, n, c, level);
       // Shared entries show a step one element wide (the new entry thrashes them all at once, every k-th
       // access slow); elements spread over only some of the sets show a step as wide as the sets they reach.
-      if (k !== null && k >= 2 && c.fit % k === 0 && c.full - c.fit === 1) lv.perEntry = k;
+      // Behind an L1 TLB whose entries several elements share, the L2 TLB sees only the accesses that miss
+      // the L1 (every k-th), so the same spacing says nothing of the L2's own entries.
+      const l1Each = level === 1 || levels.find((x) => x.level === 1)?.perEntry === 1;
+      if (k !== null && k >= 2 && c.fit % k === 0 && c.full - c.fit === 1 && l1Each) lv.perEntry = k;
+      else if (k !== null && k >= 2 && !l1Each) lv.notes.push(`one access in ${k} misses, but the L1 TLB in front is not shown to give each element its own entry, so it may filter the accesses`);
     }
     // Fully associative: E entries fit and E + 1 miss at every stride of the ladder.
     if (lv.perEntry !== null) {
@@ -607,8 +627,13 @@ function runReach(r: Runner, sizes: number[], label: string): { result: Experime
       const yFit = ladder.map((t, i) => r.average(STREAM.ladder + level * 100 + i, new LadderLayout(t, stride, k, skew), c.fit, `associativity: L${level} TLB`));
       const yOver = ladder.map((t, i) => r.average(STREAM.ladder + level * 100 + 50 + i, new LadderLayout(t, stride, k, skew), c.fit + 1, `associativity: L${level} TLB`));
       const fa = checkFullyAssociative(ladder, yFit, yOver, c.lo, c.hi);
-      lv.fullyAssociative = fa.fullyAssociative;
-      if (fa.fullyAssociative) {
+      // One set under LRU or FIFO: one element past the reach every element misses, so the main sweep's
+      // step is one element wide; a wider step means sets overflowing one by one (an index no ladder stride
+      // separates, such as entries dealt modulo a count that is no power of two).
+      const oneWide = c.full - c.fit === 1;
+      lv.fullyAssociative = fa.fullyAssociative && oneWide;
+      if (fa.fullyAssociative && !oneWide) lv.notes.push(`every ladder stride behaves as one set, but the step is ${c.full - c.fit} elements wide (${c.fit} fit, all miss from ${c.full}): sets overflow one by one, so not one set`);
+      if (lv.fullyAssociative) {
         const e = c.fit / k;
         lv.entries = e;
         lv.sets = 1;
@@ -1003,6 +1028,47 @@ function runCoverage(r: Runner, l: ReachLevel): { coverage: number | null; evide
   };
 }
 
+/** The first g elements of `base`, then the same g again shifted by d: twice as many accesses, over the same TLB entries when d stays inside them. */
+class ShiftedRepeatLayout implements Placement {
+  constructor(
+    readonly base: Placement,
+    readonly g: number,
+    readonly d: number,
+  ) {}
+  at(i: number): number {
+    return i < this.g ? this.base.at(i) : this.base.at(i - this.g) + this.d;
+  }
+}
+
+/**
+ * Whether the L2 TLB's entries cover more than d: g elements of the main chase, then the same g shifted
+ * by d (inside each element's L1 TLB entry). With g above the L1 TLB's reach and that TLB fully
+ * associative with a periodic (LRU or FIFO) miss pattern, every access misses it and reaches the L2. If
+ * the shifted elements share the first ones' L2 entries, g entries hold all 2g and nothing misses; if not,
+ * 2g > E2 distinct entries overflow some set, whose ways + 1 (at least the smallest set's) elements miss
+ * every traversal. A data cache can only add latency, so only the absence of any rise is read (as "the
+ * entries cover more than d"); a rise decides nothing.
+ */
+function l2CoversMoreThan(r: Runner, l1: ReachLevel, l2: ReachLevel, d: number): { yes: boolean; evidence: string } {
+  const no = (why: string): { yes: boolean; evidence: string } => ({ yes: false, evidence: why });
+  const e2 = l2.entries;
+  if (!l1.fullyAssociative || !l1.periodic || e2 === null || !l2.setSizes || !l2.periodic || l2.perEntry !== 1 || l1.perEntry !== 1) return no('the shifted-repeat test needs a fully associative, periodic L1 TLB and an L2 TLB of known sets, one element per entry');
+  const g = Math.floor(e2 / 2) + 1;
+  if (!(g > l1.check.fit && g <= l2.check.fit)) return no(`the shifted-repeat test needs ${g} elements to overflow the L1 TLB and fit the L2`);
+  const base = new Layout(r.pl.stride, r.pl.skew);
+  for (let i = 0; i < g; i++) if (Math.floor((base.at(i) + d) / (2 * d)) !== Math.floor(base.at(i) / (2 * d))) return no('a shifted element would leave its block');
+  const span = l2.check.hi - l2.check.lo;
+  const minRise = ((Math.min(...l2.setSizes) + 1) / (2 * g)) * span;
+  const thr = Math.max(1.5, 6 * l2.noise);
+  if (!(minRise > 2 * thr)) return no(`a set overflowing would lift the average by at least ${minRise.toFixed(1)} cycles, too little against the noise (${thr.toFixed(1)})`);
+  const y = r.average(STREAM.coverage + 700 + Math.round(Math.log2(d)), new ShiftedRepeatLayout(base, g, d), 2 * g, 'coverage: L2 TLB shifted repeat');
+  const yes = y < l2.check.lo + thr;
+  return {
+    yes,
+    evidence: `${g} elements and the same ${g} shifted by ${formatBytes(d)}: ${y.toFixed(1)} cycles against the L2 TLB's hit level ${l2.check.lo.toFixed(1)} (${yes ? 'no miss: the shifted elements share the L2 entries' : 'a rise, which decides nothing'}; distinct entries would lift it by ${minRise.toFixed(1)} or more)`,
+  };
+}
+
 function runFixed(r: Runner, counts: number[]): { series: Series[]; analysis: ReturnType<typeof analyseFixedCount> } {
   const { strides, skew } = r.pl;
   const curves = counts.map((c, ci) => {
@@ -1170,10 +1236,31 @@ export const tlbProbes: Experiment = {
           }
           const cv = runCoverage(r, l);
           series.push(...cv.series);
-          coverage[l.level - 1] = cv.coverage;
-          if (cv.coverage !== null)
-            findings.push({ key: `tlb.l${l.level}.entryBytes`, label: `L${l.level} TLB entry coverage`, value: cv.coverage, unit: 'B', evidence: cv.evidence });
-          else notes.push(`L${l.level} TLB: ${cv.evidence}.`);
+          // The L2 TLB sees only the accesses that miss the L1 TLB: below the L1's coverage, elements share
+          // L1 entries and it filters them, so an L2 coverage at or below the L1's is not read from this sweep
+          // alone. Above it (every element its own L1 entry, more elements than the fully associative L1
+          // holds) the sweep reads the L2 directly; equal to it, the shifted-repeat test must show the L2
+          // entries covering more than half of it.
+          let value = cv.coverage;
+          let evidence = cv.evidence;
+          const l1 = reach.levels.find((x) => x.level === 1);
+          if (l.level === 2 && value !== null) {
+            const c1 = coverage[0];
+            if (c1 === null || !l1 || !l1.fullyAssociative || !l1.periodic) {
+              evidence = `${cv.evidence}, but the L1 TLB in front is not measured (coverage and one set), so it may filter the accesses`;
+              value = null;
+            } else if (value < c1) {
+              evidence = `${cv.evidence}, but below the L1 TLB's ${formatBytes(c1)} entries the L1 filters the accesses`;
+              value = null;
+            } else if (value === c1) {
+              const t = l2CoversMoreThan(r, l1, l, c1 / 2);
+              evidence = `${cv.evidence}; ${t.evidence}`;
+              if (!t.yes) value = null;
+            }
+          }
+          coverage[l.level - 1] = value;
+          if (value !== null) findings.push({ key: `tlb.l${l.level}.entryBytes`, label: `L${l.level} TLB entry coverage`, value, unit: 'B', evidence });
+          else notes.push(`L${l.level} TLB: ${evidence}.`);
         }
         const off = runOffset(r);
         series.push(off.series);
