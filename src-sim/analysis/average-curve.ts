@@ -434,6 +434,8 @@ export interface LevelReading {
   reach?: number;
   /** True when the rises before this one are resolved: the level's rank on its curve is certain. */
   ranked?: boolean;
+  /** The points the fits were judged on (see jointFits). */
+  fitData?: FitData;
   /** The first level's line, sets and capacity as the fits read them when no level above hides in the noise. */
   lineIfAlone?: Verdict<number>;
   setsIfAlone?: Verdict<number>;
@@ -744,6 +746,20 @@ interface RampFit {
   edge?: boolean;
   /** Residuals of the first fit (curve indices and values). */
   resid?: { idx: number[]; r: Float64Array };
+  /** The points the fits were judged on, for fits across curves (see jointFits). */
+  data?: FitData;
+}
+
+/** The points a level's fits were judged on: sizes, latencies, tolerances, and the stream that reaches the level. */
+export interface FitData {
+  Ns: number[];
+  ys: Float64Array;
+  tol: Float64Array;
+  loads: (N: number) => number;
+  stride: number;
+  reach: number;
+  /** True when the fit is a constant plus the level's own miss share (no level above's column). */
+  plain: boolean;
 }
 
 /**
@@ -909,7 +925,8 @@ function fitRampWithin(c: RampContext, k: number, above: Hypothesis[] | null, ab
       }
     }
   }
-  return fits.length ? { fits, reach, streamKnown, edge, resid } : fail('no LRU geometry (line, sets, ways, bit-selection, grouped or XOR index) reproduces the rise within the noise');
+  const data: FitData = { Ns, ys, tol, loads, stride: s, reach, plain: cols.length === 0 };
+  return fits.length ? { fits, reach, streamKnown, edge, resid, data } : fail('no LRU geometry (line, sets, ways, bit-selection, grouped or XOR index) reproduces the rise within the noise');
 }
 
 /**
@@ -1043,6 +1060,7 @@ export function readCurve(a: CurveAnalysis): CurveReading {
       capacityBytes: open('not read', ''),
       reach: streamKnown ? reach : undefined,
       ranked: rankOk,
+      fitData: fitted.data,
     };
     if (!rankOk) {
       const o = open<never>(rankWhy || 'an earlier rise is not resolved', 'a wider sweep, more traversals (less noise) or a finer step');
@@ -1396,6 +1414,39 @@ function plateauError(c: ReadCurve, k: number): number {
   return (1.25 * c.rd.noiseAt(p.xFrom)) / Math.sqrt(p.to - p.from + 1);
 }
 
+const hypKey = (h: Hypothesis): string => `${h.lineBytes}/${h.sets}/${h.ways}/${h.index}/${h.run}`;
+
+/**
+ * The geometries that fit one level on several curves at once. Each curve is a constant plus the miss
+ * penalty times the geometry's miss share, and both are the level's own: the constant its hit latency,
+ * the penalty the next level's latency less its own, the same at every stride. Below the line a stride
+ * misses once per line, at or past it once per load, so the ratio of the curves' rises tells apart
+ * geometries that each curve alone fits equally (a line of 2b against lines of b grouped two to a set,
+ * or any line at most the stride). Null when a curve's fit is no plain one (a level above contributes
+ * or thins the stream) or the curves have no geometry in common.
+ */
+export function jointFits(levels: LevelReading[]): Hypothesis[] | null {
+  const data = levels.map((l) => l.fitData);
+  if (levels.length < 2) return null;
+  const ds: FitData[] = [];
+  for (const d of data) {
+    if (!d || !d.plain || d.reach !== d.stride) return null;
+    ds.push(d);
+  }
+  const common = levels[0].fits.filter((h) => levels.every((l) => l.fits.some((g) => hypKey(g) === hypKey(h))));
+  if (!common.length) return null;
+  const ys = Float64Array.from(ds.flatMap((d) => Array.from(d.ys)));
+  const tol = ds.flatMap((d) => Array.from(d.tol));
+  const out: Hypothesis[] = [];
+  for (const h of common) {
+    const g = Float64Array.from(ds.flatMap((d) => Array.from(missShare(h, d.Ns, d.stride, d.loads, d.reach))));
+    const fit = leastSquares([g], ys);
+    if (!fit || !(fit.coef[1] > 0)) continue;
+    if (fit.res.every((e, j) => Math.abs(e) <= tol[j])) out.push(h);
+  }
+  return out;
+}
+
 /** Sizes within one sweep step of each other are the same size. */
 function near(p: number, q: number, step: number): boolean {
   return Math.abs(p - q) <= step;
@@ -1479,6 +1530,15 @@ export function readHierarchy(curves: ReadCurve[], label = 'hierarchy'): Finding
     const lv = `${label}.level${k + 1}`;
     const txt = `${label}: level ${k + 1}`;
     const at = curves.map((c) => ({ c, l: c.rd.level[k], x: c.a.x[c.a.ramps[k].steps[0]] }));
+    // The first level, when no level above hides before it (first plateaus alike): the geometries that
+    // fit every curve with one hit latency and one miss penalty.
+    const joint = k === 0 && firstAlike ? jointFits(at.map(({ l }) => l)) : null;
+    const jointFrom = `one LRU geometry fits the curves of ${curves.map(name).join(' and ')} with one hit latency and one miss penalty`;
+    const jointValue = (pick: (h: Hypothesis) => number): number | undefined => {
+      if (!joint || !joint.length) return undefined;
+      const vals = agree(joint, pick);
+      return vals.length === 1 ? vals[0] : undefined;
+    };
     // Capacity: the fits' capacity where they all agree, and sizes seen alike at different strides.
     const caps: { v: number; from: string }[] = [];
     for (const { c, l } of at) {
@@ -1486,6 +1546,8 @@ export function readHierarchy(curves: ReadCurve[], label = 'hierarchy'): Finding
       const capV = k === 0 && firstAlike && l.capacityIfAlone ? l.capacityIfAlone : l.capacityBytes;
       if (all.length === 1 && !l.groupedDiffers && capV.value !== undefined) caps.push({ v: all[0], from: `the fits of ${name(c)}` });
     }
+    const jointCap = jointValue((h) => h.sizeBytes);
+    if (jointCap !== undefined) caps.push({ v: jointCap, from: jointFrom });
     const seen = at.filter(({ l }) => l.sizeBytes.value !== undefined);
     for (let i = 0; i < seen.length; i++)
       for (let j = i + 1; j < seen.length; j++)
@@ -1505,22 +1567,24 @@ export function readHierarchy(curves: ReadCurve[], label = 'hierarchy'): Finding
           ),
     );
     // Line, sets, ways: where a curve's fits all agree (grouped index included).
-    const q = (pick: (l: LevelReading) => Verdict<number>, what: string, unit: string): Verdict<number> => {
+    const q = (pick: (l: LevelReading) => Verdict<number>, what: string, unit: string, jointPick: (h: Hypothesis) => number): Verdict<number> => {
       const vals: { v: number; from: string }[] = [];
       for (const { c, l } of at) {
         const v = pick(l);
-        if (v.value !== undefined && !l.groupedDiffers) vals.push({ v: v.value, from: name(c) });
+        if (v.value !== undefined && !l.groupedDiffers) vals.push({ v: v.value, from: `the fits of ${name(c)}` });
       }
+      const jv = jointValue(jointPick);
+      if (jv !== undefined) vals.push({ v: jv, from: jointFrom });
       const r = consensus(vals);
       return r.value !== undefined
-        ? decided(r.value, `the fits of ${r.from.join(' and ')}`)
+        ? decided(r.value, [...new Set(r.from)].join('; '))
         : open(vals.length ? `the curves read ${list(r.all, unit)}` : `no curve decides the ${what}`, `a stride below the line over the whole rise`);
     };
-    const lineV = q((l) => (k === 0 && firstAlike && l.lineIfAlone ? l.lineIfAlone : l.lineBytes), 'line', ' B');
+    const lineV = q((l) => (k === 0 && firstAlike && l.lineIfAlone ? l.lineIfAlone : l.lineBytes), 'line', ' B', (h) => h.lineBytes);
     hLine.push(lineV.value);
     pushVerdict(out, `${lv}.lineBytes`, `${txt} line size`, 'B', lineV);
-    pushVerdict(out, `${lv}.sets`, `${txt} sets`, '', q((l) => (k === 0 && firstAlike && l.setsIfAlone ? l.setsIfAlone : l.sets), 'sets', ''));
-    pushVerdict(out, `${lv}.ways`, `${txt} associativity`, '', q((l) => l.ways, 'ways', ''));
+    pushVerdict(out, `${lv}.sets`, `${txt} sets`, '', q((l) => (k === 0 && firstAlike && l.setsIfAlone ? l.setsIfAlone : l.sets), 'sets', '', (h) => h.sets));
+    pushVerdict(out, `${lv}.ways`, `${txt} associativity`, '', q((l) => l.ways, 'ways', '', (h) => h.ways));
     const regs: ('yes' | 'no')[] = [...new Set(at.map(({ l }) => l.regular.value).filter((v): v is 'yes' | 'no' => v !== undefined))];
     hRegular.push(regs.length === 1 ? regs[0] : undefined);
     pushVerdict(

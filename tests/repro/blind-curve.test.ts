@@ -208,6 +208,10 @@ function overflowSize(c: Case, k: number, s: number, limit: number): number {
  *  - strides as WONG uses them: one below every line (the steps show the line and the sets) and one of
  *    exactly the largest line (every load of a level above misses it: the plateaus are the levels'
  *    latencies). A stride past the line skips sets and is outside;
+ *  - sizes that grow by at most the small stride (WONG's arrays grow one element of the stride at a
+ *    time): only then does every line boundary, and so every step of Fig 4, fall on a measured size.
+ *    A coarser step merges neighbouring lines and sets into one step, and line and sets are not in
+ *    the data;
  *  - a sweep that covers each level's rise with every stride: at least four sizes of plateau before the
  *    first rise, and past every rise's end (each set it reaches overflows) a quiet stretch at least as
  *    wide as the rise and four sizes long before the next level's rise or the window's end;
@@ -221,6 +225,7 @@ function outsideBecause(c: Case): string[] {
   if (c.levels.some((l) => l.run > 1 || l.index.kind === 'xor')) why.push('index');
   const lines = c.levels.map((l) => l.lineBytes);
   if (!(c.strides[0] < Math.min(...lines) && c.strides[1] === Math.max(...lines))) why.push('stride');
+  if (c.sizeStep > c.strides[0]) why.push('size step');
   const limit = 4 * c.sizeTo;
   let covered = true;
   for (const s of c.strides) {
@@ -351,6 +356,10 @@ describe('blind suite: the average-latency curve reader on random hierarchies', 
       const f = new Map(r.findings.map((q) => [q.key, q]));
       if (process.env.BLIND_CURVE_REASONS)
         for (const q of r.findings) if (q.key.endsWith(process.env.BLIND_CURVE_REASONS) && q.value === 'cannot tell') console.log(`REASON #${i} ${q.key}: ${q.evidence}`);
+      if (process.env.BLIND_CURVE_OPEN === (why.length ? 'outside' : 'inside')) {
+        const undecided = r.findings.filter((q) => q.key.startsWith('hierarchy') && q.value === 'cannot tell');
+        if (undecided.length) console.log(`OPEN ${ctx}\n${undecided.map((q) => `  ${q.key}: ${q.evidence}`).join('\n')}`);
+      }
       if (process.env.BLIND_CURVE_SHOW === String(i)) {
         console.log(ctx);
         for (const q of r.findings) console.log(`${q.key} = ${q.value}  (${q.evidence})`);
