@@ -1407,11 +1407,27 @@ export interface ReadCurve {
  */
 const ALIKE_CYCLES = 1;
 
-/** Standard error of plateau k's median (1.25 sigma / sqrt n, with the noise of its smallest size); Infinity when absent. */
+/** Points a plateau needs for its own scatter to bound its noise (see plateauError). */
+const OWN_SCATTER = 12;
+
+/**
+ * Standard error of plateau k's median (1.25 sigma / sqrt n, with the noise of its smallest size);
+ * Infinity when absent. The curve-wide noise is estimated from its quietest stretches, and a sub-line
+ * sawtooth elsewhere on the curve inflates it: a plateau of OWN_SCATTER points or more bounds its
+ * noise by its own scatter too (1.5 times its robust spread about its median, to allow for the spread
+ * of that estimate).
+ */
 function plateauError(c: ReadCurve, k: number): number {
   const p = c.a.plateaus[k];
   if (!p) return Infinity;
-  return (1.25 * c.rd.noiseAt(p.xFrom)) / Math.sqrt(p.to - p.from + 1);
+  const n = p.to - p.from + 1;
+  let sigma = c.rd.noiseAt(p.xFrom);
+  if (n >= OWN_SCATTER && sigma > 0) {
+    const d = new Float64Array(n);
+    for (let i = 0; i < n; i++) d[i] = c.a.y[p.from + i] - p.latency;
+    sigma = Math.min(sigma, 1.5 * 1.4826 * median(d.map(Math.abs)));
+  }
+  return (1.25 * sigma) / Math.sqrt(n);
 }
 
 const hypKey = (h: Hypothesis): string => `${h.lineBytes}/${h.sets}/${h.ways}/${h.index}/${h.run}`;
@@ -1544,7 +1560,8 @@ export function readHierarchy(curves: ReadCurve[], label = 'hierarchy'): Finding
     for (const { c, l } of at) {
       const all = agree(l.fits, (h) => h.sizeBytes);
       const capV = k === 0 && firstAlike && l.capacityIfAlone ? l.capacityIfAlone : l.capacityBytes;
-      if (all.length === 1 && !l.groupedDiffers && capV.value !== undefined) caps.push({ v: all[0], from: `the fits of ${name(c)}` });
+      // Every fit, grouped index included, has this capacity: the index does not matter to it.
+      if (all.length === 1 && capV.value !== undefined) caps.push({ v: all[0], from: `the fits of ${name(c)}` });
     }
     const jointCap = jointValue((h) => h.sizeBytes);
     if (jointCap !== undefined) caps.push({ v: jointCap, from: jointFrom });
@@ -1571,7 +1588,9 @@ export function readHierarchy(curves: ReadCurve[], label = 'hierarchy'): Finding
       const vals: { v: number; from: string }[] = [];
       for (const { c, l } of at) {
         const v = pick(l);
-        if (v.value !== undefined && !l.groupedDiffers) vals.push({ v: v.value, from: `the fits of ${name(c)}` });
+        // A grouped index that fits as well must read the same (or the curve's reading assumed WONG's index).
+        const every = agree(l.fits, jointPick);
+        if (v.value !== undefined && (!l.groupedDiffers || (every.length === 1 && every[0] === v.value))) vals.push({ v: v.value, from: `the fits of ${name(c)}` });
       }
       const jv = jointValue(jointPick);
       if (jv !== undefined) vals.push({ v: jv, from: jointFrom });
