@@ -529,15 +529,23 @@ function runReach(r: Runner, sizes: number[], label: string): { result: Experime
   // A level is named by its order only where the latency before its rise is flat: from the first
   // point for the first level named (every element hits it), between the two rises for the second.
   // A drift means a level overflowing gradually, too little to show.
+  // The noise is that of the points judged: an averaged point at a small count rests on fewer loads per
+  // element than one at a large count, so the spread of the other plateaus understates it.
   const flat = (from: number, to: number): boolean => {
     let lo = Infinity;
     let hi = -Infinity;
+    const d: number[] = [];
+    let prev = -1;
     elements.forEach((e, i) => {
       if (e < from || e > to) return;
       lo = Math.min(lo, y[i]);
       hi = Math.max(hi, y[i]);
+      if (prev >= 0) d.push(Math.abs(y[i] - y[prev]));
+      prev = i;
     });
-    return hi - lo <= Math.max(1, 8 * plateauNoise(elements, y, seg, undefined));
+    d.sort((a, b) => a - b);
+    const local = d.length >= 4 ? d[Math.floor(d.length / 2)] / 0.6745 / Math.SQRT2 : 0;
+    return hi - lo <= Math.max(1, 8 * Math.max(local, plateauNoise(elements, y, seg, undefined)));
   };
   // Flat between consecutive rises (a data-cache rise before it is allowed), from the first point on.
   const flatUpTo = (fit: number, from: number): boolean => {
