@@ -1463,6 +1463,31 @@ export function jointFits(levels: LevelReading[]): Hypothesis[] | null {
   return out;
 }
 
+/**
+ * Fits level k (k >= 1) of one curve again once the level above is identified across the curves: its
+ * geometries (one line) say which loads reach level k (one per line of it past the stride) and, where
+ * the plateau before the rise is not flat, how much of that plateau is the level above's misses. The
+ * curve alone could not tell (its own fits of the level above disagreed). Null when no geometry fits.
+ */
+function refitBelow(c: ReadCurve, k: number, above: Hypothesis[]): { fits: Hypothesis[]; reach: number } | null {
+  const { a, rd } = c;
+  const R = a.ramps.length;
+  const n = a.x.length;
+  if (k < 1 || k >= R) return null;
+  const lines = agree(above, (h) => h.lineBytes);
+  if (lines.length !== 1) return null;
+  const r = a.ramps[k];
+  const prev = a.ramps[k - 1];
+  const ctx: RampContext = {
+    a,
+    noiseAt: rd.noiseAt,
+    before: [prev.steps[prev.steps.length - 1] + 1, r.steps[0]],
+    after: [r.steps[r.steps.length - 1] + 1, k + 1 < R ? a.ramps[k + 1].steps[0] : n - 1],
+  };
+  const f = fitRamp(ctx, k, above, a.stride, Math.max(a.stride, lines[0]), true);
+  return f.fits.length ? { fits: f.fits, reach: f.reach } : null;
+}
+
 /** Sizes within one sweep step of each other are the same size. */
 function near(p: number, q: number, step: number): boolean {
   return Math.abs(p - q) <= step;
@@ -1541,6 +1566,8 @@ export function readHierarchy(curves: ReadCurve[], label = 'hierarchy'): Finding
   const counted2 = L !== undefined && !why;
   // Level k of each curve (matched by rank).
   const hLine: (number | undefined)[] = [];
+  // The first level's geometries when the curves together identify its line (see jointFits).
+  let firstIdentified: Hypothesis[] | null = null;
   const hRegular: (string | undefined)[] = [];
   for (let k = 0; k < K; k++) {
     const lv = `${label}.level${k + 1}`;
@@ -1550,6 +1577,17 @@ export function readHierarchy(curves: ReadCurve[], label = 'hierarchy'): Finding
     // fit every curve with one hit latency and one miss penalty.
     const joint = k === 0 && firstAlike ? jointFits(at.map(({ l }) => l)) : null;
     const jointFrom = `one LRU geometry fits the curves of ${curves.map(name).join(' and ')} with one hit latency and one miss penalty`;
+    if (joint && joint.length && agree(joint, (h) => h.lineBytes).length === 1) firstIdentified = joint;
+    // The second level on a curve whose own reading left the level above unidentified: fitted again
+    // with the first level the curves identify together.
+    const refits = at.map(({ c, l }) => (k === 1 && firstIdentified && l.ranked && l.reach === undefined ? refitBelow(c, k, firstIdentified) : null));
+    const refitValue = (i: number, pick: (h: Hypothesis) => number): number | undefined => {
+      const f = refits[i];
+      if (!f) return undefined;
+      const vals = agree(f.fits, pick);
+      return vals.length === 1 ? vals[0] : undefined;
+    };
+    const refitFrom = (i: number): string => `the fits of ${name(at[i].c)} with the first level identified (one load per ${refits[i]?.reach} B reaches this one)`;
     const jointValue = (pick: (h: Hypothesis) => number): number | undefined => {
       if (!joint || !joint.length) return undefined;
       const vals = agree(joint, pick);
@@ -1563,6 +1601,10 @@ export function readHierarchy(curves: ReadCurve[], label = 'hierarchy'): Finding
       // Every fit, grouped index included, has this capacity: the index does not matter to it.
       if (all.length === 1 && capV.value !== undefined) caps.push({ v: all[0], from: `the fits of ${name(c)}` });
     }
+    at.forEach((_, i) => {
+      const v = refitValue(i, (h) => h.sizeBytes);
+      if (v !== undefined) caps.push({ v, from: refitFrom(i) });
+    });
     const jointCap = jointValue((h) => h.sizeBytes);
     if (jointCap !== undefined) caps.push({ v: jointCap, from: jointFrom });
     const seen = at.filter(({ l }) => l.sizeBytes.value !== undefined);
@@ -1594,6 +1636,10 @@ export function readHierarchy(curves: ReadCurve[], label = 'hierarchy'): Finding
       }
       const jv = jointValue(jointPick);
       if (jv !== undefined) vals.push({ v: jv, from: jointFrom });
+      at.forEach((_, i) => {
+        const v = refitValue(i, jointPick);
+        if (v !== undefined) vals.push({ v, from: refitFrom(i) });
+      });
       const r = consensus(vals);
       return r.value !== undefined
         ? decided(r.value, [...new Set(r.from)].join('; '))
