@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { analyseAverageCurve, analyseCurve, noiseSigma } from '../../src-sim/analysis/average-curve';
+import { analyseAverageCurve, analyseCurve, noiseSigma, readCurve, readHierarchy } from '../../src-sim/analysis/average-curve';
 import { averageChase, Measurement } from '../../src-sim/experiments/pchase';
 import type { CacheLevelConfig, PathConfig } from '../../src-sim/model/path';
 import { Chip, PathModel } from '../../src-sim/model/path';
@@ -295,6 +295,25 @@ describe('average-curve analyser: pieces', () => {
     expect(fine.find((q) => q.key === 'c.level1.lineBytes')?.value).toBe(64);
     expect(fine.find((q) => q.key === 'c.level1.sets')?.value).toBe(8);
     expect(fine.find((q) => q.key === 'c.level1.ways')?.value).toBe(4);
+  });
+
+  it('with jitter, reads line, sets, ways and the next latency from two strides fitted together', () => {
+    // Alone, each curve leaves the line open (a level above could hide in the noise, and lines of 16 B
+    // grouped two to a set fit as well); one hit latency and one miss penalty across both decide it.
+    const g: Geo = { name: 'L1', lineBytes: 32, sets: 16, ways: 2 };
+    const curves = [16, 32].map((s) => {
+      const { x, y, loads } = sweep(path([g], [291, 354]), s, 512, 3072, s, 11, 5);
+      const a = analyseCurve(x, y, s, { loads });
+      return { a, rd: readCurve(a) };
+    });
+    const h = new Map(readHierarchy(curves).map((q) => [q.key, q]));
+    expect(h.get('hierarchy.levels')?.value).toBe(1);
+    expect(h.get('hierarchy.level1.lineBytes')?.value).toBe(32);
+    expect(h.get('hierarchy.level1.lineBytes')?.evidence).toMatch(/one hit latency and one miss penalty/);
+    expect(h.get('hierarchy.level1.sets')?.value).toBe(16);
+    expect(h.get('hierarchy.level1.ways')?.value).toBe(2);
+    expect(h.get('hierarchy.level1.sizeBytes')?.value).toBe(1024);
+    expect(Math.abs((h.get('hierarchy.latency2')?.value as number) - 354)).toBeLessThanOrEqual(1);
   });
 
   it('does not read a 64-way fully associative cache as 256 ways, nor a direct-mapped one as 10 ways', () => {
