@@ -47,7 +47,7 @@ async function goTo(page: Page, route: string): Promise<void> {
 }
 
 /** Follows a sidebar link. */
-async function nav(page: Page, name: 'Experiments' | 'Queue' | 'Runs' | 'Compare' | 'Presets' | 'Reports' | 'Scorecard'): Promise<void> {
+async function nav(page: Page, name: 'Experiments' | 'Kernels' | 'Queue' | 'Runs' | 'Compare' | 'Presets' | 'Reports' | 'Scorecard'): Promise<void> {
   await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name, exact: true }).click();
 }
 
@@ -566,4 +566,77 @@ test('a second tab of the same address works; a tab without the token gets one c
   await expect(page.getByTestId('notice')).toHaveCount(0);
   await shot(page, 'access-denied');
   await fresh.close();
+});
+
+test('every view fits a 1024 x 700 laptop screen without a horizontal page scroll', async ({ page }) => {
+  if ((await lab.api.runs.list({ experiment: 'pchase-fine' })).total === 0) await runViaApi(lab.api, 'pchase-fine', ['fermi'], {}, 'e2e tour');
+  if ((await lab.api.runs.list({ experiment: 'pchase-average' })).total < 2) await runViaApi(lab.api, 'pchase-average', ['fermi', 'kepler'], {}, 'e2e tour');
+  await page.setViewportSize({ width: 1024, height: 700 });
+  await openLab(page);
+  /** The page's own width against the window's: a wider page scrolls sideways. */
+  const fits = async (what: string): Promise<void> => {
+    await page.waitForTimeout(1500);
+    const { scroll, client, wide } = await page.evaluate(() => {
+      const doc = (globalThis as unknown as { document: Document }).document;
+      const d = doc.documentElement;
+      // The innermost elements that reach past the window: what makes the page wide.
+      const win = (globalThis as unknown as { getComputedStyle: (e: Element) => { overflowX: string } }).getComputedStyle;
+      const past = (e: Element): boolean => e.getBoundingClientRect().right > d.clientWidth + 1;
+      // Past the window and not clipped by a scrolling or hidden ancestor that fits.
+      const unclipped = (e: Element): boolean => {
+        for (let a = e.parentElement; a && a !== doc.body; a = a.parentElement) if (win(a).overflowX !== 'visible' && !past(a)) return false;
+        return true;
+      };
+      const pos = (e: Element): boolean => ['absolute', 'fixed'].includes((win(e) as unknown as { position: string }).position);
+      const wide = [...doc.querySelectorAll('body *')]
+        .filter((e) => past(e) && (unclipped(e) || pos(e)) && ![...e.children].some((c) => past(c) && (unclipped(c) || pos(c))))
+        .slice(0, 4)
+        .map((e) => `${e.tagName.toLowerCase()}.${[...e.classList].join('.')}[${e.getAttribute('data-testid') ?? ''}] "${(e.textContent ?? '').trim().slice(0, 40)}"`);
+      if (d.scrollWidth > d.clientWidth && !wide.length) {
+        const all = [...doc.querySelectorAll('body *')].map((e) => ({ e, r: e.getBoundingClientRect().right })).sort((a, b) => b.r - a.r).slice(0, 6);
+        for (const { e, r } of all) wide.push(`${Math.round(r)} ${e.tagName.toLowerCase()}.${[...e.classList].join('.')} ${(win(e) as unknown as { position: string }).position} "${(e.textContent ?? '').trim().slice(0, 30)}"`);
+        // Text wider than its box (a long word that does not wrap) widens the page without any element reaching past it.
+        const walker = doc.createTreeWalker(doc.body, 4);
+        for (let n = walker.nextNode(); n && wide.length < 12; n = walker.nextNode()) {
+          const range = doc.createRange();
+          range.selectNodeContents(n);
+          if (range.getBoundingClientRect().right > d.clientWidth + 1) wide.push(`text in ${n.parentElement?.tagName.toLowerCase()}.${[...(n.parentElement?.classList ?? [])].join('.')}: "${(n.textContent ?? '').trim().slice(0, 50)}"`);
+        }
+      }
+      return { scroll: d.scrollWidth, client: d.clientWidth, wide };
+    });
+    expect.soft(scroll, `${what}: the page is ${scroll} px wide in a ${client} px window (${wide.join('; ')})`).toBeLessThanOrEqual(client);
+    await shot(page, `1024-${what}`, false);
+  };
+  await fits('experiments');
+  await page.getByTestId('tab-gallery').click();
+  await fits('experiments-gallery');
+  await nav(page, 'Queue');
+  await fits('queue');
+  await nav(page, 'Runs');
+  await expect(page.getByTestId('runs-table')).toBeVisible();
+  await fits('runs');
+  const fine = (await lab.api.runs.list({ experiment: 'pchase-fine', status: ['done'] })).items[0]!;
+  await goTo(page, `/runs/${fine.id}`);
+  await expect(page.getByTestId('trace-chart')).toBeVisible();
+  await fits('run-view');
+  await goTo(page, `/runs/${fine.id}/cache`);
+  await expect(page.getByTestId('cache-grid')).toBeVisible();
+  await fits('cache-view');
+  const avg = (await lab.api.runs.list({ experiment: 'pchase-average', status: ['done'], limit: 2 })).items;
+  await goTo(page, `/compare?runs=${avg.map((r) => r.id).join(',')}`);
+  await expect(page.getByTestId('compare-chart').first()).toBeVisible();
+  await fits('compare');
+  await nav(page, 'Presets');
+  await expect(page.getByTestId('preset-params')).toBeVisible();
+  await fits('presets');
+  await nav(page, 'Reports');
+  await fits('reports');
+  await nav(page, 'Kernels');
+  await fits('kernels');
+  await nav(page, 'Scorecard');
+  await page.getByTestId('score-paper').selectOption('MEI');
+  await page.getByTestId('score-run-all').click();
+  await expect(page.getByTestId('score-table')).toBeVisible({ timeout: SIM_TIMEOUT });
+  await fits('scorecard');
 });
