@@ -1137,8 +1137,12 @@ export function readCurve(a: CurveAnalysis): CurveReading {
         const o = open<never>(hidden, 'a stride below this level\'s line that the level above still passes (a stride of its line), or identify the level above first');
         rd.lineBytes = o;
         rd.sets = o;
-        if (!streamKnown) rd.ways = o;
-        rd.capacityBytes = o;
+        // With the stream known, the fits tried every line, the hidden ones included: a capacity they
+        // all agree on holds (the sets a coarser stream skips are the ones a shorter line adds).
+        if (!streamKnown) {
+          rd.ways = o;
+          rd.capacityBytes = o;
+        }
       }
       // With noise, a level above whose line is longer than the stride could hide in the plateau
       // before the first rise (its sawtooth under the noise): it passes one load per line of it, and the

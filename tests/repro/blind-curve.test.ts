@@ -212,6 +212,9 @@ function overflowSize(c: Case, k: number, s: number, limit: number): number {
  *    time): only then does every line boundary, and so every step of Fig 4, fall on a measured size.
  *    A coarser step merges neighbouring lines and sets into one step, and line and sets are not in
  *    the data;
+ *  - no level with a shorter line than a level above it: past a level above, one load per line of it
+ *    reaches the next, and a shorter line there is in no sweep's data (lines grow down the hierarchy
+ *    in the papers' GPUs as WONG reads them, the L1 bypassed for the L2);
  *  - a sweep that covers each level's rise with every stride: at least four sizes of plateau before the
  *    first rise, and past every rise's end (each set it reaches overflows) a quiet stretch at least as
  *    wide as the rise and four sizes long before the next level's rise or the window's end;
@@ -226,6 +229,7 @@ function outsideBecause(c: Case): string[] {
   const lines = c.levels.map((l) => l.lineBytes);
   if (!(c.strides[0] < Math.min(...lines) && c.strides[1] === Math.max(...lines))) why.push('stride');
   if (c.sizeStep > c.strides[0]) why.push('size step');
+  if (c.levels.some((l, k) => k > 0 && l.lineBytes < Math.max(...lines.slice(0, k)))) why.push('line order');
   const limit = 4 * c.sizeTo;
   let covered = true;
   for (const s of c.strides) {
