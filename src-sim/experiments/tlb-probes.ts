@@ -450,6 +450,8 @@ class LadderLayout implements Placement {
 /** What the reach probe established about one TLB level. */
 interface ReachLevel {
   level: number;
+  /** Stride of the sweep the level was read from. */
+  stride: number;
   check: RiseCheck;
   reachBytes: number;
   widthBytes: number;
@@ -492,7 +494,7 @@ function plateauNoise(x: ArrayLike<number>, y: ArrayLike<number>, seg: Segmentat
   return d[Math.floor(d.length / 2)] / 0.6745 / Math.SQRT2;
 }
 
-function runReach(r: Runner, sizes: number[], label: string): { result: ExperimentResult; levels: ReachLevel[]; stop: string | null } {
+function runReach(r: Runner, sizes: number[], label: string, depth = 0): { result: ExperimentResult; levels: ReachLevel[]; stop: string | null } {
   const { stride, skew, traversals } = r.pl;
   const layout = new Layout(stride, skew);
   const elements = sizes.map((N) => traversal(N, stride));
@@ -590,6 +592,7 @@ function runReach(r: Runner, sizes: number[], label: string): { result: Experime
     const n = c.fit + 1;
     const lv: ReachLevel = {
       level,
+      stride,
       check: c,
       reachBytes: c.fit * stride,
       widthBytes: (c.full - c.fit) * stride,
@@ -687,7 +690,13 @@ function runReach(r: Runner, sizes: number[], label: string): { result: Experime
       st = { ...st, lo: near(c.fit - 2, c.fit), hi: near(c.full, c.full + 2) };
       const m = missesInStep(st, 1);
       const inf = setSizesFromMisses(m.elements, m.misses);
-      if (inf && inf.complete && inf.consistent && err < 0.15 && inf.setSizes.length) {
+      // The reading takes the plateau after the step as every element missing; that must be shown: its
+      // level must be the slowest class of the trace one element past the reach (a miss of this level), not
+      // a level where only some sets overflow and each further element moves the average too little to see.
+      const allMiss = lv.slowLatency !== null && Math.abs(st.hi - lv.slowLatency) <= Math.max(1, 4 * noise, 0.03 * (st.hi - st.lo));
+      if (inf && inf.complete && inf.consistent && err < 0.15 && inf.setSizes.length && !allMiss)
+        lv.notes.push(`the plateau after the step (${st.hi.toFixed(1)} cycles) is not the miss latency of single accesses (${lv.slowLatency === null ? '-' : lv.slowLatency.toFixed(1)}): not every element misses there, so set sizes are not read`);
+      else if (inf && inf.complete && inf.consistent && err < 0.15 && inf.setSizes.length) {
         const equal = inf.setSizes.every((v) => v === inf.setSizes[0]);
         // The same sets must overflow at twice the stride too (in another order where the index deals
         // the entries differently): a pattern that changes with the stride is no set structure.
@@ -726,6 +735,29 @@ function runReach(r: Runner, sizes: number[], label: string): { result: Experime
     }
     levels.push(lv);
   });
+  // A level whose entries stay unknown (several elements may share an entry at this stride, or an L1 TLB
+  // shared that way filters the accesses behind it): the sweep runs again at twice the stride, with all its
+  // controls. Its reading of the level is taken where it finds the same level overflowing at the same
+  // array size in bytes (the same entries reached), and reads the entries there.
+  if (depth === 0 && levels.some((l) => l.entries === null)) {
+    const r2 = new Runner(r.preset, r.p, { ...r.pl, stride: 2 * stride }, r.seed + 1, r.progress, r.total);
+    const sizes2 = sizes.filter((N) => N >= 2 * stride && N % (2 * stride) === 0);
+    if (sizes2.length >= 8) {
+      const again = runReach(r2, sizes2, `${label ? label + ', ' : ''}twice the stride`, 1);
+      // Both sweeps must name every level they share at the same size.
+      const agree = levels.every((l) => {
+        const m = again.levels.find((x) => x.level === l.level);
+        return !m || m.reachBytes === l.reachBytes;
+      });
+      if (agree)
+        levels.forEach((l, i) => {
+          const m = again.levels.find((x) => x.level === l.level);
+          if (l.entries !== null || !m || m.entries === null) return;
+          m.notes.unshift(`entries not read at ${formatBytes(stride)}; at ${formatBytes(2 * stride)} the same level overflows at the same ${formatBytes(l.reachBytes)} and its entries are read there`);
+          levels[i] = m;
+        });
+    }
+  }
   const findings = reachFindings(levels, stop ?? hiddenL1, src, stride, sizes[sizes.length - 1] ?? 0);
   const tables: Table[] = [
     {
@@ -1015,7 +1047,7 @@ function reachFindings(levels: ReachLevel[], stop: string | null, src: string, s
  */
 function runCoverage(r: Runner, l: ReachLevel): { coverage: number | null; evidence: string; series: Series[] } {
   const e = l.entries as number;
-  const top = Math.max(2 * r.pl.stride, 2 * (l.perEntry ?? 1) * r.pl.stride);
+  const top = Math.max(2 * l.stride, 2 * (l.perEntry ?? 1) * l.stride);
   const strides: number[] = [];
   for (let t = 4 * KB; t <= top; t *= 2) strides.push(t);
   const yFit = strides.map((t, i) => r.average(STREAM.coverage + l.level * 100 + i, new Layout(t, r.pl.skew), e, `coverage: L${l.level} TLB`));
@@ -1063,7 +1095,8 @@ function l2CoversMoreThan(r: Runner, l1: ReachLevel, l2: ReachLevel, d: number):
   if (!l1.fullyAssociative || !l1.periodic || e2 === null || !l2.setSizes || !l2.periodic || l2.perEntry !== 1 || l1.perEntry !== 1) return no('the shifted-repeat test needs a fully associative, periodic L1 TLB and an L2 TLB of known sets, one element per entry');
   const g = Math.floor(e2 / 2) + 1;
   if (!(g > l1.check.fit && g <= l2.check.fit)) return no(`the shifted-repeat test needs ${g} elements to overflow the L1 TLB and fit the L2`);
-  const base = new Layout(r.pl.stride, r.pl.skew);
+  if (l1.stride !== l2.stride) return no('the two levels were read at different strides');
+  const base = new Layout(l2.stride, r.pl.skew);
   for (let i = 0; i < g; i++) if (Math.floor((base.at(i) + d) / (2 * d)) !== Math.floor(base.at(i) / (2 * d))) return no('a shifted element would leave its block');
   const span = l2.check.hi - l2.check.lo;
   const minRise = ((Math.min(...l2.setSizes) + 1) / (2 * g)) * span;
