@@ -640,3 +640,19 @@ test('every view fits a 1024 x 700 laptop screen without a horizontal page scrol
   await expect(page.getByTestId('score-table')).toBeVisible({ timeout: SIM_TIMEOUT });
   await fits('scorecard');
 });
+
+test('the theme switch in the sidebar turns the workbench dark and light, whatever the system says', async ({ page }) => {
+  await page.emulateMedia({ colorScheme: 'light' });
+  await openLab(page);
+  const bg = () => page.evaluate(() => (globalThis as unknown as { getComputedStyle: (e: unknown) => { backgroundColor: string }; document: { documentElement: unknown } }).getComputedStyle((globalThis as unknown as { document: { documentElement: unknown } }).document.documentElement).backgroundColor);
+  const light = await bg();
+  await page.getByTestId('theme').selectOption('dark');
+  await expect.poll(bg).not.toBe(light);
+  await shot(page, 'theme-dark', false);
+  // Kept for the next visit.
+  await page.reload();
+  await expect(page.getByTestId('theme')).toHaveValue('dark');
+  await expect.poll(bg).not.toBe(light);
+  await page.getByTestId('theme').selectOption('system');
+  await expect.poll(bg).toBe(light);
+});

@@ -1,9 +1,10 @@
 /**
- * The chart colours of the current theme (light or dark, following the system), read from the CSS
- * variables of style.css and refreshed when the system switches.
+ * The chart colours of the current theme (light or dark: the system's, or the one chosen in the
+ * sidebar), read from the CSS variables of style.css and refreshed when either switches.
  */
 import { onBeforeUnmount, ref, type Ref } from 'vue';
 import type { ChartTheme } from './compare';
+import { THEME_EVENT } from './theme';
 
 function read(): ChartTheme {
   const style = typeof getComputedStyle === 'function' ? getComputedStyle(document.documentElement) : null;
@@ -18,6 +19,10 @@ export function useChartTheme(): Ref<ChartTheme> {
     theme.value = read();
   };
   media?.addEventListener?.('change', update);
-  onBeforeUnmount(() => media?.removeEventListener?.('change', update));
+  globalThis.addEventListener?.(THEME_EVENT, update);
+  onBeforeUnmount(() => {
+    media?.removeEventListener?.('change', update);
+    globalThis.removeEventListener?.(THEME_EVENT, update);
+  });
   return theme;
 }
