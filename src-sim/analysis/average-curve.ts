@@ -1236,7 +1236,10 @@ export function readCurve(a: CurveAnalysis): CurveReading {
       const len = p.to - p.from + 1;
       const explained = k > 0 && level[k - 1]?.fits.length > 0;
       const okRank = k === 0 ? true : k - 1 < level.length && plateauOk[k - 1] && (k - 1 === 0 || level[k - 2] !== undefined);
-      const fine = len >= 2 && (flat(c, p.from, p.to) || (explained && !creeps(c, p.from, p.to)) || (!creeps(c, p.from, p.to) && len >= 3));
+      // Not flat and not explained by a fit: only a stretch creeps can judge (six points or more) and
+      // no short pause between two rises (one climb, see wideAfter) is a plateau.
+      const pause = k >= 1 && k < R && !explained && !wideAfter(k - 1);
+      const fine = len >= 2 && !pause && (flat(c, p.from, p.to) || (explained && !creeps(c, p.from, p.to)) || (!creeps(c, p.from, p.to) && len >= 6));
       const rankHere = k === 0 || (k - 1 < R && (k === 1 || !level.slice(0, k - 1).some((l) => 'reason' in l.sizeBytes && l.sizeBytes.reason.startsWith('an earlier'))));
       plateaus.push(
         fine && okRank && rankHere && (k < R || levels.value !== undefined)
