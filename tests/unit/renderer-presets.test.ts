@@ -165,6 +165,9 @@ describe('the form logic', () => {
     expect(draft.id).toBe('fermi-custom');
     expect(cloneForEditing(fermi, ['fermi', 'fermi-custom']).id).toBe('fermi-custom-2');
     expect(cloneForEditing(fermi, [], ['Fermi', 'Fermi (custom)']).name).toBe('Fermi (custom 2)');
+    // The clone's description says what it was cloned from, not the source's alone.
+    expect(draft.description).toMatch(/^A clone of Fermi \(GeForce GTX 560 Ti\): edit this/);
+    expect(draft.description).toContain(fermi.description);
     const sections = formSections(draft);
     const l2 = sections.find((s) => s.id === 'cache:L2@chip')!;
     expect(l2.note).toContain('global, global-cg, texture');
@@ -272,7 +275,7 @@ describe('clone, edit and save', () => {
     const diff = w.findAll('[data-testid="diff-row"]');
     const byPath = Object.fromEntries(diff.map((d) => [d.attributes('data-path'), d.text()]));
     // The core clock field writes the timing block's copy too.
-    expect(Object.keys(byPath).sort()).toEqual(['chip.coreClockMHz', 'id', 'name', 'spaces.global.levels.0.geometry.ways', 'spaces.global.levels.0.sizeBytes', 'timing.clocks.coreMHz']);
+    expect(Object.keys(byPath).sort()).toEqual(['chip.coreClockMHz', 'description', 'id', 'name', 'spaces.global.levels.0.geometry.ways', 'spaces.global.levels.0.sizeBytes', 'timing.clocks.coreMHz']);
     expect(byPath['spaces.global.levels.0.sizeBytes']).toMatch(/16 KB\s*→\s*becomes\s*32 KB/);
     expect(byPath['spaces.global.levels.0.geometry.ways']).toMatch(/4 ways\s*→\s*becomes\s*8 ways/);
 

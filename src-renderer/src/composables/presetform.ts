@@ -251,7 +251,11 @@ export function uniqueId(wanted: string, taken: Iterable<string>): string {
   }
 }
 
-/** A copy of a preset to edit as a new custom one: a new id and name, everything else as the base. */
+/**
+ * A copy of a preset to edit as a new custom one: a new id and name, and a description that says
+ * what it was cloned from (the source's own would describe a GPU the clone may no longer be);
+ * everything else as the base.
+ */
 export function cloneForEditing(base: Preset, takenIds: Iterable<string>, takenNames: Iterable<string> = []): Preset {
   const copy = plainCopy(base);
   copy.id = uniqueId(`${base.id}-custom`, takenIds);
@@ -259,6 +263,7 @@ export function cloneForEditing(base: Preset, takenIds: Iterable<string>, takenN
   const stem = base.name.slice(0, 44);
   copy.name = `${stem} (custom)`;
   for (let i = 2; names.has(copy.name); i++) copy.name = `${stem} (custom ${i})`;
+  copy.description = `A clone of ${base.name} (${base.device}): edit this to say what you changed. ${base.name}: ${base.description}`.slice(0, 400);
   return copy;
 }
 
