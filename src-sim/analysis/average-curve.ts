@@ -992,6 +992,8 @@ export function readCurve(a: CurveAnalysis): CurveReading {
   const level: LevelReading[] = [];
   const plateauOk: boolean[] = [];
   const afterOk: boolean[] = [];
+  /** True where the stretch before ramp k creeps up or (the first) is not flat: plateau k is then no plateau. */
+  const beforeBad: boolean[] = [];
   let rankOk = true;
   let rankWhy = '';
   let above: Hypothesis[] | null = null;
@@ -1032,11 +1034,13 @@ export function readCurve(a: CurveAnalysis): CurveReading {
     if (rankOk && fitted.fits.length === 0 && creeps(c, c.before[0], c.before[1])) {
       rankOk = false;
       rankWhy = `the curve creeps up before the rise at ${a.x[r.steps[0]]} B: an unresolved rise`;
+      beforeBad[k] = true;
       fitted = { fits: [], why: rankWhy, reach: reach0, streamKnown: known0 };
     } else if (rankOk && k === 0 && fitted.fits.length === 0 && !flat(c, c.before[0], c.before[1])) {
       // The first plateau must start flat too: a point below it at the window's start is a rise there.
       rankOk = false;
       rankWhy = `the curve is not flat before the rise at ${a.x[r.steps[0]]} B: a rise at the start of the sweep?`;
+      beforeBad[k] = true;
       fitted = { fits: [], why: rankWhy, reach: reach0, streamKnown: known0 };
     }
     const { reach, streamKnown, edge } = fitted;
@@ -1239,7 +1243,7 @@ export function readCurve(a: CurveAnalysis): CurveReading {
       // Not flat and not explained by a fit: only a stretch creeps can judge (six points or more) and
       // no short pause between two rises (one climb, see wideAfter) is a plateau.
       const pause = k >= 1 && k < R && !explained && !wideAfter(k - 1);
-      const fine = len >= 2 && !pause && (flat(c, p.from, p.to) || (explained && !creeps(c, p.from, p.to)) || (!creeps(c, p.from, p.to) && len >= 6));
+      const fine = len >= 2 && !pause && !beforeBad[k] && (flat(c, p.from, p.to) || (explained && !creeps(c, p.from, p.to)) || (!creeps(c, p.from, p.to) && len >= 6));
       const rankHere = k === 0 || (k - 1 < R && (k === 1 || !level.slice(0, k - 1).some((l) => 'reason' in l.sizeBytes && l.sizeBytes.reason.startsWith('an earlier'))));
       plateaus.push(
         fine && okRank && rankHere && (k < R || levels.value !== undefined)
