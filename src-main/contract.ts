@@ -401,8 +401,11 @@ export const runStartArgs = z.strictObject({
 /** runs.start's arguments that decide whether a run is accepted (no title, tags or notes). */
 export const runCheckArgs = z.strictObject({ experiment: experimentId, preset: presetId, params: params.default({}), seed: seed.default(1) });
 
-/** What runs.check says: accepted with its estimated simulated accesses, or refused with the parameter it names. */
-export type RunCheck = { ok: true; estimate: number } | { ok: false; param: string | null; message: string };
+/**
+ * What runs.check says: accepted with its estimated work (simulated accesses) and, once a run of the
+ * experiment has finished on this machine, its expected duration; or refused with the parameter it names.
+ */
+export type RunCheck = { ok: true; estimate: number; seconds?: number } | { ok: false; param: string | null; message: string };
 
 export const runListArgs = z.strictObject({
   experiment: experimentId.optional(),

@@ -315,12 +315,35 @@ export class LabService {
   private checkRun(a: ParsedArgs<'runs.check'>): RunCheck {
     const preset = this.store.getPreset(a.preset).preset;
     try {
-      const { estimate } = validateRun({ experiment: a.experiment, preset, params: a.params, seed: a.seed }, this.experiments);
-      return { ok: true, estimate };
+      const { experiment, estimate } = validateRun({ experiment: a.experiment, preset, params: a.params, seed: a.seed }, this.experiments);
+      const ms = this.msPerWork(experiment);
+      return ms === null ? { ok: true, estimate } : { ok: true, estimate, seconds: Math.round((estimate * ms) / 100) / 10 };
     } catch (err) {
       if (!(err instanceof ExperimentError)) throw err;
       return { ok: false, param: err.param ?? null, message: err.message };
     }
+  }
+
+  /**
+   * Milliseconds per unit of estimated work of an experiment on this machine: the median over its
+   * last finished runs (simulation time over their work estimate); null before any has finished.
+   */
+  private msPerWork(experiment: Experiment): number | null {
+    const done = this.store.listRuns({ experiment: experiment.id, status: ['done'], limit: 5 }).items;
+    const rates: number[] = [];
+    for (const r of done) {
+      if (!r.durationMs || r.durationMs <= 0) continue;
+      try {
+        const { preset, params } = this.store.getSnapshot(r.id);
+        const work = experiment.estimate(preset, params);
+        if (work > 0) rates.push(r.durationMs / work);
+      } catch {
+        // A run whose parameters no longer resolve tells nothing of the rate.
+      }
+    }
+    if (!rates.length) return null;
+    rates.sort((x, y) => x - y);
+    return rates[Math.floor(rates.length / 2)]!;
   }
 
   private startRun(a: ParsedArgs<'runs.start'>): { runId: string } {

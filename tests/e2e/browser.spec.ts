@@ -576,35 +576,32 @@ test('every view fits a 1024 x 700 laptop screen without a horizontal page scrol
   /** The page's own width against the window's: a wider page scrolls sideways. */
   const fits = async (what: string): Promise<void> => {
     await page.waitForTimeout(1500);
-    const { scroll, client, wide } = await page.evaluate(() => {
-      const doc = (globalThis as unknown as { document: Document }).document;
-      const d = doc.documentElement;
-      // The innermost elements that reach past the window: what makes the page wide.
-      const win = (globalThis as unknown as { getComputedStyle: (e: Element) => { overflowX: string } }).getComputedStyle;
-      const past = (e: Element): boolean => e.getBoundingClientRect().right > d.clientWidth + 1;
+    // Plain JavaScript run in the page (this file is type-checked without the DOM's types).
+    const { scroll, client, wide } = (await page.evaluate(`(() => {
+      const d = document.documentElement;
+      const past = (e) => e.getBoundingClientRect().right > d.clientWidth + 1;
       // Past the window and not clipped by a scrolling or hidden ancestor that fits.
-      const unclipped = (e: Element): boolean => {
-        for (let a = e.parentElement; a && a !== doc.body; a = a.parentElement) if (win(a).overflowX !== 'visible' && !past(a)) return false;
+      const unclipped = (e) => {
+        for (let a = e.parentElement; a && a !== document.body; a = a.parentElement) if (getComputedStyle(a).overflowX !== 'visible' && !past(a)) return false;
         return true;
       };
-      const pos = (e: Element): boolean => ['absolute', 'fixed'].includes((win(e) as unknown as { position: string }).position);
-      const wide = [...doc.querySelectorAll('body *')]
+      const pos = (e) => ['absolute', 'fixed'].includes(getComputedStyle(e).position);
+      const name = (e) => e.tagName.toLowerCase() + '.' + [...e.classList].join('.');
+      const wide = [...document.querySelectorAll('body *')]
         .filter((e) => past(e) && (unclipped(e) || pos(e)) && ![...e.children].some((c) => past(c) && (unclipped(c) || pos(c))))
         .slice(0, 4)
-        .map((e) => `${e.tagName.toLowerCase()}.${[...e.classList].join('.')}[${e.getAttribute('data-testid') ?? ''}] "${(e.textContent ?? '').trim().slice(0, 40)}"`);
+        .map((e) => name(e) + ' "' + (e.textContent || '').trim().slice(0, 40) + '"');
       if (d.scrollWidth > d.clientWidth && !wide.length) {
-        const all = [...doc.querySelectorAll('body *')].map((e) => ({ e, r: e.getBoundingClientRect().right })).sort((a, b) => b.r - a.r).slice(0, 6);
-        for (const { e, r } of all) wide.push(`${Math.round(r)} ${e.tagName.toLowerCase()}.${[...e.classList].join('.')} ${(win(e) as unknown as { position: string }).position} "${(e.textContent ?? '').trim().slice(0, 30)}"`);
         // Text wider than its box (a long word that does not wrap) widens the page without any element reaching past it.
-        const walker = doc.createTreeWalker(doc.body, 4);
-        for (let n = walker.nextNode(); n && wide.length < 12; n = walker.nextNode()) {
-          const range = doc.createRange();
+        const walker = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);
+        for (let n = walker.nextNode(); n && wide.length < 8; n = walker.nextNode()) {
+          const range = document.createRange();
           range.selectNodeContents(n);
-          if (range.getBoundingClientRect().right > d.clientWidth + 1) wide.push(`text in ${n.parentElement?.tagName.toLowerCase()}.${[...(n.parentElement?.classList ?? [])].join('.')}: "${(n.textContent ?? '').trim().slice(0, 50)}"`);
+          if (range.getBoundingClientRect().right > d.clientWidth + 1) wide.push('text in ' + name(n.parentElement) + ': "' + (n.textContent || '').trim().slice(0, 50) + '"');
         }
       }
       return { scroll: d.scrollWidth, client: d.clientWidth, wide };
-    });
+    })()`)) as { scroll: number; client: number; wide: string[] };
     expect.soft(scroll, `${what}: the page is ${scroll} px wide in a ${client} px window (${wide.join('; ')})`).toBeLessThanOrEqual(client);
     await shot(page, `1024-${what}`, false);
   };

@@ -182,6 +182,17 @@ describe('LabService: runs', () => {
     }
     expect(lab.store.listRuns({}).total).toBe(0);
     expect(lab.queue()).toEqual({ queued: [], running: [] });
+    // No run of the experiment has finished on this machine: no duration is claimed.
+    expect((ok as { seconds?: number }).seconds).toBeUndefined();
+    const { runId } = await lab.api.runs.start({ experiment: 'pchase-average', preset: 'fermi', params: { sizeFrom: '1KB', sizeTo: '64KB' } });
+    await lab.finished(runId);
+    // After one: a duration from its time per unit of work, larger for a larger run.
+    const small = await lab.api.runs.check({ experiment: 'pchase-average', preset: 'fermi', params: { sizeFrom: '1KB', sizeTo: '64KB' } });
+    const large = await lab.api.runs.check({ experiment: 'pchase-average', preset: 'fermi', params: { sizeFrom: '1KB', sizeTo: '8MB', sizeStep: '64KB' } });
+    expect(small, JSON.stringify(small)).toMatchObject({ ok: true });
+    expect(large, JSON.stringify(large)).toMatchObject({ ok: true });
+    expect(small.ok && small.seconds).toBeGreaterThanOrEqual(0);
+    expect(large.ok && large.seconds).toBeGreaterThan(small.ok ? small.seconds! : Infinity);
   });
 
   it('runs on a custom preset store its snapshot; the snapshot stays when the preset changes', async () => {

@@ -491,6 +491,26 @@ describe('the builder view', () => {
     }
   });
 
+  it('shows the expected duration beside Run for a long run, from the lab\'s finished runs', async () => {
+    vi.useFakeTimers();
+    try {
+      const fake = fakeLab(undefined, async ({ preset }) => ({ ok: true, estimate: 1e9, seconds: preset === 'tesla' ? 150 : 3 }) as never);
+      const w = await mountBuilder(fake);
+      await vi.advanceTimersByTimeAsync(400);
+      await flushPromises();
+      // The default GPU (Tesla): 150 s.
+      expect(w.get('[data-testid="run-duration"]').text()).toBe('· about 3 min on this machine');
+      await w.get('[data-testid="preset-tesla"] input').setValue(false);
+      await w.get('[data-testid="preset-fermi"] input').setValue(true);
+      await vi.advanceTimersByTimeAsync(400);
+      await flushPromises();
+      // A short run says nothing.
+      expect(w.find('[data-testid="run-duration"]').exists()).toBe(false);
+    } finally {
+      vi.useRealTimers();
+    }
+  });
+
   it('a skip link takes the keyboard past the catalogue to the first parameter', async () => {
     const w = await mountBuilder(fakeLab());
     await w.get('[data-testid="skip-to-parameters"]').trigger('click');
