@@ -382,9 +382,14 @@ describe('blind random TLB geometries', () => {
       const w = k.wrong();
       expect(w.total, `${k.name}\n${w.detail}`).toBe(0);
     }
-    // The target share of honest answers is 10 %; the probes are not there yet (see the table): where a
-    // data cache, a virtually indexed cache or a TLB of small pages overflows first, the order of the
-    // levels after it is not proven and every later quantity stays 'cannot tell'.
+    // The target share of honest answers inside the papers' conditions is 10 %; the probes are not there
+    // yet (20 to 50 % by seed). What remains: entry coverages of the L2 TLB at or below the L1's (the L1
+    // filters the accesses; page size), L2 TLBs whose sets a 2 MB stride reaches only in part, steps whose
+    // odd and even counts alternate when entries are shared, and windows on GT200-like presets (the sweep
+    // exceeds 4000 points). Outside them, where a data cache, a virtually indexed cache or a TLB of small
+    // pages overflows first, the order of the levels after it is not proven and every later quantity
+    // stays 'cannot tell'.
+    expect(cards.inside.honestShare()).toBeLessThanOrEqual(0.6);
     console.log(`honest share: inside ${(100 * cards.inside.honestShare()).toFixed(1)} %, outside ${(100 * cards.outside.honestShare()).toFixed(1)} %, all ${(100 * card.honestShare()).toFixed(1)} % (target 10 % inside)`);
   });
 

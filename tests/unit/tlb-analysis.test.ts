@@ -308,8 +308,17 @@ describe('the page-table window (MEI pattern 6)', () => {
     }
   });
 
-  it('does not claim "no window" where it cannot see one (Fermi: no switch, but no proof that the chase misses the L2 TLB)', () => {
+  it('claims "no window" only with proof that the chase misses the L2 TLB (Fermi: the reach sweep names the L2 TLB, alternating halves cost no more)', () => {
     const r = run(findPreset('fermi') as Preset, { probe: 'window' });
+    expect(get(r, 'tlb.window.bytes')).toBe('none');
+    const ev = r.findings.find((f) => f.key === 'tlb.window.bytes')?.evidence ?? '';
+    expect(ev).toContain('misses the L2 TLB');
+    expect(ev).toContain('a larger window is not excluded');
+  });
+
+  it('does not claim "no window" where the sweep cannot reach past the L2 TLB', () => {
+    // 64 to 128 MB at 2 MB: Fermi's L2 TLB (65 entries, 130 MB) still holds the chase.
+    const r = run(findPreset('fermi') as Preset, { probe: 'window', sizeFrom: 64 * MB, sizeTo: 128 * MB, sizeStep: 64 * MB });
     expect(get(r, 'tlb.window.bytes')).toBe(CANNOT_TELL);
     expect(r.findings.find((f) => f.key === 'tlb.window.bytes')?.evidence).toContain('to decide');
   });
