@@ -4,6 +4,7 @@
  * (`gpulab gpu emit` writes them, `gpulab gpu run` builds and runs them).
  */
 import { checkStride, traversal } from '../experiments/pchase';
+import { sweepSizes } from '../experiments/pchase-average';
 import type { ParamValues, RawParams } from '../experiments/types';
 import { ExperimentError, MAX_ACCESSES } from '../experiments/types';
 import { FORMAT_VERSION, prologue } from './common';
@@ -41,15 +42,6 @@ export interface EmittedProgram {
   notes: string[];
 }
 
-function sizesOf(p: ParamValues): number[] {
-  const from = p.sizeFrom as number;
-  const to = p.sizeTo as number;
-  const step = p.sizeStep as number;
-  if (to < from) throw new ExperimentError('parameter "sizeTo" must not be smaller than "sizeFrom"', 'sizeTo');
-  const count = Math.floor((to - from) / step) + 1;
-  if (count > 4000) throw new ExperimentError(`the sweep has ${count} sizes; at most 4000 (raise "sizeStep")`, 'sizeStep');
-  return Array.from({ length: count }, (_, i) => from + i * step);
-}
 
 function checkLoads(loads: number): void {
   if (loads > MAX_ACCESSES)
@@ -60,7 +52,7 @@ function checkLoads(loads: number): void {
 export function checkGpuParams(id: string, p: ParamValues): void {
   if (id === 'pchase-average') {
     const strides = p.strides as number[];
-    const ns = sizesOf(p);
+    const ns = sweepSizes(p);
     if ((p.sizeStep as number) % 4 !== 0) throw new ExperimentError('parameter "sizeStep" must be a multiple of 4 B (one element)', 'sizeStep');
     let loads = 0;
     for (const s of strides)

@@ -5,10 +5,10 @@
 import { z } from 'zod';
 import { analyseAverageCurve } from '../analysis/average-curve';
 import { analyseBanks, bankFindings, degreeColumn, WARP, type PairProbe } from '../analysis/banks';
-import { latencyLevels, levelOf } from '../analysis/levels';
 import { isPeriodic, type ChaseRecord } from '../analysis/structure';
 import { formatBytes } from '../experiments/params';
 import { traversal } from '../experiments/pchase';
+import { traceFindings } from '../experiments/pchase-fine';
 import type { ExperimentResult, Finding, ParamValues, Series, Table } from '../experiments/types';
 import { FORMAT_VERSION } from './common';
 import { checkGpuParams } from './emit';
@@ -345,30 +345,7 @@ function fineResult(o: GpuOutput, gap: number): Pick<ExperimentResult, 'series' 
   const N = o.params.size as number;
   const s = o.params.stride as number;
   // The simulated experiment's reading: latencies grouped into levels, then the share above the fastest.
-  const levels = latencyLevels(latency, gap);
-  const findings: Finding[] = [
-    { key: 'trace.levels', label: 'Distinct latency levels', value: levels.length, unit: '', evidence: `${n} recorded latencies, clustered (levels more than ${gap} cycles apart)` },
-  ];
-  levels.forEach((l, i) =>
-    findings.push({
-      key: `trace.level${i + 1}.latency`,
-      label: `Latency level ${i + 1}`,
-      value: Math.round(l.latency * 10) / 10,
-      unit: 'cycles',
-      evidence: `${l.count} accesses between ${Math.round(l.min)} and ${Math.round(l.max)} cycles`,
-    }),
-  );
-  if (levels.length > 1) {
-    let slow = 0;
-    for (let i = 0; i < n; i++) if (levelOf(levels, latency[i]) > 0) slow++;
-    findings.push({
-      key: 'trace.missRate',
-      label: 'Accesses slower than the fastest level',
-      value: Math.round((slow / n) * 1e4) / 1e4,
-      unit: 'fraction',
-      evidence: `${slow} of ${n} recorded accesses above level 1`,
-    });
-  }
+  const { findings, levels } = traceFindings(latency, gap, `${n} recorded latencies, clustered (levels more than ${gap} cycles apart)`);
   // MEI 3.2 (4): under LRU the hits and misses of a uniform chase repeat every traversal.
   const per = traversal(N, s);
   const traversals = Math.floor(n / per);

@@ -19,7 +19,8 @@ const params: ParamSpec[] = [
   CLOCK_PARAM,
 ];
 
-function sizes(p: ParamValues): number[] {
+/** The sweep's array sizes, refused (naming the parameter) when they run backwards or number over 4000. */
+export function sweepSizes(p: ParamValues): number[] {
   const from = p.sizeFrom as number;
   const to = p.sizeTo as number;
   const step = p.sizeStep as number;
@@ -43,13 +44,13 @@ export const pchaseAverage: Experiment = {
   estimate(_preset, raw) {
     const p = resolveParams(params, raw);
     let total = 0;
-    for (const s of p.strides as number[]) for (const N of sizes(p)) total += traversal(N, s) + timedAccesses(N, s, p.traversals as number);
+    for (const s of p.strides as number[]) for (const N of sweepSizes(p)) total += traversal(N, s) + timedAccesses(N, s, p.traversals as number);
     return total;
   },
   run(preset, raw, seed, progress) {
     const p = resolveParams(params, raw);
     const strides = p.strides as number[];
-    const ns = sizes(p);
+    const ns = sweepSizes(p);
     for (const s of strides) for (const N of ns) checkStride(N, s, 'sizeFrom', 'strides');
     checkWork(this.estimate(preset, p));
     const series: Series[] = [];

@@ -1,4 +1,4 @@
-import { latencyLevels, levelOf } from '../analysis/levels';
+import { latencyLevels, levelOf, type LatencyLevel } from '../analysis/levels';
 import type { SpaceId } from '../presets/types';
 import { formatBytes, resolveParams } from './params';
 import { patternAddress, PATTERN_PARAMS, patternSequenceLength } from './global-latency-patterns';
@@ -80,30 +80,7 @@ export const pchaseFine: Experiment = {
     }
     const trace = fineChase(model, m, addressOf, k, progress);
     const n = trace.latency.length;
-    const levels = latencyLevels(trace.latency, levelGap(p.jitter as number));
-    const findings: Finding[] = [
-      { key: 'trace.levels', label: 'Distinct latency levels', value: levels.length, unit: '', evidence: `${n} recorded latencies, clustered` },
-    ];
-    levels.forEach((l, i) =>
-      findings.push({
-        key: `trace.level${i + 1}.latency`,
-        label: `Latency level ${i + 1}`,
-        value: Math.round(l.latency * 10) / 10,
-        unit: 'cycles',
-        evidence: `${l.count} accesses between ${Math.round(l.min)} and ${Math.round(l.max)} cycles`,
-      }),
-    );
-    if (levels.length > 1) {
-      let slow = 0;
-      for (let i = 0; i < n; i++) if (levelOf(levels, trace.latency[i]) > 0) slow++;
-      findings.push({
-        key: 'trace.missRate',
-        label: 'Accesses slower than the fastest level',
-        value: Math.round((slow / n) * 1e4) / 1e4,
-        unit: 'fraction',
-        evidence: `${slow} of ${n} recorded accesses above level 1`,
-      });
-    }
+    const { findings } = traceFindings(trace.latency, levelGap(p.jitter as number), `${n} recorded latencies, clustered`);
     const x = new Float64Array(n);
     const index = new Float64Array(n);
     for (let i = 0; i < n; i++) {
@@ -122,3 +99,35 @@ export const pchaseFine: Experiment = {
     return { series, tables: [], findings, notes, trace };
   },
 };
+
+/**
+ * A fine-grained trace's findings: its latency levels (split where neighbours differ by more than
+ * `gap` cycles), each level's latency, and the share of accesses slower than the fastest level. Also
+ * what a real GPU's trace is read with (src-sim/cuda/import.ts).
+ */
+export function traceFindings(latency: ArrayLike<number>, gap: number, clustered: string): { findings: Finding[]; levels: LatencyLevel[] } {
+  const n = latency.length;
+  const levels = latencyLevels(latency, gap);
+  const findings: Finding[] = [{ key: 'trace.levels', label: 'Distinct latency levels', value: levels.length, unit: '', evidence: clustered }];
+  levels.forEach((l, i) =>
+    findings.push({
+      key: `trace.level${i + 1}.latency`,
+      label: `Latency level ${i + 1}`,
+      value: Math.round(l.latency * 10) / 10,
+      unit: 'cycles',
+      evidence: `${l.count} accesses between ${Math.round(l.min)} and ${Math.round(l.max)} cycles`,
+    }),
+  );
+  if (levels.length > 1) {
+    let slow = 0;
+    for (let i = 0; i < n; i++) if (levelOf(levels, latency[i]) > 0) slow++;
+    findings.push({
+      key: 'trace.missRate',
+      label: 'Accesses slower than the fastest level',
+      value: Math.round((slow / n) * 1e4) / 1e4,
+      unit: 'fraction',
+      evidence: `${slow} of ${n} recorded accesses above level 1`,
+    });
+  }
+  return { findings, levels };
+}

@@ -237,6 +237,15 @@ describe('overlaying runs', () => {
   });
 });
 
+describe('finding differences', () => {
+  it("a value an analyser could not tell is no difference ('—'), not 'differs'", () => {
+    const f = (value: number | string) => ({ key: 'k', label: 'k', value, unit: '', evidence: 'e' });
+    expect(findingDiff(f(0), f('cannot tell'))).toEqual({ text: '—', changed: false });
+    expect(findingDiff(f('cannot tell'), f('cannot tell'))).toEqual({ text: 'both cannot tell', changed: false });
+    expect(findingDiff(f('LRU'), f('not LRU'))).toEqual({ text: 'differs', changed: true });
+  });
+});
+
 describe('the compare view', () => {
   it('loads the runs, overlays their series and shows the findings with differences', async () => {
     const a = detail(1);

@@ -6,9 +6,24 @@ import { onBeforeUnmount, ref, type Ref } from 'vue';
 import type { ChartTheme } from './compare';
 import { THEME_EVENT } from './theme';
 
+/**
+ * A colour variable as a colour: the variables are light-dark(light, dark) pairs (style.css), which a
+ * custom property keeps as written, so a probe element resolves them under the document's scheme.
+ */
+function resolveColour(raw: string): string {
+  if (!raw.startsWith('light-dark(') || typeof document === 'undefined') return raw;
+  const probe = document.createElement('span');
+  probe.style.display = 'none';
+  probe.style.color = raw;
+  document.documentElement.appendChild(probe);
+  const colour = getComputedStyle(probe).color;
+  probe.remove();
+  return colour || raw;
+}
+
 function read(): ChartTheme {
   const style = typeof getComputedStyle === 'function' ? getComputedStyle(document.documentElement) : null;
-  const v = (name: string, fallback: string) => style?.getPropertyValue(name).trim() || fallback;
+  const v = (name: string, fallback: string) => resolveColour(style?.getPropertyValue(name).trim() ?? '') || fallback;
   return { fg: v('--fg', '#1b1b1b'), muted: v('--muted', '#666b73'), border: v('--border', '#d9dce1'), panel: v('--panel', '#ffffff') };
 }
 

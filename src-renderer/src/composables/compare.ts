@@ -12,6 +12,7 @@
 import type { BarSeriesOption, EChartsOption, LineSeriesOption, ScatterSeriesOption } from 'echarts';
 import type { RunDetail, RunSummary, StoredSeries } from '../../../src-main/contract';
 import type { Finding } from '../../../src-sim/experiments/types';
+import { isCannotTell } from '../../../src-sim/analysis/cannot-tell';
 import { axisTitle, formatBytes, formatNumber, formatPercent, formatQuantity, tickFormatter } from './quantity';
 
 /** Ten colours that read on light and dark backgrounds (Tableau 10). */
@@ -428,6 +429,8 @@ export interface FindingCompareRow {
 /** The difference of `b` from the reference `a`, with units and the relative change. */
 export function findingDiff(a: Finding | null, b: Finding | null): FindingDiff {
   if (!a || !b) return { text: '—', changed: false };
+  // A value an analyser could not tell is no value to difference.
+  if (isCannotTell(a.value) || isCannotTell(b.value)) return { text: isCannotTell(a.value) && isCannotTell(b.value) ? 'both cannot tell' : '—', changed: false };
   if (typeof a.value === 'number' && typeof b.value === 'number') {
     if (a.unit !== b.unit) return { text: `units differ (${a.unit || 'none'} vs ${b.unit || 'none'})`, changed: true };
     const d = b.value - a.value;
