@@ -385,6 +385,17 @@ function fmt(n: number): string {
   return Number.isInteger(n) ? String(n) : n.toFixed(1);
 }
 
+/** A rise's steps as a finding: how many, how far apart, and whether the sweep ends inside it. */
+function stepsFinding(k: string, lv: string, r: Ramp): Finding {
+  return {
+    key: `${k}.steps`,
+    label: `${lv} steps in the rise`,
+    value: r.steps.length,
+    unit: '',
+    evidence: `${r.steps.length} step(s) ${fmt(r.spacing)} B apart${r.complete ? '' : ' (sweep ends inside the rise)'}`,
+  };
+}
+
 // ---- Reading: what the curve decides, checked against the measurements ---------------------------------
 //
 // The staircase above is WONG's reading; it assumes an LRU cache whose sets are picked by the line
@@ -1295,13 +1306,7 @@ export function staircaseFindings(a: CurveAnalysis, stride: number, label: strin
       unit: 'B',
       evidence: `last size before the rise at ${r.sizeBytes} B (${r.steps.length} step(s) follow)`,
     });
-    out.push({
-      key: `${k}.steps`,
-      label: `${lv} steps in the rise`,
-      value: r.steps.length,
-      unit: '',
-      evidence: `${r.steps.length} step(s) ${fmt(r.spacing)} B apart${r.complete ? '' : ' (sweep ends inside the rise)'}`,
-    });
+    out.push(stepsFinding(k, lv, r));
     if (!r.regular)
       out.push({
         key: `${k}.regular`,
@@ -1367,13 +1372,7 @@ export function readingFindings(a: CurveAnalysis, rd: CurveReading, stride: numb
     const lv = `${label}: level ${i + 1}`;
     const L = rd.level[i];
     pushVerdict(out, `${k}.sizeBytes`, `${lv} size seen with stride ${stride} B`, 'B', L.sizeBytes);
-    out.push({
-      key: `${k}.steps`,
-      label: `${lv} steps in the rise`,
-      value: r.steps.length,
-      unit: '',
-      evidence: `${r.steps.length} step(s) ${fmt(r.spacing)} B apart${r.complete ? '' : ' (sweep ends inside the rise)'}`,
-    });
+    out.push(stepsFinding(k, lv, r));
     pushVerdict(out, `${k}.regular`, `${lv} rises like an LRU cache`, '', L.regular);
     if (L.ways.value !== undefined && L.sizeBytes.value !== undefined)
       out.push({ key: `${k}.waySizeBytes`, label: `${lv} way size`, value: L.sizeBytes.value / L.ways.value, unit: 'B', evidence: `size ${L.sizeBytes.value} B / ${L.ways.value} ways` });
