@@ -13,6 +13,7 @@ import { LabError, type LabApi } from '../../src-main/contract';
 import PresetEditor from '../../src-renderer/src/components/PresetEditor.vue';
 import PresetParams from '../../src-renderer/src/components/PresetParams.vue';
 import { setLab } from '../../src-renderer/src/api';
+import { findPreset } from '../../src-sim/presets';
 import { cloneForEditing, editedProvenance, formSections, gbPerSecond, groupTitle, parameterRows, plainCopy, timingDerived, timingSections, type DerivedValue } from '../../src-renderer/src/composables/presetform';
 import { fermi } from '../../src-sim/presets/fermi';
 import { PRESETS } from '../../src-sim/presets';
@@ -80,6 +81,13 @@ describe('the timing block in the form logic', () => {
     expect(byLabel(timingDerived(TIMING, 'l1'), 'MLP bound')).toMatchObject({ text: '256 requests', how: '8 mergers x min(128 lines, 32 MSHRs)' });
     const few = { ...TIMING, l1: { ...TIMING.l1!, sets: 4, ways: 4, mshrEntries: 32 } };
     expect(byLabel(timingDerived(few, 'l1'), 'MLP bound')?.text).toBe('128 requests'); // 8 x min(16, 32)
+    // The latency tier's L1 beside the timing tier's: a clone whose L1 grew in one tier only is flagged.
+    const titan = findPreset('titan')!;
+    const same = byLabel(timingDerived(titan.timing, 'l1', titan), "Latency tier's L1");
+    expect(same).toMatchObject({ text: '16 KB', ok: true });
+    const grown = cloneForEditing(titan, []);
+    grown.spaces.global.levels[0]!.sizeBytes = 32 * 1024;
+    expect(byLabel(timingDerived(grown.timing, 'l1', grown), "Latency tier's L1")).toMatchObject({ ok: false, text: '32 KB', how: expect.stringMatching(/this L1 16 KB: edit both$/) });
     expect(byLabel(timingDerived(TIMING, 'l2'), 'Slice size')?.text).toBe('64 KB');
     expect(byLabel(timingDerived(TIMING, 'l2'), 'Slice total')?.text).toBe('768 KB');
     expect(byLabel(timingDerived(TIMING, 'l2'), 'MLP bound')?.text).toBe('128 requests');

@@ -600,7 +600,7 @@ function cacheValues(c: TimingConfig['l1'] & object, name: string, slices = 1): 
  * preset view: sizes, the MLP bound of LASH IV, bandwidths in GB/s, residency; `ok: false` where
  * they contradict each other (more threads than warp slots hold, a line that the coalescer splits).
  */
-export function timingDerived(t: TimingConfig | undefined, part: string): DerivedValue[] {
+export function timingDerived(t: TimingConfig | undefined, part: string, preset?: Preset): DerivedValue[] {
   if (!t) return [];
   const out: DerivedValue[] = [];
   switch (part) {
@@ -617,6 +617,17 @@ export function timingDerived(t: TimingConfig | undefined, part: string): Derive
     case 'l1':
       if (t.l1) {
         out.push(...cacheValues(t.l1, 'L1'));
+        // The two tiers model one L1: an edit of either (a clone's L1 size, say) must reach both.
+        const latencyL1 = preset?.spaces.global.levels.find((l) => l.scope === 'sm');
+        if (latencyL1) {
+          const size = t.l1.sets * t.l1.ways * t.l1.lineBytes;
+          out.push({
+            label: "Latency tier's L1",
+            text: formatBytes(latencyL1.sizeBytes),
+            how: latencyL1.sizeBytes === size ? 'the same size as this L1' : `spaces.global's ${latencyL1.name} is ${formatBytes(latencyL1.sizeBytes)}, this L1 ${formatBytes(size)}: edit both`,
+            ok: latencyL1.sizeBytes === size,
+          });
+        }
         if (t.l1.lineBytes % t.coalesceBytes !== 0 && t.coalesceBytes % t.l1.lineBytes !== 0)
           out.push({ label: 'Coalescing', text: 'mismatch', how: `a ${formatBytes(t.l1.lineBytes)} line and ${formatBytes(t.coalesceBytes)} coalescing blocks do not divide one another`, ok: false });
       }
