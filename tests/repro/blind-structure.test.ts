@@ -20,14 +20,7 @@ const value = (r: ExperimentResult, key: string): number | string | undefined =>
 /** The set index as the findings state it: bit selection (with its granularity), hashed, or unequal sets. */
 function reportedIndex(r: ExperimentResult): string | undefined {
   const v = value(r, 'cache.setIndexKind');
-  if (v !== undefined) return String(v);
-  // Older findings state the mapping in words only.
-  const m = value(r, 'cache.setMapping');
-  if (m === undefined) return undefined;
-  const text = String(m);
-  if (text.startsWith('one set')) return 'one set';
-  const gran = /each (\d+) B goes/.exec(text)?.[1] ?? (text.startsWith('line-number') ? String(value(r, 'cache.lineBytes')) : undefined);
-  return gran ? `bit selection, ${gran} B granularity` : text;
+  return v === undefined ? undefined : String(v);
 }
 
 function truthIndex(c: Case): string {

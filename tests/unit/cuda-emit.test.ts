@@ -3,6 +3,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
+import { thrown } from './thrown';
 import { findNvcc } from '../../src-main/cli/gpu';
 import { DEFAULT_ARCH, emitProgram, FORMAT_VERSION, GPU_EXPERIMENTS } from '../../src-sim/cuda/emit';
 import { pchaseFine } from '../../src-sim/experiments/pchase-fine';
@@ -18,15 +19,6 @@ function paramsJsonOf(source: string): unknown {
   const m = /static const char\* PARAMS_JSON = "((?:[^"\\]|\\.)*)";/.exec(source);
   expect(m, 'PARAMS_JSON constant').not.toBeNull();
   return JSON.parse((m as RegExpExecArray)[1].replace(/\\(.)/g, '$1'));
-}
-
-function thrown(f: () => unknown): Error {
-  try {
-    f();
-  } catch (e) {
-    return e as Error;
-  }
-  throw new Error('expected a throw');
 }
 
 describe('emitProgram', () => {

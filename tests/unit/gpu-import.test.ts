@@ -3,6 +3,7 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
+import { thrown } from './thrown';
 import { findNvcc } from '../../src-main/cli/gpu';
 import { importGpuOutput, ImportError, parseGpuOutput } from '../../src-sim/cuda/import';
 import type { Finding } from '../../src-sim/experiments/types';
@@ -23,15 +24,6 @@ function finding(fs: Finding[], key: string): Finding {
   const f = fs.find((x) => x.key === key);
   expect(f, `finding ${key} among ${fs.map((x) => x.key).join(', ')}`).toBeDefined();
   return f as Finding;
-}
-
-function thrown(f: () => unknown): Error {
-  try {
-    f();
-  } catch (e) {
-    return e as Error;
-  }
-  throw new Error('expected a throw');
 }
 
 interface Ran {

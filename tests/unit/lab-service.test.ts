@@ -11,6 +11,7 @@ import type { LabService } from '../../src-main/services/lab';
 import { tsxExecArgv } from '../../src-main/services/pool';
 import { RunStore } from '../../src-main/services/store';
 import { defaultDbPath, userDataDir } from '../../src-main/services/paths';
+import { REPRODUCTION_ROWS, rowPlans } from '../../src-sim/reference';
 import { findPreset } from '../../src-sim/presets';
 import { SIM_VERSION } from '../../src-sim/version';
 import { inProcess, nextEvent, TempDir, TEST_CATALOGUE, testLab } from './lab-fixtures';
@@ -235,7 +236,11 @@ describe('LabService: the other calls', () => {
     const tlb = experiments.find((e) => e.id === 'tlb-probes')!;
     expect(tlb.rows!.find((r) => r.id === 'MEI-K512')).toMatchObject({ id: 'MEI-K512', paper: 'MEI', title: 'Kepler page-table activation window', presets: ['kepler'] });
     // With its runs: the window probe on Kepler, as the row's paper values name it.
-    expect(tlb.rows!.find((r) => r.id === 'MEI-K512')!.plans).toEqual([{ preset: 'kepler', named: true, params: [{ probe: 'window', space: 'global', stride: 0 }] }]);
+    const k512 = REPRODUCTION_ROWS.find((r) => r.id === 'MEI-K512')!;
+    expect(tlb.rows!.find((r) => r.id === 'MEI-K512')!.plans).toEqual(rowPlans(k512, 'tlb-probes'));
+    // The window probe on Kepler, whose references name their runs.
+    expect(rowPlans(k512, 'tlb-probes')[0]).toMatchObject({ preset: 'kepler', named: true });
+    expect(rowPlans(k512, 'tlb-probes')[0]!.params.every((p) => p.probe === 'window')).toBe(true);
     expect(avg.rows!.map((r) => r.id).every((id) => avg.reproduces.includes(id))).toBe(true);
     expect(avg.rows!.map((r) => r.id)).not.toContain('WONG-F13');
     expect(await lab.api.app.version()).toEqual({ app: '0.1.0-test', simulator: SIM_VERSION, schema: lab.store.schemaVersion, node: process.versions.node, electron: null });
