@@ -209,3 +209,17 @@ export function describeLevels(sep: LevelSeparation, digits = 1): string {
   if (parts.length <= 12) return parts.join(', ');
   return [...parts.slice(0, 6), `... ${parts.length - 12} more`, ...parts.slice(-6)].join(', ');
 }
+
+/**
+ * The period of a run of flags: q when flag i is set exactly for i = 0, q, 2q, ... (q >= 1), else
+ * null; null too when fewer than two periods fit. A cold traversal at a stride below the unit a miss
+ * brings in misses on every q-th access: q x stride is that unit (a sector or a line).
+ */
+export function flagPeriod(flags: readonly boolean[]): number | null {
+  if (!flags[0]) return null;
+  let q = 1;
+  while (q < flags.length && !flags[q]) q++;
+  if (q >= flags.length || 2 * q > flags.length) return null;
+  for (let i = 0; i < flags.length; i++) if (flags[i] !== (i % q === 0)) return null;
+  return q;
+}

@@ -222,8 +222,8 @@ export interface ReachAnalysis {
  * each step; entries = reach / stride; the step's width and the miss fraction of its points give the
  * sets overflowing one by one and their sizes.
  */
-export function analyseReach(x: ArrayLike<number>, y: ArrayLike<number>, stride: number, levels = 2, label = ''): ReachAnalysis {
-  const seg = segmentCurve(x, y);
+export function analyseReach(x: ArrayLike<number>, y: ArrayLike<number>, stride: number, levels = 2, label = '', minStep = 1.5): ReachAnalysis {
+  const seg = segmentCurve(x, y, minStep);
   const rising = seg.steps.filter((s) => s.hi > s.lo);
   const tlbSteps = rising.slice(Math.max(0, rising.length - levels));
   const out: ReachLevel[] = tlbSteps.map((s, i) => {
@@ -865,8 +865,8 @@ export function riseBetween(c: ElementCurve | null, a: number, b: number): numbe
 }
 
 /** The rising steps of a curve over element counts. */
-export function risesOf(c: ElementCurve): { rises: Rise[]; segmentation: Segmentation } {
-  const seg = segmentCurve(c.elements, c.y);
+export function risesOf(c: ElementCurve, minStep = 1.5): { rises: Rise[]; segmentation: Segmentation } {
+  const seg = segmentCurve(c.elements, c.y, minStep);
   const rises = seg.steps.filter((s) => s.hi > s.lo).map((s) => ({ fit: s.lastFitX, full: s.firstFullX, lo: s.lo, hi: s.hi }));
   return { rises, segmentation: seg };
 }
@@ -886,8 +886,8 @@ export function risesOf(c: ElementCurve): { rises: Rise[]; segmentation: Segment
  * (a fixed number of slow accesses per traversal, such as a page-table switch at a window boundary) is
  * no TLB level.
  */
-export function classifyRises(main: ElementCurve, pair: ElementCurve | null, nearPair: ElementCurve, ownPage: ElementCurve, dbl: ElementCurve | null): { checks: RiseCheck[]; segmentation: Segmentation } {
-  const { rises, segmentation } = risesOf(main);
+export function classifyRises(main: ElementCurve, pair: ElementCurve | null, nearPair: ElementCurve, ownPage: ElementCurve, dbl: ElementCurve | null, minStep = 1.5): { checks: RiseCheck[]; segmentation: Segmentation } {
+  const { rises, segmentation } = risesOf(main, minStep);
   const checks = rises.map((r, k): RiseCheck => {
     const need = r.hi - r.lo;
     const has = (v: number | null): boolean => v !== null && v >= need / 2;

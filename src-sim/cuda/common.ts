@@ -114,6 +114,18 @@ __device__ __forceinline__ unsigned ld_cg(const unsigned* p) {
   return v;
 }
 
+// The same for a 64-bit index (chains over arrays past 2^32 elements).
+__device__ __forceinline__ unsigned long long ld_ca64(const unsigned long long* p) {
+  unsigned long long v;
+  asm volatile("ld.global.ca.u64 %0, [%1];" : "=l"(v) : "l"(p) : "memory");
+  return v;
+}
+__device__ __forceinline__ unsigned long long ld_cg64(const unsigned long long* p) {
+  unsigned long long v;
+  asm volatile("ld.global.cg.u64 %0, [%1];" : "=l"(v) : "l"(p) : "memory");
+  return v;
+}
+
 // The clock's own cost: two back-to-back reads, many times.
 #define CLOCK_SAMPLES 256
 __global__ void clock_overhead(long long* out) {

@@ -6,12 +6,17 @@ import { z } from 'zod';
 import { analyseAverageCurve } from '../analysis/average-curve';
 import { analyseBanks, bankFindings, degreeColumn, WARP, type PairProbe } from '../analysis/banks';
 import { isPeriodic, type ChaseRecord } from '../analysis/structure';
+import { classifyRises, tlbLevelsOf, type ElementCurve } from '../analysis/tlb';
+import { flagPeriod, latencyLevels, levelOf } from '../analysis/levels';
+import { PATTERNS, patternStep } from '../experiments/global-latency-patterns';
+import { cannotTell } from '../analysis/cannot-tell';
 import { formatBytes } from '../experiments/params';
 import { traversal } from '../experiments/pchase';
 import { traceFindings } from '../experiments/pchase-fine';
 import type { ExperimentResult, Finding, ParamValues, Series, Table } from '../experiments/types';
 import { FORMAT_VERSION } from './common';
-import { checkGpuParams } from './emit';
+import { checkGpuParams, tlbReachPlan } from './emit';
+import { REACH_CURVES } from './programs';
 import { hardwareParams, resolveGpuParams } from './params';
 
 /** A malformed output file: the message names the line. */
@@ -45,12 +50,24 @@ const DeviceLine = z.strictObject({
 const ClockLine = z.strictObject({ type: z.literal('clock'), overheadCycles: count, min: count, max: count, samples: int.positive() });
 const ParamsLine = z.strictObject({
   type: z.literal('params'),
-  experiment: z.enum(['pchase-average', 'pchase-fine', 'shared-bank-stride']),
+  experiment: z.enum(['pchase-average', 'pchase-fine', 'shared-bank-stride', 'tlb-probes', 'global-latency-patterns']),
   format: int,
   params: z.record(z.string(), z.union([z.number(), z.string(), z.boolean(), z.array(z.number())])),
 });
 const AveragePoint = z.strictObject({
   type: z.literal('point'),
+  stride: int.positive(),
+  size: int.positive(),
+  loads: int.positive(),
+  cycles: count,
+  cycles2: count,
+  latency: z.number(),
+  load: z.enum(['ld.global.ca', 'ld.global.cg']),
+});
+const ReachPoint = z.strictObject({
+  type: z.literal('point'),
+  curve: z.enum(REACH_CURVES),
+  elements: int.positive(),
   stride: int.positive(),
   size: int.positive(),
   loads: int.positive(),
@@ -86,16 +103,18 @@ const EndLine = z.strictObject({ type: z.literal('end'), version: int, experimen
 export type DeviceInfo = z.infer<typeof DeviceLine>;
 export type AveragePointLine = z.infer<typeof AveragePoint>;
 export type BankPointLine = z.infer<typeof BankPoint>;
+export type ReachPointLine = z.infer<typeof ReachPoint>;
 export type TraceChunk = z.infer<typeof TraceLine>;
 
 /** One program's output, validated. */
 export interface GpuOutput {
-  experiment: 'pchase-average' | 'pchase-fine' | 'shared-bank-stride';
+  experiment: 'pchase-average' | 'pchase-fine' | 'shared-bank-stride' | 'tlb-probes' | 'global-latency-patterns';
   device: DeviceInfo;
   clockOverhead: number;
   /** The experiment's parameters, resolved and checked as a simulated run checks them. */
   params: ParamValues;
   averagePoints: AveragePointLine[];
+  reachPoints: ReachPointLine[];
   bankPoints: BankPointLine[];
   trace: { index: number[]; cycles: number[]; load: string } | null;
   notes: string[];
@@ -127,6 +146,7 @@ export function parseGpuOutput(text: string): GpuOutput {
   let ended = false;
   let last = 0;
   const averagePoints: AveragePointLine[] = [];
+  const reachPoints: ReachPointLine[] = [];
   const bankPoints: BankPointLine[] = [];
   const chunks: TraceChunk[] = [];
   const notes: string[] = [];
@@ -168,12 +188,13 @@ export function parseGpuOutput(text: string): GpuOutput {
       case 'point':
         if (!head) throw new ImportError('a point before the params line', n);
         if (head.experiment === 'pchase-average') averagePoints.push(parseLine(AveragePoint, value, n, 'point'));
+        else if (head.experiment === 'tlb-probes') reachPoints.push(parseLine(ReachPoint, value, n, 'point'));
         else if (head.experiment === 'shared-bank-stride') bankPoints.push(parseLine(BankPoint, value, n, 'point'));
         else throw new ImportError(`a point line in the output of ${head.experiment}, which prints trace lines`, n);
         return;
       case 'trace': {
         if (!head) throw new ImportError('a trace before the params line', n);
-        if (head.experiment !== 'pchase-fine') throw new ImportError(`a trace line in the output of ${head.experiment}`, n);
+        if (head.experiment !== 'pchase-fine' && head.experiment !== 'global-latency-patterns') throw new ImportError(`a trace line in the output of ${head.experiment}`, n);
         const t = parseLine(TraceLine, value, n, 'trace');
         const have = chunks.reduce((a, c) => a + c.index.length, 0);
         if (t.from !== have) throw new ImportError(`the trace chunk starts at access ${t.from}; ${have} accesses came before it`, n);
@@ -203,11 +224,11 @@ export function parseGpuOutput(text: string): GpuOutput {
   if (clock === undefined) throw new ImportError('no clock line (the measured clock overhead)', last);
   if (!ended) throw new ImportError(`the output ends at line ${last} without an end line: the program did not finish (stopped by its time limit, or crashed?)`);
   const experiment = head.experiment;
-  if (experiment === 'pchase-average' && averagePoints.length === 0) throw new ImportError('no point lines: nothing was measured', last);
+  if ((experiment === 'pchase-average' && averagePoints.length === 0) || (experiment === 'tlb-probes' && !reachPoints.some((p) => p.curve === 'main'))) throw new ImportError('no point lines: nothing was measured', last);
   if (experiment === 'shared-bank-stride' && !bankPoints.some((p) => p.probe === 'sweep')) throw new ImportError('no sweep points: nothing was measured', last);
-  if (experiment === 'pchase-fine' && chunks.length === 0) throw new ImportError('no trace lines: nothing was measured', last);
+  if ((experiment === 'pchase-fine' || experiment === 'global-latency-patterns') && chunks.length === 0) throw new ImportError('no trace lines: nothing was measured', last);
   const trace = chunks.length ? { index: chunks.flatMap((c) => c.index), cycles: chunks.flatMap((c) => c.cycles), load: chunks[0].load } : null;
-  return { experiment, device, clockOverhead: clock, params, averagePoints, bankPoints, trace, notes };
+  return { experiment, device, clockOverhead: clock, params, averagePoints, reachPoints, bankPoints, trace, notes };
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -360,6 +381,20 @@ function fineResult(o: GpuOutput, gap: number): Pick<ExperimentResult, 'series' 
       evidence: `misses (above ${threshold.toFixed(1)} cycles) of traversals 4..${traversals} (${per} accesses each) compared with traversal 3 (MEI 3.2 (4))`,
     });
   }
+  // A cold first traversal: where an access at or past a level comes every q-th access, a miss past
+  // the level above brought in q x s bytes (a sector, a line, or a prefetched pair of them).
+  if (!o.params.warmup && levels.length > 1) {
+    const first = Array.from(latency.subarray(0, Math.min(n, per)), (v) => levelOf(levels, v));
+    for (let b = 1; b < levels.length; b++) {
+      const q = flagPeriod(first.map((l) => l >= b));
+      const what = `accesses at level ${b + 1} or slower (${Math.round(levels[b].min)} cycles and up) in the first, cold traversal (${first.length} accesses of ${formatBytes(s)})`;
+      findings.push(
+        q === null
+          ? cannotTell(`trace.level${b + 1}.everyBytes`, `Cold traversal: one access at level ${b + 1} or slower every`, `the ${what} come at no single period from the first access`, 'a cold run at a smaller stride, or a longer first traversal')
+          : { key: `trace.level${b + 1}.everyBytes`, label: `Cold traversal: one access at level ${b + 1} or slower every`, value: q * s, unit: 'B', evidence: `${what}: every ${q}-th access from the first, so each such miss brought in ${formatBytes(q * s)}` },
+      );
+    }
+  }
   const x = Float64Array.from({ length: n }, (_, i) => i);
   return {
     series: [
@@ -374,18 +409,176 @@ function fineResult(o: GpuOutput, gap: number): Pick<ExperimentResult, 'series' 
   };
 }
 
+/**
+ * tlb-probes' reach sweep: the main curve's rises classified by the controls measured beside it, as the
+ * simulated probe classifies them (classifyRises, tlbLevelsOf): what moves when two elements share a
+ * page, when each has its own, and at twice the stride. A real GPU's curve wanders by a few cycles (an
+ * H100's L2 hits: 269 to 306 cycles between sizes), so only a rise of the level gap or more is a rise,
+ * as the fine-grained traces' levels are split. The simulated probe's later checks (flat plateaus,
+ * hidden overflows, traces behind a step, policy, entry coverage) need chases chosen from these
+ * readings and are not run: the findings stop at reach, entries and the latencies of the steps.
+ */
+function tlbResult(o: GpuOutput, gap: number): Pick<ExperimentResult, 'series' | 'findings' | 'notes'> & { tables: Table[] } {
+  const plan = tlbReachPlan(o.params);
+  const curve = (name: string): ElementCurve | null => {
+    const pts = o.reachPoints.filter((p) => p.curve === name).sort((a, b) => a.elements - b.elements);
+    return pts.length ? { elements: pts.map((p) => p.elements), y: pts.map((p) => stretchLatency(p.cycles, p.cycles2, p.loads, removed(o))) } : null;
+  };
+  const main = curve('main') as ElementCurve;
+  const near = curve('near-pair');
+  const own = curve('own-page');
+  if (!near || !own) throw new ImportError('the reach output lacks its near-pair or own-page control curve');
+  const { checks, segmentation } = classifyRises(main, curve('block-pair'), near, own, curve('double'), gap);
+  const walk = tlbLevelsOf(checks, segmentation.tolerance);
+  const findings: Finding[] = [];
+  const lastN = main.elements[main.elements.length - 1];
+  const src = `main curve at stride ${formatBytes(plan.stride)}`;
+  for (const lvl of [1, 2]) {
+    const k = `tlb.l${lvl}`;
+    const l = walk.levels.find((x) => x.level === lvl);
+    if (!l) {
+      const why =
+        walk.stop ??
+        (checks.length === 0
+          ? `no step of ${gap} cycles or more between plateaus of the main curve up to ${lastN} elements (N = ${formatBytes(lastN * plan.stride)}); it runs between ${Math.min(...Array.from(main.y)).toFixed(1)} and ${Math.max(...Array.from(main.y)).toFixed(1)} cycles`
+          : lvl === 1
+            ? 'no rise the controls name a translation step'
+            : `no second translation rise up to ${lastN} elements`);
+      findings.push(cannotTell(`${k}.entries`, `L${lvl} TLB entries`, why, lvl === 1 ? 'a wider sweep (larger sizeTo), another stride, or a smaller level gap' : 'a wider sweep (larger sizeTo)'));
+      continue;
+    }
+    const c = l.check;
+    findings.push({ key: `${k}.reachBytes`, label: `L${lvl} TLB reach`, value: c.fit * plan.stride, unit: 'B', evidence: `${src}: ${c.fit} elements fit (${c.lo.toFixed(1)} cycles), the latency rises to ${c.hi.toFixed(1)} by ${c.full}; ${c.reason}` });
+    findings.push(
+      c.doubleSame
+        ? { key: `${k}.entries`, label: `L${lvl} TLB entries`, value: c.fit, unit: '', evidence: `the rise starts at the same count at twice the stride: each element has its own entry` }
+        : cannotTell(`${k}.entries`, `L${lvl} TLB entries`, `at twice the stride the rise ${c.doubleHalf ? 'starts at half the count: two elements share an entry at this stride' : 'does not start at the same count'}`, 'a sweep at a larger stride'),
+    );
+    findings.push({ key: `tlb.latency.l${lvl}Step`, label: `Latency before and after the L${lvl} TLB step`, value: `${c.lo.toFixed(1)} -> ${c.hi.toFixed(1)}`, unit: 'cycles', evidence: `${src}: plateaus either side of the rise at ${c.fit} elements` });
+  }
+  // A lower bound where no level shows: one element per page, and the latency never moves by the gap.
+  const ownLo = Math.min(...Array.from(own.y));
+  const ownHi = Math.max(...Array.from(own.y));
+  const ownLast = own.elements[own.elements.length - 1];
+  if (walk.levels.length === 0 && ownHi - ownLo < gap)
+    findings.push({
+      key: 'tlb.flatUpTo',
+      label: 'One element a page: latency flat up to',
+      value: ownLast * plan.stride,
+      unit: 'B',
+      evidence: `the own-page control (each element in a ${formatBytes(plan.stride)} block of its own: a page of its own where pages are no larger) stays between ${ownLo.toFixed(1)} and ${ownHi.toFixed(1)} cycles up to ${ownLast} elements: up to there every translation hits, or a miss costs less than ${gap} cycles`,
+    });
+  const series: Series[] = [];
+  for (const name of REACH_CURVES) {
+    const cv = curve(name);
+    if (cv) series.push({ name, x: Float64Array.from(cv.elements), y: Float64Array.from(cv.y), xLabel: 'Elements', xUnit: '', yLabel: 'Average latency', yUnit: 'cycles', style: 'line' });
+  }
+  const table: Table = {
+    name: 'Rises of the main curve and what the controls say',
+    columns: [
+      { key: 'fit', label: 'Fit', unit: 'elements' },
+      { key: 'full', label: 'Full', unit: 'elements' },
+      { key: 'lo', label: 'Before', unit: 'cycles' },
+      { key: 'hi', label: 'After', unit: 'cycles' },
+      { key: 'verdict', label: 'Verdict' },
+      { key: 'reason', label: 'Why' },
+    ],
+    rows: checks.map((c) => ({ fit: c.fit, full: c.full, lo: Math.round(c.lo * 10) / 10, hi: Math.round(c.hi * 10) / 10, verdict: c.verdict, reason: c.reason })),
+  };
+  return {
+    series,
+    tables: [table],
+    findings,
+    notes: [
+      `Main curve: element i at i x ${formatBytes(plan.stride)} + (i x ${plan.skew} B mod ${formatBytes(plan.stride)}); ${main.elements.length} counts up to ${lastN} elements (N = ${formatBytes(lastN * plan.stride)}); controls: ${plan.curves.slice(1).map((c) => c.name).join(', ')}; loads ${o.reachPoints[0].load}.`,
+      `Rises are steps of ${gap} cycles or more (the level gap); the simulated probe's later checks (flat plateaus, hidden overflows, a trace behind each step, the policy, entry coverage) are not run on hardware.`,
+    ],
+  };
+}
+
+/**
+ * MEI Table 3's sequence on a real GPU: no counters say where an access hit, so each access is read
+ * by the pattern the sequence means it to meet (patternStep). The reading holds where the flushes
+ * outnumber the TLBs' entries and the caches keep the probe lines: the notes say where the latencies
+ * contradict that.
+ */
+function patternsResult(o: GpuOutput, gap: number): Pick<ExperimentResult, 'series' | 'findings' | 'notes'> & { tables: Table[] } {
+  const t = o.trace as NonNullable<GpuOutput['trace']>;
+  const ov = removed(o) ? o.clockOverhead : 0;
+  const latency = Float64Array.from(t.cycles, (c) => c - ov);
+  const sums = new Float64Array(7);
+  const counts = new Float64Array(7);
+  for (let i = 0; i < latency.length; i++) {
+    const pat = patternStep(o.params, i).pattern;
+    sums[pat] += latency[i];
+    counts[pat]++;
+  }
+  const rows: Table['rows'] = [];
+  const findings: Finding[] = [];
+  const mean = (id: number): number => sums[id] / counts[id];
+  for (const pat of PATTERNS) {
+    if (!counts[pat.id]) continue;
+    const latency = Math.round(mean(pat.id) * 10) / 10;
+    rows.push({ pattern: pat.id, data: pat.data, l1Tlb: pat.l1Tlb, l2Tlb: pat.l2Tlb, latency, count: counts[pat.id] });
+    findings.push({
+      key: `pattern${pat.id}.latency`,
+      label: `Pattern ${pat.id} (data ${pat.data}, L1 TLB ${pat.l1Tlb}, L2 TLB ${pat.l2Tlb})`,
+      value: latency,
+      unit: 'cycles',
+      evidence: `mean of the ${counts[pat.id]} accesses the sequence places in this pattern (by position: a real GPU has no counters to say where an access hit)`,
+    });
+  }
+  const levels = latencyLevels(latency, gap);
+  findings.push({ key: 'trace.levels', label: 'Distinct latency levels in the trace', value: levels.length, unit: '', evidence: `latencies cluster at ${levels.map((l) => Math.round(l.latency)).join(', ')} cycles (levels more than ${gap} cycles apart)` });
+  const notes: string[] = [`Page stride ${formatBytes(o.params.page as number)}; ${latency.length} accesses in ${o.params.rounds as number} rounds; loads ${t.load}.`];
+  const near = (a: number, b: number): boolean => counts[a] > 0 && counts[b] > 0 && Math.abs(mean(a) - mean(b)) <= gap;
+  if (near(1, 2)) notes.push(`Patterns 1 and 2 differ by less than ${gap} cycles: the ${o.params.l1Flush as number} flush pages may not have pushed the probe page out of the L1 TLB (raise l1Flush), or its miss costs little.`);
+  if (near(2, 3)) notes.push(`Patterns 2 and 3 differ by less than ${gap} cycles: the ${o.params.l2Flush as number} flush pages may not have pushed the probe page out of the L2 TLB (raise l2Flush), or the L2 TLB reaches further.`);
+  if (counts[6] && near(5, 6)) notes.push('Pattern 6 is as fast as pattern 5: no window of active page entries shows at this far address (MEI saw one on Kepler only).');
+  const x = Float64Array.from({ length: latency.length }, (_, i) => i);
+  return {
+    series: [{ name: 'latency', x, y: latency, xLabel: 'Access', xUnit: '', yLabel: 'Latency', yUnit: 'cycles', style: 'scatter' }],
+    tables: [
+      {
+        name: 'Latency by access pattern (MEI Table 3)',
+        columns: [
+          { key: 'pattern', label: 'Pattern' },
+          { key: 'data', label: 'Data cache' },
+          { key: 'l1Tlb', label: 'L1 TLB' },
+          { key: 'l2Tlb', label: 'L2 TLB' },
+          { key: 'latency', label: 'Latency', unit: 'cycles' },
+          { key: 'count', label: 'Accesses' },
+        ],
+        rows,
+      },
+    ],
+    findings,
+    notes,
+  };
+}
+
 /** Runs the simulated experiment's analysers on a validated output. */
 export function analyseGpuOutput(o: GpuOutput, options: ImportOptions = {}): GpuResult {
   const gap = options.levelGap ?? DEFAULT_LEVEL_GAP;
   if (!(gap > 0)) throw new ImportError(`the level gap must be a positive number of cycles; got ${gap}`);
   const base = { device: o.device, experiment: o.experiment, params: o.params };
+  const carveout = o.params.carveout === undefined ? [] : [`Shared-memory carveout asked for: ${String(o.params.carveout)} % of the largest (the driver rounds it up to a configuration the SM has).`];
   const common = [
+    ...carveout,
     `Measured on ${o.device.name} (compute capability ${o.device.computeCapability}, ${o.device.sms} SMs, ${formatBytes(o.device.l2Bytes)} L2); clock overhead (two back-to-back reads) ${o.clockOverhead} cycles, ${o.params.clockOverhead === 'removed' ? 'removed' : 'included'}.`,
     ...o.notes.map((t) => `The program: ${t}`),
   ];
   if (o.experiment === 'pchase-average') {
     const r = averageResult(o);
     return { ...base, series: r.series, tables: [], findings: r.findings, notes: [...common, ...r.notes] };
+  }
+  if (o.experiment === 'tlb-probes') {
+    const r = tlbResult(o, gap);
+    return { ...base, series: r.series, tables: r.tables, findings: r.findings, notes: [...common, ...r.notes] };
+  }
+  if (o.experiment === 'global-latency-patterns') {
+    const r = patternsResult(o, gap);
+    return { ...base, series: r.series, tables: r.tables, findings: r.findings, notes: [...common, ...r.notes] };
   }
   if (o.experiment === 'shared-bank-stride') {
     const r = bankResult(o);

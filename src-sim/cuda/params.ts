@@ -4,15 +4,42 @@
  * real run and a simulated run of the same parameters line up. Settings of the simulated hardware
  * alone are refused; settings that only steer the simulator's bookkeeping are ignored with a note.
  */
+import { globalLatencyPatterns } from '../experiments/global-latency-patterns';
 import { pchaseAverage } from '../experiments/pchase-average';
 import { pchaseFine } from '../experiments/pchase-fine';
 import { sharedBankStride } from '../experiments/shared-bank-stride';
 import { resolveParams } from '../experiments/params';
-import type { Experiment, ParamValues, RawParams } from '../experiments/types';
+import { tlbProbes } from '../experiments/tlb-probes';
+import type { Experiment, ParamSpec, ParamValues, RawParams } from '../experiments/types';
 import { ExperimentError } from '../experiments/types';
 
 /** The experiments that have a CUDA program. */
-export const GPU_EXPERIMENTS: readonly Experiment[] = [pchaseAverage, pchaseFine, sharedBankStride];
+export const GPU_EXPERIMENTS: readonly Experiment[] = [pchaseAverage, pchaseFine, sharedBankStride, tlbProbes, globalLatencyPatterns];
+
+/**
+ * Settings of a real GPU that no simulated preset has: the shared-memory carveout the chase kernels
+ * ask for (cudaFuncAttributePreferredSharedMemoryCarveout, a percentage of the largest shared memory;
+ * the driver rounds it up to a configuration the SM has, and the L1 data cache gets the rest).
+ */
+export const CARVEOUT_PARAM: ParamSpec = {
+  name: 'carveout',
+  label: 'Shared-memory carveout',
+  unit: '%',
+  kind: 'integer',
+  default: 0,
+  min: 0,
+  max: 100,
+  description:
+    'Real GPUs only: the shared-memory carveout the chase asks for, in percent of the largest (0: the smallest, so the largest L1; 100: the most shared memory, the smallest L1). A hint the driver rounds up to a configuration the SM has; a fine-grained trace needs at least its own shared memory.',
+};
+
+/** The real-GPU-only parameters of each experiment. */
+const GPU_ONLY: Record<string, readonly ParamSpec[]> = {
+  'pchase-average': [CARVEOUT_PARAM],
+  'pchase-fine': [CARVEOUT_PARAM],
+  'tlb-probes': [CARVEOUT_PARAM],
+  'global-latency-patterns': [CARVEOUT_PARAM],
+};
 
 export function gpuExperiment(id: string): Experiment {
   const e = GPU_EXPERIMENTS.find((x) => x.id === id);
@@ -40,6 +67,11 @@ function checkValue(id: string, p: ParamValues): void {
     );
   if (id === 'pchase-fine' && p.init !== 'uniform')
     throw new ExperimentError('parameter "init" is non-uniform; the real-GPU program writes the uniform chain A[i] = (i + s) mod N only (MEI Listing 3)', 'init');
+  if (id === 'tlb-probes' && p.probe !== 'reach')
+    throw new ExperimentError(
+      `parameter "probe" is ${String(p.probe)}; on a real GPU the program runs the reach probe only (latency against N at a large stride); the other probes choose their next chase from the last one's reading`,
+      'probe',
+    );
   if (id === 'shared-bank-stride' && p.mode === '8-byte')
     throw new ExperimentError(
       'parameter "mode" is 8-byte; the program measures the bank width the device has (8-byte banks were a Kepler mode, and current CUDA no longer selects it): use default',
@@ -62,13 +94,22 @@ export function resolveGpuParams(id: string, raw: RawParams = {}): GpuParams {
     if (REFUSED[name] !== undefined && experiment.params.some((s) => s.name === name))
       throw new ExperimentError(`parameter "${name}" does not apply to a real GPU: ${REFUSED[name]}`, name);
   }
-  const params = resolveParams(experiment.params, raw);
+  const params = resolveParams([...experiment.params, ...(GPU_ONLY[id] ?? [])], raw);
   checkValue(id, params);
   const notes: string[] = [];
   for (const name of Object.keys(raw)) if (IGNORED[name] !== undefined) notes.push(`parameter "${name}" is ignored on a real GPU: ${IGNORED[name]}`);
   if (id === 'shared-bank-stride' && (params.mode === 'all' || params.mode === '4-byte'))
     notes.push(`parameter "mode" is ${String(params.mode)}: the program measures the one bank width the device has`);
   return { experiment, params, notes };
+}
+
+/**
+ * Every parameter a real-GPU run of the experiment takes: the experiment's own (less those that
+ * describe the simulated chip) and the real-GPU-only ones, for forms and help.
+ */
+export function gpuParamSpecs(id: string): ParamSpec[] {
+  const e = gpuExperiment(id);
+  return [...e.params.filter((s) => REFUSED[s.name] === undefined && IGNORED[s.name] === undefined), ...(GPU_ONLY[id] ?? [])];
 }
 
 /** Parameters the program and the import read; the preset-only ones are left out. */

@@ -12,38 +12,30 @@ import type { ParamValues } from '../experiments/types';
 const list = (xs: readonly number[]): string => xs.map((x) => `${x}ULL`).join(', ');
 const loadFn = (space: unknown): string => (space === 'global-cg' ? 'ld_cg' : 'ld_ca');
 const loadPtx = (space: unknown): string => (space === 'global-cg' ? 'ld.global.cg' : 'ld.global.ca');
+/** The carveout constant (percent of the largest shared memory) of a program whose experiment takes one. */
+const carveoutConst = (p: ParamValues): string => `static const int CARVEOUT = ${(p.carveout as number | undefined) ?? 0};  // percent; checked in main`;
+const checkCarveout = `  if (CARVEOUT < 0 || CARVEOUT > 100) bad_param("carveout must be 0 to 100 (percent of the largest shared memory)");`;
 
-/** WONG's average-latency P-chase: one curve per stride over array sizes sizeFrom..sizeTo. */
-export function pchaseAverageBody(p: ParamValues): string {
-  const strides = p.strides as number[];
-  return String.raw`
-// ---- pchase-average: average latency of dependent loads against array size, one curve per stride.
-static const unsigned long long STRIDES[] = { ${list(strides)} };
-static const int NSTRIDES = ${strides.length};
-static const unsigned long long SIZE_FROM = ${p.sizeFrom as number}ULL, SIZE_TO = ${p.sizeTo as number}ULL, SIZE_STEP = ${p.sizeStep as number}ULL;
-static const unsigned long long TRAVERSALS = ${p.traversals as number}ULL;
-static const char* LOAD = "${loadPtx(p.space)}";
-static const bool CLOCK_REMOVED = ${p.clockOverhead === 'included' ? 'false' : 'true'};
-
-// A[i] = (i + s) mod n, in elements (MEI Listing 3).
-__global__ void init_chain(unsigned* A, unsigned long long n, unsigned long long s) {
-  for (unsigned long long i = blockIdx.x * (unsigned long long)blockDim.x + threadIdx.x; i < n; i += (unsigned long long)gridDim.x * blockDim.x)
-    A[i] = (unsigned)((i + s) % n);
-}
-
-// The chase itself: one dependent load per step. Not inlined, so that the warm-up and the timed
+/**
+ * The average-latency chase kernels (pchase-average and the tlb-probes reach sweep): one untimed
+ * traversal, then two timed stretches of n and 2n loads whose difference over n is one load's latency.
+ */
+const averageKernels = (space: unknown, wide = false): string => {
+  const T = wide ? 'unsigned long long' : 'unsigned';
+  const ld = `${loadFn(space)}${wide ? '64' : ''}`;
+  return String.raw`// The chase itself: one dependent load per step. Not inlined, so that the warm-up and the timed
 // chase run the same instructions (the timed one finds them in the instruction cache).
-__device__ __noinline__ unsigned chase(const unsigned* __restrict__ A, unsigned j, unsigned long long steps) {
-  for (unsigned long long i = 0; i < steps; i++) j = ${loadFn(p.space)}(A + j);
+__device__ __noinline__ ${T} chase(const ${T}* __restrict__ A, ${T} j, unsigned long long steps) {
+  for (unsigned long long i = 0; i < steps; i++) j = ${ld}(A + j);
   return j;
 }
 
 // One thread: an untimed warm-up traversal, then two timed stretches continuing the chase, of
 // 'loads' and of 2 x 'loads' dependent loads. Their difference over 'loads' is the latency of a load
 // with the clock reads and the fixed cost of a timed stretch taken out.
-__global__ void chase_average(const unsigned* __restrict__ A, unsigned long long warm, unsigned long long loads, long long* out, unsigned* sink) {
-  __shared__ unsigned s_sink[1];
-  unsigned j = chase(A, 0, warm);
+__global__ void chase_average(const ${T}* __restrict__ A, unsigned long long warm, unsigned long long loads, long long* out, ${T}* sink) {
+  __shared__ ${T} s_sink[1];
+  ${T} j = chase(A, 0, warm);
   s_sink[0] = j;  // the warm-up is finished before the clock starts
   long long t0 = clk();
   j = chase(A, j, loads);
@@ -58,10 +50,34 @@ __global__ void chase_average(const unsigned* __restrict__ A, unsigned long long
   *sink = s_sink[0];
 }
 
+`;
+};
+
+/** WONG's average-latency P-chase: one curve per stride over array sizes sizeFrom..sizeTo. */
+export function pchaseAverageBody(p: ParamValues): string {
+  const strides = p.strides as number[];
+  return String.raw`
+// ---- pchase-average: average latency of dependent loads against array size, one curve per stride.
+static const unsigned long long STRIDES[] = { ${list(strides)} };
+static const int NSTRIDES = ${strides.length};
+static const unsigned long long SIZE_FROM = ${p.sizeFrom as number}ULL, SIZE_TO = ${p.sizeTo as number}ULL, SIZE_STEP = ${p.sizeStep as number}ULL;
+static const unsigned long long TRAVERSALS = ${p.traversals as number}ULL;
+static const char* LOAD = "${loadPtx(p.space)}";
+static const bool CLOCK_REMOVED = ${p.clockOverhead === 'included' ? 'false' : 'true'};
+${carveoutConst(p)}
+
+// A[i] = (i + s) mod n, in elements (MEI Listing 3).
+__global__ void init_chain(unsigned* A, unsigned long long n, unsigned long long s) {
+  for (unsigned long long i = blockIdx.x * (unsigned long long)blockDim.x + threadIdx.x; i < n; i += (unsigned long long)gridDim.x * blockDim.x)
+    A[i] = (unsigned)((i + s) % n);
+}
+
+${averageKernels(p.space)}
 int main() {
   print_device();
   measure_clock();
   print_params();
+${checkCarveout}
   if (SIZE_STEP == 0 || SIZE_STEP % 4 != 0) bad_param("sizeStep must be a positive multiple of 4 B");
   if (SIZE_TO < SIZE_FROM) bad_param("sizeTo must not be smaller than sizeFrom");
   if ((SIZE_TO - SIZE_FROM) / SIZE_STEP + 1 > 4000) bad_param("the sweep has more than 4000 sizes; raise sizeStep");
@@ -85,8 +101,8 @@ int main() {
   CHECK(cudaMalloc(&A, maxN));
   CHECK(cudaMalloc(&d_out, 2 * sizeof(long long)));
   CHECK(cudaMalloc(&d_sink, sizeof(unsigned)));
-  // The chase asks for the smallest shared-memory carveout: the largest L1 the device gives.
-  CHECK(cudaFuncSetAttribute(chase_average, cudaFuncAttributePreferredSharedMemoryCarveout, 0));
+  // The shared-memory carveout the chase asks for (0: the smallest, so the largest L1 the device gives).
+  CHECK(cudaFuncSetAttribute(chase_average, cudaFuncAttributePreferredSharedMemoryCarveout, CARVEOUT));
   int sms = attr(cudaDevAttrMultiProcessorCount, g_dev);
   int points = 0;
   for (int si = 0; si < NSTRIDES; si++) {
@@ -124,6 +140,7 @@ static const unsigned long long SIZE = ${p.size as number}ULL, STRIDE = ${p.stri
 static const unsigned long long ITERATIONS = ${p.iterations as number}ULL;
 static const bool WARMUP = ${p.warmup ? 'true' : 'false'};
 static const char* LOAD = "${loadPtx(p.space)}";
+${carveoutConst(p)}
 #define TRACE_CHUNK 1024
 
 __global__ void init_chain(unsigned* A, unsigned long long n, unsigned long long s) {
@@ -157,6 +174,7 @@ int main() {
   print_device();
   measure_clock();
   print_params();
+${checkCarveout}
   if (STRIDE == 0 || STRIDE % 4 != 0) bad_param("stride must be a positive multiple of 4 B");
   if (SIZE == 0 || SIZE % 4 != 0) bad_param("size must be a positive multiple of 4 B");
   if (STRIDE > SIZE) bad_param("stride is larger than size");
@@ -183,8 +201,8 @@ int main() {
   init_chain<<<attr(cudaDevAttrMultiProcessorCount, g_dev) * 4, 256>>>(A, SIZE / 4, STRIDE / 4);
   CHECK_LAUNCH();
   CHECK(cudaFuncSetAttribute(chase_fine, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)shared));
-  // The smallest shared-memory carveout that holds the trace: the largest L1 left beside it.
-  CHECK(cudaFuncSetAttribute(chase_fine, cudaFuncAttributePreferredSharedMemoryCarveout, 0));
+  // The carveout asked for (0: the smallest that holds the trace, so the largest L1 left beside it).
+  CHECK(cudaFuncSetAttribute(chase_fine, cudaFuncAttributePreferredSharedMemoryCarveout, CARVEOUT));
   unsigned long long warm = WARMUP ? (SIZE + STRIDE - 1) / STRIDE : 0;
   if (!WARMUP) cold_l2();  // a cold start: the array is not left in L2 by its initialisation
   chase_fine<<<1, 1, (size_t)shared>>>(A, warm, k, d_next, d_cycles);
@@ -372,6 +390,196 @@ int main() {
   }
   CHECK(cudaFree(d_sink));
   print_end(g_records);
+  return 0;
+}
+`;
+}
+
+/** The curves of a reach sweep: each a layout of elements, by name. */
+export const REACH_CURVES = ['main', 'block-pair', 'near-pair', 'own-page', 'double'] as const;
+
+/** The element layouts and sizes of a tlb-probes reach sweep on a real GPU (tlbReachPlan in emit.ts). */
+export interface TlbReachPlan {
+  stride: number;
+  skew: number;
+  sizes: number[];
+  /** Elements of each size: one a stride. */
+  counts: number[];
+  /** Byte address of every element of each curve, up to the largest count. */
+  curves: { name: (typeof REACH_CURVES)[number]; addresses: number[] }[];
+}
+
+/**
+ * tlb-probes' reach probe: the average latency against the element count at a large stride, for the
+ * main layout (element i at i x stride + (i x skew mod stride)) and the simulated probe's controls, whose
+ * element addresses the emitter writes into the program.
+ */
+export function tlbReachBody(p: ParamValues, plan: TlbReachPlan): string {
+  const all = plan.curves.flatMap((c) => c.addresses);
+  const span = Math.max(...all) + 8;
+  return String.raw`
+// ---- tlb-probes (reach): average latency against the element count at a large stride, with controls.
+static const unsigned long long STRIDE = ${plan.stride}ULL;
+static const unsigned long long SIZES[] = { ${list(plan.sizes)} };
+static const unsigned long long COUNTS[] = { ${list(plan.counts)} };
+static const int NSIZES = ${plan.sizes.length};
+static const char* CURVES[] = { ${plan.curves.map((c) => `"${c.name}"`).join(', ')} };
+static const int NCURVES = ${plan.curves.length};
+static const unsigned long long PER_CURVE = ${plan.counts[plan.counts.length - 1]}ULL;
+// Byte address of element i of curve c: ADDRESSES[c * PER_CURVE + i].
+static const unsigned long long ADDRESSES[] = { ${list(all)} };
+static const unsigned long long SPAN = ${span}ULL;
+static const unsigned long long TRAVERSALS = ${p.traversals as number}ULL;
+static const char* LOAD = "${loadPtx(p.space)}";
+static const bool CLOCK_REMOVED = ${p.clockOverhead === 'included' ? 'false' : 'true'};
+${carveoutConst(p)}
+
+// The chain over the first 'count' elements of a curve: each holds the 64-bit index (in 8-byte words)
+// of the next, the last the first's.
+__global__ void init_elements(unsigned long long* A, const unsigned long long* addr, unsigned long long count) {
+  for (unsigned long long i = blockIdx.x * (unsigned long long)blockDim.x + threadIdx.x; i < count; i += (unsigned long long)gridDim.x * blockDim.x)
+    A[addr[i] / 8] = addr[(i + 1) % count] / 8;
+}
+
+${averageKernels(p.space, true)}
+int main() {
+  print_device();
+  measure_clock();
+  print_params();
+${checkCarveout}
+  if (TRAVERSALS < 1 || TRAVERSALS > 64) bad_param("traversals must be 1 to 64");
+  for (int i = 0; i < NSIZES; i++) if (COUNTS[i] < 1 || COUNTS[i] > PER_CURVE) bad_param("an element count is outside the addresses written");
+  for (unsigned long long i = 0; i < NCURVES * PER_CURVE; i++) if (ADDRESSES[i] % 8 != 0 || ADDRESSES[i] + 8 > SPAN) bad_param("an element address is not an 8-byte word inside the array");
+  for (int c = 0; c < NCURVES; c++) if (ADDRESSES[c * PER_CURVE] != 0) bad_param("a curve does not start at address 0, where the chase starts");
+  size_t free_b = 0, total_b = 0;
+  CHECK(cudaMemGetInfo(&free_b, &total_b));
+  if (SPAN > free_b / 2) bad_param("the widest curve spans more than half the free device memory (the double-stride control spans twice the array): a smaller sizeTo");
+  unsigned long long* A = nullptr;
+  unsigned long long* d_addr = nullptr;
+  long long* d_out = nullptr;
+  unsigned long long* d_sink = nullptr;
+  CHECK(cudaMalloc(&A, SPAN));
+  CHECK(cudaMalloc(&d_addr, sizeof ADDRESSES));
+  CHECK(cudaMalloc(&d_out, 2 * sizeof(long long)));
+  CHECK(cudaMalloc(&d_sink, sizeof(unsigned long long)));
+  CHECK(cudaMemcpy(d_addr, ADDRESSES, sizeof ADDRESSES, cudaMemcpyHostToDevice));
+  CHECK(cudaFuncSetAttribute(chase_average, cudaFuncAttributePreferredSharedMemoryCarveout, CARVEOUT));
+  int sms = attr(cudaDevAttrMultiProcessorCount, g_dev);
+  int points = 0;
+  for (int c = 0; c < NCURVES; c++) {
+    for (int si = 0; si < NSIZES; si++) {
+      unsigned long long per = COUNTS[si];  // elements, one access each per traversal
+      unsigned long long loads = std::max(256ULL, per * TRAVERSALS);
+      init_elements<<<sms, 256>>>(A, d_addr + c * PER_CURVE, per);
+      CHECK_LAUNCH();
+      chase_average<<<1, 1>>>(A, per, loads, d_out, d_sink);  // from index 0: every curve's first element
+      CHECK_LAUNCH();
+      long long cycles[2] = {0, 0};
+      CHECK(cudaMemcpy(cycles, d_out, sizeof cycles, cudaMemcpyDeviceToHost));
+      printf("{\"type\":\"point\",\"curve\":\"%s\",\"elements\":%llu,\"stride\":%llu,\"size\":%llu,\"loads\":%llu,\"cycles\":%lld,\"cycles2\":%lld,\"latency\":%.3f,\"load\":\"%s\"}\n",
+             CURVES[c], per, STRIDE, SIZES[si], loads, cycles[0], cycles[1], CLOCK_REMOVED ? (double)(cycles[1] - cycles[0]) / (double)loads : (double)cycles[1] / (2.0 * loads), LOAD);
+      fflush(stdout);
+      points++;
+    }
+  }
+  CHECK(cudaFree(A));
+  CHECK(cudaFree(d_addr));
+  CHECK(cudaFree(d_out));
+  CHECK(cudaFree(d_sink));
+  print_end(points);
+  return 0;
+}
+`;
+}
+
+/**
+ * MEI Table 3's non-uniform sequence: every access at an address of the sequence (global-latency-
+ * patterns' patternStep), timed one by one. The array is all zeros, so each load returns 0 and the
+ * next address is the next offset plus that 0: every load waits for the one before. The offsets wait
+ * in shared memory, the next one read before the clock starts.
+ */
+export function patternsBody(p: ParamValues, offsets: readonly number[]): string {
+  const span = Math.max(...offsets) + 4;
+  return String.raw`
+// ---- global-latency-patterns: per-access latency of MEI's non-uniform sequence (Table 3).
+static const unsigned long long OFFSETS[] = { ${list(offsets)} };
+static const unsigned K = ${offsets.length};
+static const unsigned long long SPAN = ${span}ULL;
+static const char* LOAD = "${loadPtx(p.space)}";
+${carveoutConst(p)}
+#define TRACE_CHUNK 1024
+
+extern __shared__ unsigned long long s_offsets[];
+__global__ void chase_patterns(const unsigned* __restrict__ A, const unsigned long long* offsets, unsigned k, unsigned* out_cycles, unsigned* sink) {
+  unsigned* s_time = (unsigned*)(s_offsets + k);
+  __shared__ unsigned s_sink[1];
+  for (unsigned i = 0; i < k; i++) s_offsets[i] = offsets[i];
+  unsigned v = 0;
+  unsigned long long next = s_offsets[0];
+#pragma unroll 1
+  for (unsigned i = 0; i < k; i++) {
+    unsigned long long off = next;
+    next = s_offsets[i + 1 < k ? i + 1 : i];
+    s_sink[0] = (unsigned)next;  // the next offset is in a register before the clock starts
+    long long t0 = clk();
+    v = ${loadFn(p.space)}(A + off / 4 + v);
+    s_sink[0] = v;  // the load finishes before the clock is read
+    long long t1 = clk();
+    s_time[i] = (unsigned)(t1 - t0);
+  }
+  for (unsigned i = 0; i < k; i++) out_cycles[i] = s_time[i];
+  *sink = s_sink[0];
+}
+
+int main() {
+  print_device();
+  measure_clock();
+  print_params();
+${checkCarveout}
+  for (unsigned i = 0; i < K; i++) if (OFFSETS[i] % 4 != 0 || OFFSETS[i] + 4 > SPAN) bad_param("an offset of the sequence is not a 4-byte element inside the array");
+  unsigned long long shared = 12ULL * K;
+  int optin = attr(cudaDevAttrMaxSharedMemoryPerBlockOptin, g_dev);
+  if (shared > (unsigned long long)optin) {
+    char buf[256];
+    snprintf(buf, sizeof buf, "the sequence has %u accesses and needs %llu B of shared memory (12 B an access); this device gives a block at most %d B: at most %d accesses (fewer rounds or flush pages)",
+             K, shared, optin, optin / 12);
+    bad_param(buf);
+  }
+  size_t free_b = 0, total_b = 0;
+  CHECK(cudaMemGetInfo(&free_b, &total_b));
+  if (SPAN > free_b / 2) bad_param("the sequence's addresses span more than half the free device memory");
+  unsigned* A = nullptr;
+  unsigned long long* d_offsets = nullptr;
+  unsigned* d_cycles = nullptr;
+  unsigned* d_sink = nullptr;
+  CHECK(cudaMalloc(&A, SPAN));
+  CHECK(cudaMemset(A, 0, SPAN));
+  CHECK(cudaMalloc(&d_offsets, K * sizeof(unsigned long long)));
+  CHECK(cudaMalloc(&d_cycles, K * sizeof(unsigned)));
+  CHECK(cudaMalloc(&d_sink, sizeof(unsigned)));
+  CHECK(cudaMemcpy(d_offsets, OFFSETS, K * sizeof(unsigned long long), cudaMemcpyHostToDevice));
+  CHECK(cudaFuncSetAttribute(chase_patterns, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)shared));
+  CHECK(cudaFuncSetAttribute(chase_patterns, cudaFuncAttributePreferredSharedMemoryCarveout, CARVEOUT));
+  cold_l2();  // the sequence starts cold, as a fresh simulated model does
+  chase_patterns<<<1, 1, (size_t)shared>>>(A, d_offsets, K, d_cycles, d_sink);
+  CHECK_LAUNCH();
+  std::vector<unsigned> cycles(K);
+  CHECK(cudaMemcpy(cycles.data(), d_cycles, K * sizeof(unsigned), cudaMemcpyDeviceToHost));
+  int records = 0;
+  for (unsigned from = 0; from < K; from += TRACE_CHUNK) {
+    unsigned to = std::min(K, from + TRACE_CHUNK);
+    printf("{\"type\":\"trace\",\"from\":%u,\"load\":\"%s\",\"index\":[", from, LOAD);
+    for (unsigned i = from; i < to; i++) printf(i > from ? ",%llu" : "%llu", OFFSETS[i] / 4);
+    printf("],\"cycles\":[");
+    for (unsigned i = from; i < to; i++) printf(i > from ? ",%u" : "%u", cycles[i]);
+    printf("]}\n");
+    records++;
+  }
+  CHECK(cudaFree(A));
+  CHECK(cudaFree(d_offsets));
+  CHECK(cudaFree(d_cycles));
+  CHECK(cudaFree(d_sink));
+  print_end(records);
   return 0;
 }
 `;

@@ -39,8 +39,13 @@ function roundLength(p: ParamValues): number {
   return 3 + (p.l1Flush as number) + 1 + 2 * (p.l2Flush as number) + 2 + ((p.farWindow as number) > 0 ? 1 : 0);
 }
 
-/** The byte address of access i of the non-uniform sequence (computed, never stored as an array). */
-export function patternAddress(p: ParamValues, i: number): number {
+/**
+ * Access i of the non-uniform sequence (computed, never stored as an array): its byte address and the
+ * MEI Table 3 pattern the sequence means it to meet (0: a first touch or a flush access). The intent
+ * holds where the flushes outnumber the TLBs' entries; a simulated run reads each access's outcome
+ * from the model's counters instead (patternOf), a real GPU's run can only go by the intent.
+ */
+export function patternStep(p: ParamValues, i: number): { address: number; pattern: number } {
   const page = p.page as number;
   const rounds = p.rounds as number;
   const l1 = p.l1Flush as number;
@@ -50,22 +55,28 @@ export function patternAddress(p: ParamValues, i: number): number {
   let k = i - r * len;
   const probe = r * page + LINE_OFFSET;
   const flushBase = rounds * page;
-  if (k === 0) return probe; // first touch: cold line
-  if (k === 1) return probe; // pattern 1: data hit, L1 TLB hit
-  if (k === 2) return probe + 128; // pattern 4: new line, same page
+  const at = (address: number, pattern = 0): { address: number; pattern: number } => ({ address, pattern });
+  if (k === 0) return at(probe); // first touch: cold line
+  if (k === 1) return at(probe, 1); // pattern 1: data hit, L1 TLB hit
+  if (k === 2) return at(probe + 128, 4); // pattern 4: new line, same page
   k -= 3;
-  if (k < l1) return flushBase + k * page; // push the probe page out of the L1 TLB
+  if (k < l1) return at(flushBase + k * page); // push the probe page out of the L1 TLB
   k -= l1;
-  if (k === 0) return probe; // pattern 2: data hit, L1 TLB miss, L2 TLB hit
+  if (k === 0) return at(probe, 2); // pattern 2: data hit, L1 TLB miss, L2 TLB hit
   k -= 1;
-  if (k < l2) return flushBase + k * page; // push it out of the L2 TLB too
+  if (k < l2) return at(flushBase + k * page); // push it out of the L2 TLB too
   k -= l2;
-  if (k === 0) return probe; // pattern 3: data hit, both TLBs miss
+  if (k === 0) return at(probe, 3); // pattern 3: data hit, both TLBs miss
   k -= 1;
-  if (k < l2) return flushBase + k * page;
+  if (k < l2) return at(flushBase + k * page);
   k -= l2;
-  if (k === 0) return probe + 256; // pattern 5: new line, both TLBs miss
-  return (p.farWindow as number) + r * page + LINE_OFFSET; // pattern 6 where a window exists
+  if (k === 0) return at(probe + 256, 5); // pattern 5: new line, both TLBs miss
+  return at((p.farWindow as number) + r * page + LINE_OFFSET, 6); // pattern 6 where a window exists
+}
+
+/** The byte address of access i of the non-uniform sequence. */
+export function patternAddress(p: ParamValues, i: number): number {
+  return patternStep(p, i).address;
 }
 
 export function patternSequenceLength(p: ParamValues): number {

@@ -179,7 +179,7 @@ const params: ParamSpec[] = [
 ];
 
 /** Element i of a chase: i*stride, plus a skew that stays within the element's page, plus an offset for the second group. */
-class Layout {
+export class Layout {
   constructor(
     readonly stride: number,
     readonly skew: number,
@@ -212,7 +212,7 @@ interface Plan {
   reachSizes: number[];
 }
 
-function sizeList(from: number, to: number, step: number): number[] {
+export function sizeList(from: number, to: number, step: number): number[] {
   if (to < from) throw new ExperimentError('parameter "sizeTo" must not be smaller than "sizeFrom"', 'sizeTo');
   if (step <= 0) throw new ExperimentError('parameter "sizeStep" must be positive', 'sizeStep');
   const count = Math.floor((to - from) / step) + 1;
@@ -390,7 +390,7 @@ function classTable(name: string, classes: readonly LatencyClass[]): Table {
 const STREAM = { reach: 0, policy: 900_000, reuse: 950_000, fixed: 1_000_000, offset: 2_000_000, missed: 3_000_000, window: 4_000_000, pair: 5_000_000, same: 6_000_000, double: 7_000_000, ladder: 8_000_000, coverage: 9_000_000, own: 10_000_000, repeat: 11_000_000 };
 
 /** Anything that places element i of a chase. */
-interface Placement {
+export interface Placement {
   at(i: number): number;
 }
 
@@ -400,7 +400,7 @@ interface Placement {
  * lies below 64 KB see the same sets and as many lines; a TLB whose entries cover 128 KB or more sees
  * one entry per pair.
  */
-class BlockPairLayout implements Placement {
+export class BlockPairLayout implements Placement {
   constructor(
     readonly base: Placement,
     readonly stride: number,
@@ -411,7 +411,7 @@ class BlockPairLayout implements Placement {
 }
 
 /** The near-pair control: elements 2j and 2j + 1 at offsets 0 and 2 KB of block j: one page per pair for any page of 4 KB or more. */
-class NearPairLayout implements Placement {
+export class NearPairLayout implements Placement {
   constructor(readonly stride: number) {}
   at(i: number): number {
     return Math.floor(i / 2) * this.stride + (i % 2) * NEAR;
@@ -419,7 +419,7 @@ class NearPairLayout implements Placement {
 }
 
 /** The own-page control: element i in block i at the near pairs' offset (0 or 2 KB): the same data view, one element per page. */
-class OwnPageLayout implements Placement {
+export class OwnPageLayout implements Placement {
   constructor(readonly stride: number) {}
   at(i: number): number {
     return i * this.stride + (i % 2) * NEAR;
@@ -428,7 +428,7 @@ class OwnPageLayout implements Placement {
 
 const NEAR = 2 * KB;
 
-const PAIR_BLOCK = 64 * KB;
+export const PAIR_BLOCK = 64 * KB;
 
 /** k consecutive elements share each block of `unit` (k x stride = unit), blocks `spacing` apart. */
 class LadderLayout implements Placement {

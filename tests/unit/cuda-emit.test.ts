@@ -5,7 +5,9 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { thrown } from './thrown';
 import { findNvcc } from '../../src-main/cli/gpu';
-import { DEFAULT_ARCH, emitProgram, FORMAT_VERSION, GPU_EXPERIMENTS } from '../../src-sim/cuda/emit';
+import { DEFAULT_ARCH, emitProgram, FORMAT_VERSION, GPU_EXPERIMENTS, patternOffsets, tlbReachPlan } from '../../src-sim/cuda/emit';
+import { gpuParamSpecs } from '../../src-sim/cuda/params';
+import { patternSequenceLength } from '../../src-sim/experiments/global-latency-patterns';
 import { pchaseFine } from '../../src-sim/experiments/pchase-fine';
 import { pchaseAverage } from '../../src-sim/experiments/pchase-average';
 import { findPreset } from '../../src-sim/presets';
@@ -22,8 +24,8 @@ function paramsJsonOf(source: string): unknown {
 }
 
 describe('emitProgram', () => {
-  it('covers the three experiments and names the program and build command after the experiment', () => {
-    expect(GPU_EXPERIMENTS.map((e) => e.id)).toEqual(['pchase-average', 'pchase-fine', 'shared-bank-stride']);
+  it('covers the five experiments and names the program and build command after the experiment', () => {
+    expect(GPU_EXPERIMENTS.map((e) => e.id)).toEqual(['pchase-average', 'pchase-fine', 'shared-bank-stride', 'tlb-probes', 'global-latency-patterns']);
     for (const e of GPU_EXPERIMENTS) {
       const p = emitProgram(e.id);
       expect(p.fileName).toBe(`${e.id}.cu`);
@@ -58,7 +60,7 @@ describe('emitProgram', () => {
     for (const check of ['sizeTo must not be smaller than sizeFrom', 'a stride is larger than an array size', 'more than 2^32 elements', 'does not fit in half the free device memory', 'every stride must be a positive multiple of 4 B'])
       expect(p.source).toContain(check);
     expect(paramsJsonOf(p.source)).toEqual(p.params);
-    expect(p.params).toEqual({ space: 'global', strides: [32, 128, 4096], sizeFrom: 8192, sizeTo: 96 * 2 ** 20, sizeStep: 2 * 2 ** 20, traversals: 3, clockOverhead: 'removed' });
+    expect(p.params).toEqual({ space: 'global', strides: [32, 128, 4096], sizeFrom: 8192, sizeTo: 96 * 2 ** 20, sizeStep: 2 * 2 ** 20, traversals: 3, clockOverhead: 'removed', carveout: 0 });
     expect(emitProgram('pchase-average', { space: 'global-cg' }).source).toContain('ld_cg(A + j)');
   });
 
@@ -80,6 +82,62 @@ describe('emitProgram', () => {
     expect(p.source).toContain('ACCESSES = 256');
     expect(p.source).toContain('31 x stride + 1 words');
     expect(p.source).toContain('strideFrom <= strideTo <= 1024');
+  });
+
+  it('carveout: a real-GPU-only parameter the chase kernels pass to cudaFuncSetAttribute, range-checked in the program', () => {
+    for (const id of ['pchase-average', 'pchase-fine', 'tlb-probes', 'global-latency-patterns']) {
+      const p = emitProgram(id, { carveout: '50' });
+      expect(p.params.carveout).toBe(50);
+      expect(p.source).toContain('static const int CARVEOUT = 50;');
+      expect(p.source).toMatch(/cudaFuncAttributePreferredSharedMemoryCarveout, CARVEOUT\)/);
+      expect(p.source).toContain('carveout must be 0 to 100');
+      expect(gpuParamSpecs(id).some((s) => s.name === 'carveout')).toBe(true);
+    }
+    expect(thrown(() => emitProgram('pchase-fine', { carveout: '120' })).message).toMatch(/parameter "carveout" is 120; allowed: 0 to 100/);
+    expect(thrown(() => emitProgram('shared-bank-stride', { carveout: '10' })).message).toMatch(/unknown parameter "carveout"/);
+    expect(gpuParamSpecs('pchase-fine').some((s) => s.name === 'jitter' || s.name === 'tpc')).toBe(false);
+  });
+
+  it('tlb-probes: the reach sweep only, its main curve and controls laid out by the simulated probe\'s own layouts', () => {
+    const MB = 2 ** 20;
+    const p = emitProgram('tlb-probes', { space: 'global-cg', sizeFrom: '2MB', sizeTo: '64MB' });
+    const plan = tlbReachPlan(p.params);
+    expect(plan.stride).toBe(2 * MB);
+    expect(plan.skew).toBe(128);
+    expect(plan.sizes).toEqual(Array.from({ length: 32 }, (_, i) => (i + 1) * 2 * MB));
+    expect(plan.counts).toEqual(Array.from({ length: 32 }, (_, i) => i + 1));
+    expect(plan.curves.map((c) => c.name)).toEqual(['main', 'block-pair', 'near-pair', 'own-page', 'double']);
+    const at = (name: string, i: number): number => plan.curves.find((c) => c.name === name)!.addresses[i];
+    // Element i at i x stride + (i x skew mod stride); near pairs share a page 2 KB apart; twice the stride.
+    expect([at('main', 0), at('main', 1), at('main', 3)]).toEqual([0, 2 * MB + 128, 6 * MB + 384]);
+    expect([at('near-pair', 2), at('near-pair', 3)]).toEqual([2 * MB, 2 * MB + 2048]);
+    expect([at('own-page', 2), at('own-page', 3)]).toEqual([4 * MB, 6 * MB + 2048]);
+    expect(at('double', 1)).toBe(4 * MB + 128);
+    expect(p.source).toContain(`STRIDE = ${2 * MB}ULL`);
+    expect(p.source).toContain('ld_cg64(A + j)');
+    expect(p.source).toContain(`PER_CURVE = 32ULL`);
+    expect(p.source).toContain('a curve does not start at address 0');
+    // No block-pair control where the stride holds no two 64 KB blocks.
+    expect(tlbReachPlan(emitProgram('tlb-probes', { stride: '64KB', sizeTo: '1MB' }).params).curves.map((c) => c.name)).toEqual(['main', 'near-pair', 'own-page', 'double']);
+    expect(thrown(() => emitProgram('tlb-probes', { probe: 'offset' })).message).toMatch(/runs the reach probe only/);
+    expect(thrown(() => emitProgram('tlb-probes', { space: 'texture' })).message).toMatch(/global memory only/);
+    // 64-bit indices: arrays past 16 GB, elements at multiples of 8 B.
+    expect(emitProgram('tlb-probes', { stride: '1GB', sizeFrom: '1GB', sizeTo: '16GB', sizeStep: '1GB' }).source).toContain('ld_ca64(A + j)');
+    expect(thrown(() => emitProgram('tlb-probes', { stride: '2097156' })).message).toMatch(/multiple of 8 B on a real GPU/);
+    expect(thrown(() => emitProgram('tlb-probes', { skew: '12' })).message).toMatch(/multiple of 8 B on a real GPU/);
+    expect(thrown(() => emitProgram('tlb-probes', { stride: '8', sizeFrom: '8', sizeTo: '1MB', sizeStep: '8KB' })).message).toMatch(/at most 200000 addresses/);
+  });
+
+  it('global-latency-patterns: the sequence is patternStep\'s, in order; a sequence past the shared-memory trace is refused', () => {
+    const raw = { page: '2MB', l1Flush: '20', l2Flush: '160', rounds: '2', farWindow: '1GB' };
+    const p = emitProgram('global-latency-patterns', raw);
+    const offs = patternOffsets(p.params);
+    expect(offs.length).toBe(patternSequenceLength(p.params));
+    expect(offs.slice(0, 3)).toEqual([640, 640, 768]);
+    expect(p.source).toContain(`OFFSETS[] = { ${offs.slice(0, 3).map((o) => `${o}ULL`).join(', ')},`);
+    expect(p.source).toContain(`K = ${offs.length};`);
+    expect(p.source).toContain(`SPAN = ${Math.max(...offs) + 4}ULL`);
+    expect(thrown(() => emitProgram('global-latency-patterns', { l2Flush: '4096', rounds: '8' })).message).toMatch(/a real GPU's trace holds at most/);
   });
 
   it('refuses bad parameters with the message the simulated experiment gives', () => {

@@ -139,6 +139,61 @@ describe('import of the H100 runs', () => {
   });
 });
 
+describe('import of the H100 carveout, cold-fill, TLB and pattern runs', () => {
+  const size = (name: string): Finding['value'] => finding(importGpuOutput(fixture(name)).findings, 's = 128 B.level1.sizeBytes').value;
+
+  it('the L1 the chase sees shrinks as the carveout asked for grows, and stays at its smallest from 10 % on', () => {
+    const small = [0, 1, 2, 4, 6, 8].map((c) => size(`avg-l1-c${c}`) as number);
+    for (let i = 1; i < small.length; i++) expect(small[i]).toBeLessThan(small[i - 1]);
+    expect(small[0]).toBe(240 * 1024);
+    const rest = [10, 15, 20, 25, 30, 40, 50, 60, 70, 80, 90, 100].map((c) => size(`avg-l1-c${c}`));
+    expect(new Set(rest)).toEqual(new Set([20 * 1024]));
+    // The program says what it asked for; the analyser reads the L1 hit latency the same at every carveout.
+    const r = importGpuOutput(fixture('avg-l1-c50'));
+    expect(r.params.carveout).toBe(50);
+    expect(r.notes.some((n) => n.includes('carveout asked for: 50 %'))).toBe(true);
+    expect(finding(r.findings, 's = 128 B.plateau1.latency').value).toBe(finding(importGpuOutput(fixture('avg-l1-c0')).findings, 's = 128 B.plateau1.latency').value);
+  });
+
+  it('a cold traversal below the sector size: one L1 miss every 32 B, one device-memory access every 64 B; L1 bypassed, every 64 B', () => {
+    const ca = importGpuOutput(fixture('fine-cold-s4')).findings;
+    expect(finding(ca, 'trace.level2.everyBytes').value).toBe(32);
+    expect(finding(ca, 'trace.level3.everyBytes').value).toBe(64);
+    const cg = importGpuOutput(fixture('fine-cold-s4-cg')).findings;
+    expect(finding(cg, 'trace.level1.latency').value as number).toBeGreaterThan(250);
+    expect(finding(cg, 'trace.level2.everyBytes').value).toBe(64);
+    // At a 32 B stride each miss of the L2 still brings in two sectors: every other access.
+    expect(finding(importGpuOutput(fixture('fine-cold-s32-cg')).findings, 'trace.level2.everyBytes').value).toBe(64);
+    // A warm run has no cold traversal to read.
+    expect(importGpuOutput(fixture('fine-16k-warm')).findings.some((f) => f.key.endsWith('.everyBytes'))).toBe(false);
+  });
+
+  it('tlb-probes reach with controls: no translation step to name, and the own-page control bounds the reach from below', () => {
+    const ca = importGpuOutput(fixture('tlb-2m-ca'));
+    expect(ca.series.map((s) => s.name)).toEqual(['main', 'block-pair', 'near-pair', 'own-page', 'double']);
+    expect(finding(ca.findings, 'tlb.l1.entries').value).toBe('cannot tell');
+    expect(finding(ca.findings, 'tlb.flatUpTo').value).toBe(1792 * 2 * 2 ** 20);
+    const wide = importGpuOutput(fixture('tlb-wide-cg'));
+    expect(finding(wide.findings, 'tlb.flatUpTo').value).toBe(16 * 2 ** 30);
+    // A level gap below the main curve's climb: the rises are classified, and the controls call them the data cache's, not a TLB's.
+    const fine = importGpuOutput(fixture('tlb-2m-ca'), { levelGap: 8 });
+    const verdicts = fine.tables[0].rows.map((r) => r.verdict);
+    expect(verdicts.length).toBeGreaterThan(0);
+    expect(verdicts).not.toContain('tlb');
+    expect(finding(fine.findings, 'tlb.l1.entries').value).toBe('cannot tell');
+  });
+
+  it('global-latency-patterns: the accesses read by the pattern their position means; the notes say where the latencies contradict the flushes', () => {
+    const r = importGpuOutput(fixture('patterns-mei'));
+    const p1 = finding(r.findings, 'pattern1.latency').value as number;
+    const p4 = finding(r.findings, 'pattern4.latency').value as number;
+    expect(p1).toBeLessThan(100);
+    expect(p4).toBeGreaterThan(400);
+    expect(r.tables[0].rows).toHaveLength(6);
+    expect(r.notes.some((n) => n.startsWith('Patterns 1 and 2 differ by less than'))).toBe(true);
+  });
+});
+
 describe('import rejects malformed output, naming the line', () => {
   const good = fixture('fine-16k-warm').split('\n').filter(Boolean);
   const join_ = (ls: string[]): string => ls.join('\n') + '\n';
