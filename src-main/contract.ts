@@ -522,9 +522,10 @@ export const CONTRACT = {
     summary: 'CSV of one run, or of several runs aligned on x.',
   },
   'exports.pdf': {
-    args: z.strictObject({ runIds: uniqueIds(runId, 1, LIMITS.runsPerReport, 'runs'), title: title.optional() }),
+    /** raw: append the runs' result tables and the paper values no finding matched (default off). */
+    args: z.strictObject({ runIds: uniqueIds(runId, 1, LIMITS.runsPerReport, 'runs'), title: title.optional(), raw: z.boolean().optional() }),
     result: returns<FileResult>(),
-    summary: 'PDF report of one or many runs.',
+    summary: 'PDF report of one or many runs: a summary with the verdicts, a section per run, raw data on request.',
   },
   'reproduce.rows': {
     args: z.strictObject({

@@ -298,7 +298,7 @@ export class LabService {
       'bundles.export': (a) => store.exportBundle(a.runIds),
       'bundles.import': (a) => store.importBundle(a.bytes),
       'exports.csv': (a) => exportCsv(store, a.runIds),
-      'exports.pdf': (a) => this.exportPdf(a.runIds, a.title),
+      'exports.pdf': (a) => this.exportPdf(a.runIds, a.title, a.raw === true),
       'reproduce.rows': (a) => this.reproduceRows(a.selector, a.preset, a.seed),
       'reproduce.cancel': () => {
         const proc = this.scorecard;
@@ -417,8 +417,8 @@ export class LabService {
     }));
   }
 
-  private exportPdf(runIds: string[], title: string | undefined): Promise<FileResult> {
-    return exportPdf(this.store, runIds, { appVersion: this.appVersion, ...(title === undefined ? {} : { title }) });
+  private exportPdf(runIds: string[], title: string | undefined, raw: boolean): Promise<FileResult> {
+    return exportPdf(this.store, runIds, { appVersion: this.appVersion, raw, ...(title === undefined ? {} : { title }) });
   }
 
   /**

@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { inflateSync } from 'node:zlib';
 import { afterAll, afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { exportPdf, paperComparison } from '../../src-main/services/export';
+import { reportFindings, verdictCounts } from '../../src-main/services/export/pdf';
 import { displayValue } from '../../src-main/services/export/format';
 import { pdfText } from '../../src-main/services/export/pdf-writer';
 import { SIM_VERSION } from '../../src-sim/version';
@@ -35,6 +36,23 @@ function textOf(file: string): string {
   const r = spawnSync('pdftotext', [file, '-'], { encoding: 'utf8' });
   expect(r.status, r.stderr).toBe(0);
   return r.stdout.replace(/\s+/g, ' ');
+}
+
+/** The text of one page (1-based), whitespace collapsed. */
+function pageText(file: string, page: number): string {
+  const r = spawnSync('pdftotext', ['-f', String(page), '-l', String(page), file, '-'], { encoding: 'utf8' });
+  expect(r.status, r.stderr).toBe(0);
+  return r.stdout.replace(/\s+/g, ' ');
+}
+
+/** Positions of `parts` in `text`, each searched after the previous one: -1 where one is missing or out of order. */
+function inOrder(text: string, parts: readonly string[]): number[] {
+  let from = 0;
+  return parts.map((p) => {
+    const at = text.indexOf(p, from);
+    if (at >= 0) from = at + p.length;
+    return at;
+  });
 }
 
 function pageCount(file: string): number {
@@ -83,9 +101,9 @@ function expectVectorCharts(bytes: Uint8Array): void {
 }
 
 describe('PDF report', () => {
-  it('reports one run: title page, metadata, a vector chart, findings beside the paper values', async () => {
+  it('reports one run: summary, metadata, a vector chart, findings beside the true and paper values, raw data on request', async () => {
     const id = lab.run('shared-bank-stride', 'fermi', {}, 4242, { title: 'Bank conflicts, "Fermi"', notes: 'first look', tags: ['shared'] });
-    const file = await exportPdf(lab.store, [id], { now: NOW, appVersion: '9.8.7' });
+    const file = await exportPdf(lab.store, [id], { now: NOW, appVersion: '9.8.7', raw: true });
     expect(file.mimeType).toBe('application/pdf');
     expect(file.fileName).toBe('gpulab-report-shared-bank-stride-fermi-2026-11-02-09-30-00.pdf');
     expect(Buffer.from(file.bytes.subarray(0, 5)).toString()).toBe('%PDF-');
@@ -102,17 +120,19 @@ describe('PDF report', () => {
       'Run 1: Bank conflicts, "Fermi"',
       'Fermi - GeForce GTX 560 Ti (preset "fermi"; Fermi)',
       'Seed 4242',
-      `Simulator version ${SIM_VERSION}`,
+      `Simulator ${SIM_VERSION}`,
       'Parameters',
       'First stride (strideFrom)',
       'Figure 1. Average latency vs Stride',
       'Stride (words)',
       'Average latency (cycles)',
       'Findings',
-      "Beside the paper's values of MEI-T1, MEI-F5",
+      'Paper values of MEI-T1, MEI-F5 where a finding names the same quantity',
+      'Finding Inferred Preset (true) Paper Verdict',
+      'shared: conflict-free latency 50 cycles 50 cycles 50 cycles',
+      'Raw data',
       'Paper values',
       'MEI 4.1, Fig 5 (1210 cycles)',
-      'Tables',
       'Conflict degree per stride',
     ])
       expect(text).toContain(s);
@@ -129,13 +149,78 @@ describe('PDF report', () => {
     expect(matched.length).toBeGreaterThan(0);
     for (const b of matched) expect(text).toContain(b.paper?.reference.citation);
     // Each check says what it can prove: the stride sweep's conflict rule is predicted, its base latency calibrated.
-    expect(text).toContain('Kind: predicted (the model produced the value');
+    expect(text).toContain('kind: predicted (the model produced the value');
     expect(new Set(matched.map((b) => b.check?.kind))).toEqual(new Set(['predicted', 'calibrated']));
-    expect(text).toMatch(/gcd\(stride, 32\).*predicted/);
+    expect(text).toMatch(/gcd\(stride, 32\).*pass predicted/);
     // A reference no finding matched is listed with its value.
     expect(cmp.unmatched.some((v) => v.reference.name === '32-way conflict')).toBe(true);
     expect(text).toContain('32-way conflict 1210 cycles');
     expect(renderPages(path)).toHaveLength(pageCount(path));
+    // Without raw data the tables and the unmatched paper values are named, not printed.
+    const plain = textOf(save((await exportPdf(lab.store, [id], { now: NOW })).bytes));
+    expect(plain).not.toContain('Conflict degree per stride (inferred from latency) Stride');
+    expect(plain).not.toContain('32-way conflict 1210 cycles');
+    expect(plain).toContain('Raw data: a table (Conflict degree per stride (inferred from latency), 65 rows)');
+    expect(plain).toContain('in the CSV export, or in a report exported with raw data.');
+  });
+
+  it('opens with a summary page: the runs with GPU and experiment, then per run each judged quantity with inferred, true and paper values and its verdict', async () => {
+    const ids = [
+      lab.run('pchase-fine', 'fermi', { space: 'global', size: 8192, stride: 128, iterations: 1024, warmup: true }, 1, { title: 'Fine chase' }),
+      lab.run('pchase-average', 'tesla', { space: 'texture', strides: [8], sizeFrom: 4608, sizeTo: 5888, sizeStep: 16, traversals: 1, tpc: -1 }, 2, { title: 'Texture L1 curve' }),
+      lab.run('shared-bank-stride', 'fermi', { strideFrom: 0, strideTo: 64, mode: 'default' }, 3, { title: 'Bank strides' }),
+    ];
+    const runs = ids.map((id) => lab.store.getRun(id));
+    const rows = runs.map((r) => reportFindings(r));
+    // Every judged quantity: the texture curve's size, line and ways agree with paper and preset.
+    const tex = rows[1];
+    for (const key of ['s = 8 B.level1.sizeBytes', 's = 8 B.level1.lineBytes', 's = 8 B.level1.ways']) {
+      const r = tex.find((x) => x.finding.key === key);
+      expect(r?.verdict).toBe('pass');
+      expect(r?.against).toBe('paper');
+      expect(r?.truth).not.toBe('');
+    }
+    // A quantity only the preset knows is judged against the preset.
+    expect(tex.find((x) => x.finding.key === 's = 8 B.level1.sets')).toMatchObject({ verdict: 'pass', against: 'preset', paper: '' });
+    expect(verdictCounts(rows[2])).toBe('7 pass');
+    if (!HAS_POPPLER) return;
+    const file = save((await exportPdf(lab.store, ids, { now: NOW, title: 'Memory hierarchy lab' })).bytes);
+    const first = pageText(file, 1);
+    expect(inOrder(first, ['Memory hierarchy lab', 'Generated 2026-11-02 09:30:00 UTC', 'Runs in this report (3)', 'Fine chase', 'Texture L1 curve', 'Bank strides', 'Verdicts'])).not.toContain(-1);
+    // The runs table: GPU (preset), experiment and the counts of verdicts of each run, in the report's order.
+    expect(
+      inOrder(first, ['1 Fine chase Fermi (fermi) Fine-grained P-chase', '1 done 1 pass', '2 Texture L1 curve Tesla (tesla) P-chase: average latency vs array size', '2 done 8 pass', '3 Bank strides Fermi (fermi) Shared memory', '3 done 7 pass']),
+    ).not.toContain(-1);
+    // Per run its verdicts, runs in order, each quantity with inferred, true and paper values and the verdict.
+    const heads = ['Run 1: Fine chase - Fermi, pchase-fine', 'Run 2: Texture L1 curve - Tesla, pchase-average', 'Run 3: Bank strides - Fermi, shared-bank-stride'];
+    expect(inOrder(first, heads)).not.toContain(-1);
+    expect(first).toContain('Quantity Inferred Preset (true) Paper Verdict');
+    expect(first).toContain('s = 8 B: level 1 associativity 20 20 20 pass');
+    expect(first).toContain('s = 8 B: level 1 sets 8 8 - pass');
+    expect(first).toContain('shared: conflict-free latency 50 cycles 50 cycles 50 cycles pass');
+    expect(first).toContain('Latency level 1 116 cycles - 116 cycles pass');
+    // Measurement-only findings stay in the run's section; no chart and no run section on the summary.
+    expect(first).not.toContain('s = 8 B: level 1 steps in the rise');
+    expect(first).not.toContain('Figure 1.');
+    // Then the runs' sections: chart, findings (with evidence), parameters, in that order, run by run.
+    const text = textOf(file);
+    expect(
+      inOrder(text.slice(first.length - 40), [
+        'Run 1: Fine chase', 'Figure 1.', 'Findings', 'Evidence', 'Parameters',
+        'Run 2: Texture L1 curve', 'Figure 3.', 'Findings', 'Parameters',
+        'Run 3: Bank strides', 'Figure 4.', 'Findings', 'Parameters',
+      ]),
+    ).not.toContain(-1);
+    expect(text).toContain('s = 8 B: level 1 steps in the rise 8 - - -');
+    // Fewer pages than the same report with its raw data, which comes last.
+    const pages = pageCount(file);
+    const rawFile = save((await exportPdf(lab.store, ids, { now: NOW, title: 'Memory hierarchy lab', raw: true })).bytes);
+    expect(pages).toBeLessThanOrEqual(7);
+    expect(pageCount(rawFile)).toBeGreaterThan(pages);
+    const raw = textOf(rawFile);
+    const appendix = raw.indexOf("Raw data Each run's result tables");
+    expect(appendix).toBeGreaterThan(raw.indexOf('Parameters', raw.indexOf('Run 3: Bank strides GPU')));
+    expect(raw.indexOf('Conflict degree per stride (inferred from latency) Stride')).toBeGreaterThan(appendix);
   });
 
   it('lists the known deviation of each finding that differs from the paper, and of no other', async () => {
@@ -152,13 +237,13 @@ describe('PDF report', () => {
     const flat = (s: string): string => s.replace(/\s+/g, ' ');
     for (const b of differs) expect(text).toContain(flat(`${b.finding.label}: ${b.paper?.reference.knownDeviation}`));
     // Only the known deviations are listed: a failing check without one adds no line to the section.
-    const section = text.slice(text.indexOf('Known deviations'));
+    const section = text.slice(text.indexOf('Known deviations'), text.indexOf('Evidence', text.indexOf('Known deviations')));
     for (const b of plainFails) expect(section).not.toContain(`${b.finding.label}: `);
   });
 
   it('reports three runs of one experiment on different presets with a comparison section', async () => {
     const ids = ['fermi', 'kepler', 'titan'].map((p, i) => lab.run('global-latency-patterns', p, {}, 7 + i));
-    const file = await exportPdf(lab.store, ids, { now: NOW, title: 'Latency patterns on three GPUs' });
+    const file = await exportPdf(lab.store, ids, { now: NOW, title: 'Latency patterns on three GPUs', raw: true });
     expect(file.fileName).toBe('gpulab-report-3-runs-2026-11-02-09-30-00.pdf');
     expect(file.bytes.byteLength).toBeLessThan(400_000);
     expectVectorCharts(file.bytes);
@@ -168,7 +253,7 @@ describe('PDF report', () => {
     for (const s of [
       'Latency patterns on three GPUs',
       'Runs in this report (3)',
-      'Comparisons',
+      'Compared after the runs: Global memory latency by access pattern (MEI Table 3) (global-latency-patterns), runs 1, 2, 3.',
       'Run 1: global-latency-patterns on Fermi',
       'Run 2: global-latency-patterns on Kepler',
       'Run 3: global-latency-patterns on Titan',
@@ -230,7 +315,7 @@ describe('PDF report', () => {
     const rows = ['Baseline int', 'MSHRMergers- short'].map((run, i) => ({ run, ...Object.fromEntries(columns.slice(1).map((c, j) => [c.key, 10_000_000 + 1000 * i + j])) }));
     const result = { series: [], findings: [], notes: [], tables: [{ name: 'Per machine and type', columns, rows }] };
     const id = lab.finish({ experiment: 'lash-sensitivity', preset: preset('fermi480'), params: {}, seed: 1, title: 'Wide table' }, result);
-    const file = await exportPdf(lab.store, [id], { now: NOW });
+    const file = await exportPdf(lab.store, [id], { now: NOW, raw: true });
     if (!HAS_POPPLER) return;
     const text = textOf(save(file.bytes));
     const parts = [...text.matchAll(/\(part (\d) of (\d); column 1 repeated\)/g)].map((m) => [Number(m[1]), Number(m[2])]);

@@ -261,6 +261,9 @@ describe('LabService: the other calls', () => {
     expect(new TextDecoder().decode(csv.bytes)).toContain('# gpulab comparison csv');
     const pdf = await lab.api.exports.pdf({ runIds: [runIds[0]], title: 'Banks' });
     expect(Buffer.from(pdf.bytes.subarray(0, 5)).toString('latin1')).toBe('%PDF-');
+    // Raw data (the result tables) only when asked for: a longer file.
+    const withRaw = await lab.api.exports.pdf({ runIds: [runIds[0]], title: 'Banks', raw: true });
+    expect(withRaw.bytes.byteLength).toBeGreaterThan(pdf.bytes.byteLength);
 
     const bundle = await lab.api.bundles.export({ runIds });
     expect(await lab.api.runs.delete({ ids: runIds })).toEqual({ deleted: 2 });

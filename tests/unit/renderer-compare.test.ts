@@ -444,6 +444,25 @@ describe('the reports view', () => {
     expect(fake.calls.exports.pdf).toHaveBeenLastCalledWith({ runIds: [a.id], title: 'Saved one' });
   });
 
+  it('leaves the raw data out of the PDF unless asked, and asks for it with the checkbox', async () => {
+    const a = detail(1);
+    const fake = fakeLab([a]);
+    const w = await mountView(ReportsView, fake.lab, `/reports?runs=${a.id}`);
+    const box = w.get('[data-testid="report-raw"]');
+    expect((box.element as HTMLInputElement).checked).toBe(false);
+    await w.get('form.export').trigger('submit');
+    await flushPromises();
+    expect(fake.calls.exports.pdf).toHaveBeenLastCalledWith({ runIds: [a.id] });
+    await box.setValue(true);
+    await w.get('form.export').trigger('submit');
+    await flushPromises();
+    expect(fake.calls.exports.pdf).toHaveBeenLastCalledWith({ runIds: [a.id], raw: true });
+    // CSV has every value anyway: the checkbox does not change it.
+    await w.get('[data-testid="report-csv"]').trigger('click');
+    await flushPromises();
+    expect(fake.calls.exports.csv).toHaveBeenLastCalledWith({ runIds: [a.id] });
+  });
+
   it('shows an export failure in words', async () => {
     const a = detail(1);
     const fake = fakeLab([a]);

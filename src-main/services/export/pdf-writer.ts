@@ -280,14 +280,14 @@ export class PdfWriter {
   }
 
   /** Label/value pairs as a two-column table without header. */
-  keyValues(pairs: readonly (readonly [string, string])[], labelWidth = 120): void {
+  keyValues(pairs: readonly (readonly [string, string])[], labelWidth = 120, fontSize = 9): void {
     this.table(
       [
         { header: '', weight: labelWidth },
         { header: '', weight: this.width - labelWidth },
       ],
       pairs.map(([k, v]) => [k, v]),
-      { header: false, fontSize: 9, zebra: true, maxCellChars: 4000 },
+      { header: false, fontSize, zebra: true, maxCellChars: 4000 },
     );
   }
 
