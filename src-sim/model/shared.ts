@@ -20,6 +20,8 @@ export interface SharedMemoryConfig {
   defaultMode: string;
   /** Latency of a conflict-free access, and the cycles each further conflicting row adds. */
   latency: { base: number; perConflict: number };
+  /** The SM's on-chip memory that shared memory and the L1 data cache split (64 KB on Fermi and Kepler); absent: not checked. */
+  onChipBytes?: number;
 }
 
 /** Conflict degree of one warp's access: the most distinct rows any bank must serve in one issue group. */

@@ -24,6 +24,7 @@ export const fermi: Preset = {
     modes: { '4-byte': { slotWords: 1, rowWords: 32 } },
     defaultMode: '4-byte',
     latency: { base: 50, perConflict: 37.4 },
+    onChipBytes: 64 * KB,
   },
   spaces: {
     global: {
@@ -89,6 +90,7 @@ export const fermi: Preset = {
     'measurement.tpcOffsets': 'assumed: MEI reports no placement dependence',
     'alu.spLatency': 'assumed: the GT200 figure of WONG Table II',
     'shared.sizeBytes': 'MEI Table 1 (16/48 KB; 48 KB with a 16 KB L1)',
+    'shared.onChipBytes': 'MEI 4.1 ("Fermi cache can be either 16 KB or 48 KB", the rest of 64 KB being shared memory; MEI Table 1: 16/48 KB)',
     'shared.banks': 'MEI Table 1, Fig 4 (32 banks)',
     'shared.issueGroup': 'MEI 3.1 (one warp)',
     'shared.modes': 'MEI Fig 4 (4-byte banks; word w in bank w mod 32)',

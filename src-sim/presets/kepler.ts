@@ -29,6 +29,7 @@ export const kepler: Preset = {
     modes: KEPLER_SHARED_MODES,
     defaultMode: '4-byte',
     latency: { base: 50, perConflict: 37.4 },
+    onChipBytes: 64 * KB,
   },
   spaces: {
     global: {
@@ -75,6 +76,7 @@ export const kepler: Preset = {
     'measurement.tpcOffsets': 'assumed: MEI reports no placement dependence',
     'alu.spLatency': 'assumed: the GT200 figure of WONG Table II',
     'shared.sizeBytes': 'MEI Table 1 (16/32/48 KB)',
+    'shared.onChipBytes': 'MEI Table 1 (shared memory 16/32/48 KB, the rest of 64 KB per SM being L1)',
     'shared.banks': 'MEI Table 1 (32 banks)',
     'shared.issueGroup': 'MEI 3.1 (one warp)',
     'shared.modes': 'MEI Fig 6 (4-byte mode: word w in bank w mod 32, row w div 64; 8-byte mode: bank (w div 2) mod 32)',

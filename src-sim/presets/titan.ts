@@ -32,6 +32,7 @@ export const titan: Preset = {
     modes: KEPLER_SHARED_MODES,
     defaultMode: '4-byte',
     latency: { base: 80, perConflict: 37.4 },
+    onChipBytes: 64 * KB,
   },
   spaces: {
     global: {
@@ -98,6 +99,7 @@ export const titan: Preset = {
     'measurement.tpcOffsets': 'assumed: SL1 reports isolated latencies only',
     'alu.spLatency': 'SL1 2.1 (register access 10 cycles)',
     'shared.sizeBytes': 'SL1 4.1 (48 KB of the 64 KB on-chip memory)',
+    'shared.onChipBytes': 'SL1 4.1 (64 KB of on-chip memory per SM, shared memory and L1)',
     'shared.banks': 'assumed: GK110 as GTX 780 (MEI Table 1)',
     'shared.issueGroup': 'assumed: one warp, as MEI 3.1',
     'shared.modes': 'assumed: GK110 as GTX 780 (MEI Fig 6)',

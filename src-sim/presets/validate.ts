@@ -205,6 +205,7 @@ const presetSchema = z.object({
     modes: z.record(z.string(), z.object({ slotWords: positiveInt, rowWords: positiveInt })),
     defaultMode: z.string(),
     latency: z.object({ base: positive, perConflict: z.number().min(0) }),
+    onChipBytes: positiveInt.optional(),
   }),
   spaces: z.object(Object.fromEntries(SPACE_IDS.map((id) => [id, id === 'global' ? pathSchema : pathSchema.optional()]))),
   l1Configs: z.array(z.object({ id: z.string().min(1).max(20), sizeBytes: positiveInt, geometry: geometrySchema })).max(8).optional(),
@@ -298,10 +299,48 @@ function exists(root: unknown, path: string): boolean {
   return true;
 }
 
+const kib = (n: number): string => (n % 1024 === 0 ? `${n / 1024} KB` : `${n} B`);
+
+/**
+ * Shared memory and the SM's L1 data cache are one on-chip memory where the preset says how large
+ * it is (`shared.onChipBytes`: 64 KB on Fermi and Kepler, split 16/48, 32/32 or 48/16): shared
+ * memory plus the global path's SM-scoped L1 must fit it, so must the timing tier's, and each
+ * alternative L1 configuration must leave shared memory some of it. A preset without the datum
+ * (GT200, whose L1 is texture-only) is not checked.
+ */
+function checkOnChip(preset: Preset, issues: PresetIssue[]): void {
+  const total = preset.shared.onChipBytes;
+  if (total === undefined) return;
+  const shared = preset.shared.sizeBytes;
+  const of = `the SM's ${kib(total)} of on-chip memory (shared.onChipBytes)`;
+  const first = preset.spaces.global.levels[0];
+  const l1 = first?.scope === 'sm' ? first : undefined;
+  if (shared + (l1?.sizeBytes ?? 0) > total)
+    issues.push({
+      path: 'shared.sizeBytes',
+      message: l1
+        ? `shared memory (${kib(shared)}) plus the L1 (${kib(l1.sizeBytes)}, spaces.global.levels.0) is ${kib(shared + l1.sizeBytes)}, more than ${of}; make one of them smaller`
+        : `shared memory (${kib(shared)}) is more than ${of}`,
+    });
+  (preset.l1Configs ?? []).forEach((c, i) => {
+    if (c.sizeBytes >= total)
+      issues.push({ path: `l1Configs.${i}.sizeBytes`, message: `an L1 of ${kib(c.sizeBytes)} leaves no shared memory in ${of}; the split must leave shared memory a part of it` });
+  });
+  const t = preset.timing;
+  if (t) {
+    const tl1 = t.l1 ? t.l1.sets * t.l1.ways * t.l1.lineBytes : 0;
+    if (t.shared.bytesPerSM + tl1 > total)
+      issues.push({
+        path: 'timing.shared.bytesPerSM',
+        message: `the timing tier's shared memory (${kib(t.shared.bytesPerSM)}) plus its L1 (${kib(tl1)}: sets x ways x line) is ${kib(t.shared.bytesPerSM + tl1)}, more than ${of}; make one of them smaller`,
+      });
+  }
+}
+
 /**
  * Checks a preset (built-in or a user's custom JSON) for shape and consistency, with messages a user
  * can act on: sizes that disagree with sets x ways x line, unequal sets that do not sum, incomplete
- * latency tables, numbers without provenance.
+ * latency tables, shared memory and L1 over the SM's on-chip memory, numbers without provenance.
  */
 export function validatePreset(input: unknown): PresetValidation {
   const parsed = presetSchema.safeParse(input);
@@ -324,6 +363,7 @@ export function validatePreset(input: unknown): PresetValidation {
     issues.push({ path: 'l1Configs', message: 'the global path has no SM-scoped L1 for these configurations to replace' });
   const s = preset.shared;
   if (!s.modes[s.defaultMode]) issues.push({ path: 'shared.defaultMode', message: `"${s.defaultMode}" is not one of the modes: ${Object.keys(s.modes).join(', ')}` });
+  checkOnChip(preset, issues);
   if (preset.timing) {
     const t = preset.timing;
     for (const message of checkTimingConfig(t)) issues.push({ path: 'timing', message });

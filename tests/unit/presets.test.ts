@@ -70,6 +70,38 @@ describe('preset validator messages', () => {
     expect(msg).toMatch(/hot way 4 does not exist in a 4-way set/);
     expect(msg).toMatch(/line size 96 B is not a power of two/);
   });
+  it('refuses shared memory plus L1 over the SM\'s on-chip memory, a datum of the preset with its provenance', () => {
+    for (const id of ['fermi', 'fermi480', 'kepler', 'titan']) {
+      const p = findPreset(id)!;
+      expect(p.shared.onChipBytes).toBe(64 * 1024);
+      expect(p.provenance['shared.onChipBytes'] ?? fermi.provenance['shared.onChipBytes']).toMatch(/^(MEI|SL1) /);
+    }
+    // GT200's L1 is texture-only: no on-chip total, nothing to check.
+    expect(findPreset('tesla')!.shared.onChipBytes).toBeUndefined();
+    // Fermi: 48 KB shared + a 32 KB L1 (the geometry kept consistent) is 80 KB of 64.
+    const p = clone(fermi);
+    p.spaces.global.levels[0].sizeBytes = 32 * 1024;
+    p.spaces.global.levels[0].geometry.sets = 64;
+    expect(issuesOf(p)).toBe(
+      "shared.sizeBytes: shared memory (48 KB) plus the L1 (32 KB, spaces.global.levels.0) is 80 KB, more than the SM's 64 KB of on-chip memory (shared.onChipBytes); make one of them smaller",
+    );
+    // The configurable split: the 48 KB L1 configuration fits (16 KB left for shared memory), a 64 KB one does not.
+    const q = clone(fermi);
+    q.l1Configs![0].sizeBytes = 64 * 1024;
+    q.l1Configs![0].geometry.ways = 8; // 64 sets x 8 ways x 128 B
+    expect(issuesOf(q)).toMatch(/^l1Configs\.0\.sizeBytes: an L1 of 64 KB leaves no shared memory in the SM's 64 KB of on-chip memory/m);
+    // Kepler's global loads skip L1: shared memory alone over the total is refused.
+    const k = clone(findPreset('kepler')!);
+    k.shared.sizeBytes = 96 * 1024;
+    expect(issuesOf(k)).toMatch(/^shared\.sizeBytes: shared memory \(96 KB\) is more than the SM's 64 KB of on-chip memory/m);
+    // The timing tier's split too (Titan: 16 KB L1 beside 48 KB shared).
+    const t = clone(findPreset('titan')!);
+    t.timing!.shared.bytesPerSM = 64 * 1024;
+    expect(issuesOf(t)).toMatch(/^timing\.shared\.bytesPerSM: the timing tier's shared memory \(64 KB\) plus its L1 \(16 KB: sets x ways x line\) is 80 KB/m);
+    // A larger on-chip memory (a later GPU's carveout) admits the same split.
+    p.shared.onChipBytes = 96 * 1024;
+    expect(issuesOf(p)).toBe('');
+  });
   it('accepts a well-formed custom clone', () => {
     const p = clone(fermi);
     p.id = 'my-fermi';

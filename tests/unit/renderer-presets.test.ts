@@ -285,8 +285,20 @@ describe('clone, edit and save', () => {
     await w.get('[data-testid="preset-editor"]').trigger('submit');
     await flushPromises();
 
+    // A 32 KB L1 beside 48 KB of shared memory is more than the SM's 64 KB: refused, the message beside the shared size.
     expect(fake.presets.saveCustom).toHaveBeenCalledTimes(2);
-    const sent = fake.presets.saveCustom.mock.calls[1]![0].preset as unknown as Preset;
+    expect(fake.custom.size).toBe(0);
+    expect(field(w, 'shared.onChipBytes').text()).toContain('= 65,536 B');
+    expect(field(w, 'shared.sizeBytes').findAll('[data-testid="field-error"]').map((e) => e.text()).join(' ')).toContain(
+      "shared memory (48 KB) plus the L1 (32 KB, spaces.global.levels.0) is 80 KB, more than the SM's 64 KB of on-chip memory (shared.onChipBytes); make one of them smaller",
+    );
+    await type(w, 'shared.sizeBytes', '32 KB');
+    await w.get('[data-testid="preset-editor"]').trigger('submit');
+    await flushPromises();
+
+    expect(fake.presets.saveCustom).toHaveBeenCalledTimes(3);
+    const sent = fake.presets.saveCustom.mock.calls[2]![0].preset as unknown as Preset;
+    expect(sent.shared.sizeBytes).toBe(32 * 1024);
     expect(validatePreset(sent).ok).toBe(true);
     expect(sent.id).toBe('fermi-custom');
     expect(sent.spaces.global.levels[0]).toMatchObject({ sizeBytes: 32 * 1024, geometry: { sets: 32, ways: 8, lineBytes: 128 } });

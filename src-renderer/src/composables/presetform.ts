@@ -389,6 +389,8 @@ export function formSections(preset: Preset): SectionDesc[] {
       title: 'Shared memory',
       fields: [
         field('shared.sizeBytes', 'Size', 'bytes'),
+        // Shared memory and L1 split one on-chip memory where the preset says how large (the validator holds them to it).
+        ...(preset.shared.onChipBytes !== undefined ? [field('shared.onChipBytes', 'On-chip memory (shared + L1)', 'bytes')] : []),
         field('shared.banks', 'Banks', 'int'),
         field('shared.issueGroup', 'Issue group', 'int'),
         field('shared.latency.base', 'Conflict-free latency', 'number'),
