@@ -1353,6 +1353,30 @@ export function staircaseFindings(a: CurveAnalysis, stride: number, label: strin
 }
 
 
+const sizeText = (n: number): string => (n >= 1024 && n % 1024 === 0 ? `${n / 1024} KB` : `${fmt(n)} B`);
+
+/**
+ * An open associativity whose whole rise lies within one or two size steps: the step, not the noise,
+ * hides the rise's width (one way: size / ways), so the reading says so, the least associativity the
+ * rise still allows, and the step that resolves it (a sixteenth of the widest way the rise allows, a
+ * power of two, at least the stride) over a window around the size.
+ */
+function coarseWays(L: LevelReading, r: Ramp, dx: number, stride: number): Verdict<number> {
+  const v = L.ways;
+  if (v.value !== undefined || v.reason === 'not read' || L.sizeBytes.value === undefined || !r.complete || !(dx > 0)) return v;
+  const spans = r.steps.length > 0 ? Math.round(r.widthBytes / dx) : 0;
+  if (spans < 1 || spans > 2) return v;
+  const widest = spans * dx;
+  const size = L.sizeBytes.value;
+  const step = Math.max(stride, 2 ** Math.floor(Math.log2(widest / 16)));
+  if (step >= dx) return v;
+  const from = Math.max(step, size - widest);
+  return open(
+    `the rise lies within ${spans} size step${spans === 1 ? '' : 's'} of ${sizeText(dx)}, too coarse to resolve the associativity: its width (one way, size / ways) is at most ${sizeText(widest)}, so any associativity from ${Math.ceil(size / widest)} up fits (${v.reason})`,
+    `a size step of at most ${sizeText(step)} over N = ${sizeText(from)}..${sizeText(size + 2 * widest)}`,
+  );
+}
+
 /** Turns a curve analysis into findings keyed `${label}.plateauK.latency`, `${label}.levelK.sizeBytes`, ... */
 export function curveFindings(a: CurveAnalysis, stride: number, label: string): Finding[] {
   const rd = readCurve(a.stride === stride ? a : { ...a, stride });
@@ -1376,7 +1400,7 @@ export function readingFindings(a: CurveAnalysis, rd: CurveReading, stride: numb
     pushVerdict(out, `${k}.regular`, `${lv} rises like an LRU cache`, '', L.regular);
     if (L.ways.value !== undefined && L.sizeBytes.value !== undefined)
       out.push({ key: `${k}.waySizeBytes`, label: `${lv} way size`, value: L.sizeBytes.value / L.ways.value, unit: 'B', evidence: `size ${L.sizeBytes.value} B / ${L.ways.value} ways` });
-    pushVerdict(out, `${k}.ways`, `${lv} associativity`, '', L.ways);
+    pushVerdict(out, `${k}.ways`, `${lv} associativity`, '', coarseWays(L, r, a.dx, stride));
     pushVerdict(out, `${k}.lineBytes`, `${lv} line size`, 'B', L.lineBytes);
     pushVerdict(out, `${k}.sets`, `${lv} sets`, '', L.sets);
   });

@@ -5,6 +5,9 @@ import type { CacheLevelConfig, PathConfig } from '../../src-sim/model/path';
 import { Chip, PathModel } from '../../src-sim/model/path';
 import { level } from '../../src-sim/presets/build';
 import { Rng } from '../../src-sim/rng';
+import { findExperiment, resolveParams } from '../../src-sim/experiments';
+import type { Finding } from '../../src-sim/experiments/types';
+import { findPreset } from '../../src-sim/presets';
 
 /** A random LRU level: the geometry the analyser must recover. */
 interface Geo {
@@ -333,5 +336,23 @@ describe('average-curve analyser: pieces', () => {
   it('rejects mismatched or unsorted input', () => {
     expect(() => analyseCurve([1, 2], [1], 4)).toThrow();
     expect(() => analyseCurve([2, 1], [1, 1], 4)).toThrow();
+  });
+});
+
+describe('a size step too coarse for the associativity', () => {
+  const ways = (preset: string, raw: Record<string, unknown>): Finding | undefined => {
+    const e = findExperiment('pchase-average')!;
+    const r = e.run(findPreset(preset)!, resolveParams(e.params, raw as never), 1, () => {});
+    return r.findings.find((f) => f.key === 's = 64 B.level1.ways');
+  };
+  it('says the step is too coarse, which associativities it leaves open, and the step and window that resolve it', () => {
+    // Fermi's 512 KB L2 in 64 KB steps: the whole rise falls within one step.
+    const coarse = ways('fermi', { sizeStep: '64KB', sizeFrom: '256KB', sizeTo: '1MB' });
+    expect(coarse?.value).toBe('cannot tell');
+    expect(coarse?.evidence).toContain('the rise lies within 1 size step of 64 KB, too coarse to resolve the associativity');
+    expect(coarse?.evidence).toContain('any associativity from 8 up fits');
+    expect(coarse?.evidence).toContain('to decide: a size step of at most 4 KB over N = 448 KB..640 KB');
+    // That step over that window decides it.
+    expect(ways('fermi', { sizeStep: '4KB', sizeFrom: '448KB', sizeTo: '640KB' })?.value).toBe(16);
   });
 });

@@ -271,6 +271,25 @@ describe('the compare view', () => {
     expect(w.get('[data-testid="finding-row-l1.policy"]').findAll('td').map((td) => td.text())).toEqual(['non-LRU', '—', '—']);
   });
 
+  it('warns under the findings when a run\'s size step was too coarse to resolve the associativity, with the step that would', async () => {
+    const evidence =
+      'the rise lies within 1 size step of 64 KB, too coarse to resolve the associativity: its width (one way, size / ways) is at most 64 KB, so any associativity from 8 up fits (8, 16, 17, ... ways fit equally); to decide: a size step of at most 4 KB over N = 448 KB..640 KB';
+    const a = detail(1, { findings: [{ ...finding('s = 64 B.level1.ways', 's = 64 B: level 1 associativity', 16, ''), evidence: 'all 16-way' }] });
+    const b = detail(2, { presetId: 'kepler', presetName: 'Kepler', findings: [{ ...finding('s = 64 B.level1.ways', 's = 64 B: level 1 associativity', 'cannot tell', ''), evidence }] });
+    const fake = fakeLab([a, b]);
+    const w = await mountView(CompareView, fake.lab, `/compare?runs=${a.id},${b.id}`);
+    const note = w.get('[data-testid="compare-coarse-step"]');
+    expect(note.text()).toContain('Size step too coarse.');
+    expect(note.text()).toContain('Kepler, s = 64 B: level 1 associativity: the rise lies within 1 size step of 64 KB, too coarse');
+    expect(note.text()).toContain('a size step of at most 4 KB over N = 448 KB..640 KB');
+    expect(note.text()).not.toContain('Fermi,');
+    // Runs whose steps resolved their findings: no warning.
+    w.unmount();
+    const fine = fakeLab([a, detail(3, { presetId: 'kepler', presetName: 'Kepler', findings: [finding('s = 64 B.level1.ways', 's = 64 B: level 1 associativity', 16, '')] })]);
+    const w2 = await mountView(CompareView, fine.lab, `/compare?runs=${a.id},${uuid(3)}`);
+    expect(w2.find('[data-testid="compare-coarse-step"]').exists()).toBe(false);
+  });
+
   it('comes back to the runs it showed when opened bare (the sidebar link), until they are all removed', async () => {
     const a = detail(1);
     const b = detail(2, { presetId: 'kepler', presetName: 'Kepler' });
