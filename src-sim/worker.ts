@@ -9,6 +9,8 @@
  */
 import { EXPERIMENTS } from './experiments';
 import type { Experiment, ExperimentResult } from './experiments/types';
+import { stateMemoryProblem } from './presets/validate';
+import type { Preset } from './presets/types';
 import { reproduce } from './reference';
 import type { ErrorMessage, ProgressMessage, RowsRequest, RunRequest, WorkerMessage } from './worker-protocol';
 import { TEST_EXPERIMENTS_ENV } from './worker-protocol';
@@ -16,6 +18,13 @@ import { testExperiments } from './worker-test-experiments';
 
 /** Progress messages at most this often (the last one of a run always goes out). */
 const PROGRESS_INTERVAL_MS = 100;
+
+/**
+ * The owner (the process that started this one) is checked this often: between slices of a run (the
+ * progress callback, which every experiment calls as it goes) and, between runs, on a timer. A
+ * worker whose owner died (killed, crashed) exits instead of finishing a run nobody will read.
+ */
+const OWNER_CHECK_MS = 250;
 
 /** Electron's `process.parentPort` (typed here so the worker needs no Electron types). */
 interface ParentPortLike {
@@ -48,6 +57,42 @@ function connect(): { post: (m: WorkerMessage) => void; listen: (on: (m: unknown
   }
   process.stderr.write('src-sim/worker.ts is a simulation process: start it with utilityProcess.fork or child_process.fork\n');
   process.exit(2);
+}
+
+const ownerPid = process.ppid;
+let lastOwnerCheck = Date.now();
+
+/** Whether the process that started this one is still there (its pid is still our parent's and alive). */
+function ownerAlive(): boolean {
+  if (process.ppid !== ownerPid) return false; // re-parented: the owner is gone
+  try {
+    process.kill(ownerPid, 0);
+    return true;
+  } catch (err) {
+    return (err as { code?: string }).code === 'EPERM';
+  }
+}
+
+/** Exits when the owner is gone; cheap enough to call on every progress report (a clock read). */
+function checkOwner(): void {
+  const now = Date.now();
+  if (now - lastOwnerCheck < OWNER_CHECK_MS) return;
+  lastOwnerCheck = now;
+  if (!ownerAlive()) {
+    process.stderr.write('simulation process: its owner is gone; exiting\n');
+    process.exit(3);
+  }
+}
+
+/** Refuses, before anything is allocated, a preset whose caches would exceed the memory bound. */
+function checkMemory(preset: Preset | undefined): void {
+  if (!preset) return;
+  const problem = stateMemoryProblem(preset);
+  if (problem) {
+    const err = new Error(`${problem.path}: ${problem.message}`);
+    err.name = 'ExperimentError';
+    throw err;
+  }
 }
 
 function isRunRequest(m: unknown): m is RunRequest {
@@ -101,6 +146,7 @@ function run(req: RunRequest, post: (m: WorkerMessage) => void): void {
   // Throttled: the first call, then at most one per PROGRESS_INTERVAL_MS; the latest held back is sent at the end.
   const throttle: { last: number; held: Omit<ProgressMessage, 'type' | 'runId'> | null } = { last: -Infinity, held: null };
   const progress = (done: number, total: number, phase: string): void => {
+    checkOwner();
     const now = Date.now();
     if (now - throttle.last >= PROGRESS_INTERVAL_MS || done >= total) {
       throttle.last = now;
@@ -113,6 +159,7 @@ function run(req: RunRequest, post: (m: WorkerMessage) => void): void {
   const started = performance.now();
   let result: ExperimentResult;
   try {
+    checkMemory(req.preset);
     result = experiment.run(req.preset, req.params, req.seed, progress);
   } catch (err) {
     post(errorMessage(req.runId, err));
@@ -132,7 +179,11 @@ function run(req: RunRequest, post: (m: WorkerMessage) => void): void {
 function rows(req: RowsRequest, post: (m: WorkerMessage) => void): void {
   const started = performance.now();
   try {
-    const out = reproduce(req.selector, req.preset, req.seed, (p) => post({ type: 'progress', runId: req.runId, ...p }));
+    checkMemory(req.preset);
+    const out = reproduce(req.selector, req.preset, req.seed, (p) => {
+      checkOwner();
+      post({ type: 'progress', runId: req.runId, ...p });
+    });
     post({ type: 'rows-result', runId: req.runId, rows: out, elapsedMs: performance.now() - started });
   } catch (err) {
     post(errorMessage(req.runId, err));
@@ -150,3 +201,5 @@ channel.listen((m) => {
   else if (isRowsRequest(m)) rows(m, channel.post);
 });
 channel.post({ type: 'ready', experiments: [...catalogue.keys()] });
+// Between runs the event loop is free: the same check on a timer (it does not keep the process alive).
+setInterval(checkOwner, OWNER_CHECK_MS * 2).unref();

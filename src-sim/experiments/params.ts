@@ -13,6 +13,15 @@ export function parseBytes(text: string): number {
   return Math.round(parseFloat(m[1]) * mult);
 }
 
+/**
+ * Parses a decimal number as a person writes it: "16", "-1", "0.5", " 2.25 "; NaN for anything
+ * else, blank text, hexadecimal ("0x10"), exponents ("1e1") and "Infinity" included (which
+ * `Number()` would accept).
+ */
+export function parseDecimal(text: string): number {
+  return /^\s*[-+]?(\d+(\.\d*)?|\.\d+)\s*$/.test(text) ? Number(text.trim()) : NaN;
+}
+
 /** Formats bytes the way the papers write them: 512 B, 12 KB, 2 MB. */
 export function formatBytes(n: number): string {
   for (const [u, f] of [['GB', 1024 ** 3], ['MB', 1024 ** 2], ['KB', 1024]] as const) {
@@ -44,7 +53,7 @@ function one(spec: ParamSpec, raw: unknown): ParamValue {
   switch (spec.kind) {
     case 'integer':
     case 'number': {
-      const v = typeof raw === 'string' ? Number(raw.trim()) : (raw as number);
+      const v = typeof raw === 'string' ? parseDecimal(raw) : (raw as number);
       if (typeof v !== 'number' || raw === '') fail(spec, `must be a number (${range(spec)})`);
       return checkNumber(spec, v, spec.kind === 'integer');
     }
@@ -59,7 +68,7 @@ function one(spec: ParamSpec, raw: unknown): ParamValue {
       if (!items || items.length === 0) fail(spec, 'must be a comma-separated list with at least one value');
       if (items.length > spec.maxItems) fail(spec, `has ${items.length} values; at most ${spec.maxItems}`);
       return items.map((it) => {
-        const v = typeof it === 'string' ? (spec.kind === 'bytes-list' ? parseBytes(it) : Number(it.trim())) : (it as number);
+        const v = typeof it === 'string' ? (spec.kind === 'bytes-list' ? parseBytes(it) : parseDecimal(it)) : (it as number);
         return checkNumber(spec, v, true);
       });
     }

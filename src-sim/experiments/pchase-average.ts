@@ -1,6 +1,6 @@
 import type { SpaceId } from '../presets/types';
 import { formatBytes, resolveParams } from './params';
-import { averageChase, checkStride, checkWork, CLOCK_PARAM, JITTER_PARAM, Measurement, openSpace, SPACE_PARAM, TPC_PARAM, traversal } from './pchase';
+import { averageChase, checkSpace, checkStride, checkWork, CLOCK_PARAM, JITTER_PARAM, Measurement, openSpace, SPACE_PARAM, TPC_PARAM, traversal } from './pchase';
 import type { Experiment, ParamSpec, ParamValues, Series } from './types';
 import { ExperimentError } from './types';
 import { Rng } from '../rng';
@@ -47,11 +47,16 @@ export const pchaseAverage: Experiment = {
     for (const s of p.strides as number[]) for (const N of sweepSizes(p)) total += traversal(N, s) + timedAccesses(N, s, p.traversals as number);
     return total;
   },
+  check(preset, p) {
+    checkSpace(preset, p.space as SpaceId, p.tpc as number);
+    const ns = sweepSizes(p);
+    for (const s of p.strides as number[]) for (const N of ns) checkStride(N, s, 'sizeFrom', 'strides');
+  },
   run(preset, raw, seed, progress) {
     const p = resolveParams(params, raw);
     const strides = p.strides as number[];
     const ns = sweepSizes(p);
-    for (const s of strides) for (const N of ns) checkStride(N, s, 'sizeFrom', 'strides');
+    this.check!(preset, p);
     checkWork(this.estimate(preset, p));
     const series: Series[] = [];
     const total = strides.length * ns.length;

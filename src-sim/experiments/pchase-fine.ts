@@ -2,7 +2,7 @@ import { latencyLevels, levelOf, type LatencyLevel } from '../analysis/levels';
 import type { SpaceId } from '../presets/types';
 import { formatBytes, resolveParams } from './params';
 import { patternAddress, PATTERN_PARAMS, patternSequenceLength } from './global-latency-patterns';
-import { checkStride, checkWork, CLOCK_PARAM, fineChase, JITTER_PARAM, levelGap, Measurement, openSpace, SPACE_PARAM, TPC_PARAM, traversal } from './pchase';
+import { checkSpace, checkStride, checkWork, CLOCK_PARAM, fineChase, JITTER_PARAM, levelGap, Measurement, openSpace, SPACE_PARAM, TPC_PARAM, traversal } from './pchase';
 import type { Experiment, Finding, ParamSpec, ParamValues, Series } from './types';
 import { ExperimentError, MAX_TRACE } from './types';
 
@@ -42,14 +42,19 @@ export const pchaseFine: Experiment = {
     if (p.init === 'non-uniform') return patternSequenceLength(patternParams(p));
     return (p.iterations as number) + (p.warmup ? traversal(p.size as number, p.stride as number) : 0);
   },
+  check(preset, p) {
+    const nonUniform = p.init === 'non-uniform';
+    if (nonUniform && p.space !== 'global' && p.space !== 'global-cg')
+      throw new ExperimentError('the non-uniform initialisation walks global memory; choose space global or global-cg', 'init');
+    if (!nonUniform) checkStride(p.size as number, p.stride as number, 'size', 'stride');
+    checkSpace(preset, p.space as SpaceId, p.tpc as number);
+  },
   run(preset, raw, seed, progress) {
     const p = resolveParams(params, raw);
     const N = p.size as number;
     const s = p.stride as number;
     const nonUniform = p.init === 'non-uniform';
-    if (nonUniform && p.space !== 'global' && p.space !== 'global-cg')
-      throw new ExperimentError('the non-uniform initialisation walks global memory; choose space global or global-cg', 'init');
-    if (!nonUniform) checkStride(N, s, 'size', 'stride');
+    this.check!(preset, p);
     checkWork(this.estimate(preset, p));
     const model = openSpace(preset, p.space as SpaceId, seed, p.tpc as number);
     const m = Measurement.from(preset, p, seed);

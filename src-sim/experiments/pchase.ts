@@ -1,4 +1,5 @@
 import { Chip, PathModel } from '../model/path';
+import type { PathConfig } from '../model/path';
 import type { Preset, SpaceId } from '../presets/types';
 import { Rng } from '../rng';
 import type { ParamSpec, Progress, Trace } from './types';
@@ -49,8 +50,8 @@ export const TPC_PARAM: ParamSpec = {
   description: 'Which TPC runs the kernel (its interconnect distance changes L2/L3 latency, WONG Figs 11, 17); -1: the mean placement.',
 };
 
-/** Opens one memory space of a preset as a model on a fresh chip (a kernel launch). */
-export function openSpace(preset: Preset, space: SpaceId, seed: number, tpc = -1, chip?: Chip, sm?: number): PathModel {
+/** The memory space's configuration on a preset, refused (naming the parameter) when it has none or the TPC is not there. */
+export function checkSpace(preset: Preset, space: SpaceId, tpc = -1): PathConfig {
   let cfg = preset.spaces[space];
   if (!cfg && space === 'global-cg' && preset.spaces.global.levels.every((l) => l.scope !== 'sm')) cfg = preset.spaces.global;
   if (!cfg) {
@@ -60,9 +61,15 @@ export function openSpace(preset: Preset, space: SpaceId, seed: number, tpc = -1
         : 'the preset does not define it';
     throw new ExperimentError(`${preset.name} has no ${space} memory space: ${why}`, 'space');
   }
-  const offsets = preset.measurement.tpcOffsets;
   const tpcs = Math.max(1, Math.ceil(preset.chip.sms / preset.chip.smPerTpc));
   if (tpc >= tpcs) throw new ExperimentError(`parameter "tpc" is ${tpc}; ${preset.name} has TPCs 0 to ${tpcs - 1} (or -1 for the mean)`, 'tpc');
+  return cfg;
+}
+
+/** Opens one memory space of a preset as a model on a fresh chip (a kernel launch). */
+export function openSpace(preset: Preset, space: SpaceId, seed: number, tpc = -1, chip?: Chip, sm?: number): PathModel {
+  const cfg = checkSpace(preset, space, tpc);
+  const offsets = preset.measurement.tpcOffsets;
   const offset = tpc < 0 ? offsets.reduce((a, b) => a + b, 0) / offsets.length : offsets.length === 1 ? offsets[0] : offsets[tpc];
   const c = chip ?? new Chip(seed, preset.chip.smPerTpc);
   return new PathModel(cfg, c, sm ?? (tpc < 0 ? 0 : tpc * preset.chip.smPerTpc), offset);

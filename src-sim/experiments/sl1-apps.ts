@@ -143,6 +143,9 @@ export const sl1Apps: Experiment = {
     const p = resolveParams(params, raw);
     return studyEstimate(p, modeCount(p));
   },
+  check(preset, p) {
+    checkShapes(p, preset);
+  },
   run(preset, raw, seed, progress) {
     const p = resolveParams(params, raw);
     checkShapes(p, preset);

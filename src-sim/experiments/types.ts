@@ -102,6 +102,12 @@ export interface Experiment {
   estimate(preset: Preset, params: RawParams): number;
   /** Pure: no I/O, deterministic for (preset, params, seed). Throws ExperimentError on bad input. */
   run(preset: Preset, params: RawParams, seed: number, progress: Progress): ExperimentResult;
+  /**
+   * The checks of run() that need the preset (a TPC it has, a memory space, a stride within the
+   * array, threads an SM holds), without simulating: a run is refused before it is queued rather
+   * than stored as failed. Throws ExperimentError as run() would; run() makes the same checks.
+   */
+  check?(preset: Preset, params: ParamValues): void;
 }
 
 /** A user-facing error: bad parameter, unsupported space on a preset, too much work. */

@@ -162,9 +162,17 @@ describe('SimPool with real processes', () => {
 
   it('fails a run whose experiment throws, keeping its process: an ExperimentError keeps its message and parameter', async () => {
     const { pool, events } = makePool({ size: 1 });
-    // Passes validation (estimate does not check the stride) but run() refuses a stride larger than the array.
-    const bad = await pool.submit({ runId: 'bad', experiment: 'pchase-average', preset: fermi, params: { strides: '4KB', sizeFrom: '1KB', sizeTo: '2KB', sizeStep: '1KB' }, seed: 1 });
-    expect(bad).toMatchObject({ status: 'failed', reason: 'experiment-error', param: 'strides', error: 'parameter "strides" (4096 B) is larger than "sizeFrom" (1024 B)' });
+    // A stride larger than the array is refused before it is queued (the experiment's check against the preset)...
+    expect(() => pool.submit({ runId: 'early', experiment: 'pchase-average', preset: fermi, params: { strides: '4KB', sizeFrom: '1KB', sizeTo: '2KB', sizeStep: '1KB' }, seed: 1 })).toThrow(
+      'parameter "strides" (4096 B) is larger than "sizeFrom" (1024 B)',
+    );
+    // ...and a preset that never met the validator (32 GB L2) is refused by the worker before it allocates: an ExperimentError.
+    const huge = structuredClone(fermi);
+    const l2 = huge.spaces.global.levels[1]!;
+    l2.sizeBytes = 32 * 1024 ** 3;
+    l2.geometry = { ...l2.geometry, sets: l2.sizeBytes / (l2.geometry.lineBytes * l2.geometry.ways) };
+    const bad = await pool.submit({ runId: 'bad', experiment: 'pchase-average', preset: huge, params: { strides: '128', sizeFrom: '1KB', sizeTo: '2KB', sizeStep: '1KB' }, seed: 1 });
+    expect(bad).toMatchObject({ status: 'failed', reason: 'experiment-error', error: expect.stringMatching(/spaces\.global\.levels\.1: .*over the limit of 512 MB.*32 GB cache/) });
     const thrown = await pool.submit({ runId: 'throw', experiment: 'test-crash', preset: fermi, params: { mode: 'throw' }, seed: 1 });
     expect(thrown).toMatchObject({ status: 'failed', reason: 'internal-error', error: 'internal error in the simulation: Error: test-crash: a plain error thrown by run()' });
     expect((await pool.submit({ runId: 'after', experiment: 'shared-bank-stride', preset: fermi, params: { strideTo: 4 }, seed: 1 })).status).toBe('done');

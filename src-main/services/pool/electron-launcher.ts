@@ -7,7 +7,7 @@
  */
 import type { WorkerRequest } from '../../../src-sim/worker-protocol';
 import type { LogSink, ProcessExit, WorkerHandle, WorkerLauncher } from './launcher';
-import { StderrTail, stderrLog } from './launcher';
+import { StderrTail, stderrLog, withHeapCeiling } from './launcher';
 
 /** The slice of Electron's `UtilityProcess` used here. */
 export interface UtilityProcessLike {
@@ -26,7 +26,7 @@ export interface UtilityProcessModule {
   fork(
     modulePath: string,
     args?: string[],
-    options?: { env?: Record<string, string | undefined>; serviceName?: string; stdio?: ('pipe' | 'ignore' | 'inherit')[] },
+    options?: { env?: Record<string, string | undefined>; serviceName?: string; stdio?: ('pipe' | 'ignore' | 'inherit')[]; execArgv?: string[] },
   ): UtilityProcessLike;
 }
 
@@ -59,6 +59,7 @@ export class ElectronLauncher implements WorkerLauncher {
       serviceName: 'GPU Memory Lab simulation',
       env: { ...process.env, ...o.env },
       stdio: ['ignore', 'inherit', 'pipe'],
+      execArgv: withHeapCeiling([]),
     });
     return new UtilityHandle(child, o.log ?? stderrLog, o.killGraceMs ?? 2_000, o.killPid ?? ((pid, signal) => process.kill(pid, signal)));
   }

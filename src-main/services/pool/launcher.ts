@@ -33,6 +33,19 @@ export interface WorkerLauncher {
   launch(): WorkerHandle;
 }
 
+/**
+ * The JavaScript heap ceiling of a simulation process (`--max-old-space-size`, MB). Model state
+ * lives in typed arrays outside that heap; it is bounded by the preset validator
+ * (src-sim/presets/validate.ts MAX_STATE_BYTES), which the worker checks again before a run.
+ * A run that passes the ceiling fails alone ("JavaScript heap out of memory"), not the machine.
+ */
+export const WORKER_HEAP_MB = 2048;
+
+/** `execArgv` with the heap ceiling added, unless the caller already set one. */
+export function withHeapCeiling(execArgv: readonly string[]): string[] {
+  return execArgv.some((a) => a.startsWith('--max-old-space-size')) ? [...execArgv] : [...execArgv, `--max-old-space-size=${WORKER_HEAP_MB}`];
+}
+
 /** Where a launcher sends the lines a worker writes on stderr (and its own notices). */
 export type LogSink = (line: string) => void;
 

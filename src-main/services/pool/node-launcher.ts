@@ -9,14 +9,14 @@ import { createRequire } from 'node:module';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import type { WorkerRequest } from '../../../src-sim/worker-protocol';
 import type { LogSink, ProcessExit, WorkerHandle, WorkerLauncher } from './launcher';
-import { StderrTail, stderrLog } from './launcher';
+import { StderrTail, stderrLog, withHeapCeiling } from './launcher';
 
 export interface ForkLauncherOptions {
   /** The worker entry: src-sim/worker.ts (run through tsx) or a built .js/.mjs. */
   workerPath?: string;
   /** Added to (and overriding) this process's environment. */
   env?: Record<string, string>;
-  /** Node options of the child; default: tsx's loader for a .ts entry, none otherwise. */
+  /** Node options of the child; default: tsx's loader for a .ts entry, none otherwise. The heap ceiling (WORKER_HEAP_MB) is added unless given. */
   execArgv?: string[];
   /** Where the worker's stderr lines go (prefixed with its pid). */
   log?: LogSink;
@@ -43,7 +43,7 @@ export class ForkLauncher implements WorkerLauncher {
   constructor(options: ForkLauncherOptions = {}) {
     this.workerPath = options.workerPath ?? sourceWorkerPath();
     if (!existsSync(this.workerPath)) throw new Error(`simulation worker not found: ${this.workerPath}`);
-    this.execArgv = options.execArgv ?? (/\.[cm]?ts$/.test(this.workerPath) ? tsxExecArgv() : []);
+    this.execArgv = withHeapCeiling(options.execArgv ?? (/\.[cm]?ts$/.test(this.workerPath) ? tsxExecArgv() : []));
     this.env = { ...process.env, ...options.env };
     this.log = options.log ?? stderrLog;
   }

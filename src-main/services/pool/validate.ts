@@ -1,6 +1,7 @@
 /**
  * The checks a run passes before it is queued: a known experiment, parameters its schema accepts,
- * a seed, and work within MAX_ACCESSES. The same src-sim code (resolveParams, estimate, checkWork)
+ * the experiment's own checks against the preset (Experiment.check: a TPC the GPU has, a stride
+ * within the array, threads an SM holds), a seed, and work within MAX_ACCESSES. The same src-sim code (resolveParams, estimate, checkWork)
  * that the worker runs, so a run that is queued fails in the worker only for reasons a run can
  * meet while running.
  */
@@ -34,6 +35,7 @@ export function validateRun(spec: RunSpec, experiments: readonly Experiment[] = 
   if (!Number.isInteger(spec.seed) || spec.seed < 0 || spec.seed > 0xffffffff)
     throw new ExperimentError(`the seed is ${spec.seed}; allowed: a whole number from 0 to 4294967295`, 'seed');
   const params = resolveParams(experiment.params, spec.params ?? {});
+  experiment.check?.(spec.preset, params);
   const estimate = experiment.estimate(spec.preset, params);
   checkWork(estimate);
   return { experiment, params, estimate };
