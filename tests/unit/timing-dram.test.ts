@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { findPreset } from '../../src-sim/presets';
-import { DramModel } from '../../src-sim/timing/dram';
+import { DramModel } from '../../src-sim/timing/units/dram-channel';
 import type { DramTimingConfig } from '../../src-sim/timing/types';
 
 const fermi480 = findPreset('fermi480')!.timing!;

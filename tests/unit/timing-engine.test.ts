@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { findPreset } from '../../src-sim/presets';
-import { DramModel } from '../../src-sim/timing/dram';
+import { DramModel } from '../../src-sim/timing/units/dram-channel';
 import { checkTimingConfig, simulate } from '../../src-sim/timing/engine';
 import type { Instr, Kernel, TimingConfig } from '../../src-sim/timing/types';
 import { STALL_REASONS } from '../../src-sim/timing/types';

@@ -1,6 +1,6 @@
-import { bitsOf, channelLocal } from './addrmap';
-import { grown, grownFreeStack } from './pool';
-import type { DramTimingConfig } from './types';
+import { bitsOf, channelLocal } from '../addrmap';
+import { grown, grownFreeStack } from '../pool';
+import type { DramTimingConfig } from '../types';
 
 /**
  * A command-level DRAM channel model after GPGPU-Sim 3.x's (dram.cc dram_t::cycle,
