@@ -3,7 +3,7 @@
  * the DRAM channels take turns every `interleaveBytes` (channel = (address / interleave) mod
  * channels), the channel-local address is (address / interleave) / channels stitched to the low bits
  * (for a power-of-two channel count the decoder's bit masks give the same), and the bank is read from
- * that address's `bankBits`. The DRAM model (dram.ts) takes bank and row from it; with
+ * that address's `bankBits`. The DRAM model (units/dram-channel.ts) takes bank and row from it; with
  * `l2.addressMap` the L2 takes its sub-partitions and sets from it too: sub_partition = channel x
  * (sub-partitions per channel) + the lowest log2(sub-partitions per channel) bank bits
  * (`sub_partition_id_mask`), and `partition_address` removes those bits again for gpu-cache.cc

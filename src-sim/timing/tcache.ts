@@ -70,7 +70,7 @@ export function fermiHashSetFn(lineBytes: number, sets: number): (line: number) 
 export const INVALID = 0;
 export const VALID = 1;
 export const RESERVED = 2;
-// Local copies for the hot paths (see engine.ts on imported bindings).
+// Local copies for the hot paths (see units/codes.ts on imported bindings).
 const S_INVALID = 0;
 const S_VALID = 1;
 

@@ -1,7 +1,7 @@
 /**
  * The timing tier's contract: what a preset adds for it (TimingConfig), how a kernel is described
  * as data (Kernel), what a simulation returns (TimingStats). Pure data; the engine lives in
- * ./engine.ts, the workloads in ./workloads/, S-L1 in ./sl1.ts.
+ * ./engine.ts and its hardware units in ./units/, the workloads in ./workloads/, S-L1 in ./sl1.ts.
  *
  * Units: cycles are core cycles unless a name says otherwise; bytes are bytes.
  */
@@ -289,7 +289,7 @@ export interface TimingConfig {
     /** DRAM transfer unit: every DRAM access moves a whole number of these (a 32 B write to 64 B bursts costs 64 B). */
     burstBytes: number;
     /**
-     * Command-level timing (dram.ts, after GPGPU-Sim 3.x's dram.cc): banks, row buffers, FR-FCFS,
+     * Command-level timing (units/dram-channel.ts, after GPGPU-Sim 3.x's dram.cc): banks, row buffers, FR-FCFS,
      * bus turnarounds. Absent: each channel is a first-come queue of bytesPerCycle / channels.
      */
     timing?: DramTimingConfig;
