@@ -17,7 +17,7 @@ import { findExperiment } from '../../src-sim/experiments';
 import type { Experiment, ExperimentResult, ParamValues, Progress } from '../../src-sim/experiments/types';
 import type { Preset } from '../../src-sim/presets/types';
 import { defaultDbPath } from '../services/paths';
-import { decodeBundle, RunStore } from '../services/store';
+import { checkBundle, RunStore } from '../services/store';
 import { formatNumber, formatParam, resultJson, resultText, seriesCsv, textTable } from './format';
 
 /** Exit codes (the same as cli/main.ts). */
@@ -227,7 +227,7 @@ export async function bundleImport(file: string, o: { db?: string }, format: str
   }
   const args = parseArgs('bundles.import', { bytes });
   // A refused bundle leaves no trace: not even a new, empty database.
-  if (!existsSync(db)) decodeBundle(args.bytes);
+  if (!existsSync(db)) await checkBundle(args.bytes);
   mkdirSync(dirname(db), { recursive: true });
   const report = await withStore(RunStore.open(db, { appVersion: ctx.version, recoverInterrupted: false }), (s) => s.importBundle(args.bytes));
   if (format === 'json') return ok(json(report));

@@ -179,7 +179,8 @@ export class LabService {
       const handler = this.handlers[name as CallName] as (a: unknown) => unknown;
       return await handler(args);
     } catch (err) {
-      throw toLabError(err, this.log);
+      // A damaged database file is named with what to do, not as a raw SQLite error.
+      throw toLabError(this.store.explain(err), this.log);
     }
   }
 
@@ -261,9 +262,18 @@ export class LabService {
         event = { runId, status: outcome.status, error: outcome.error };
       }
     } catch (err) {
-      // The database is gone (closed under us) or refused the write: report the outcome anyway.
+      // The database is gone (closed under us) or refused the write: report what it holds, if it
+      // can be read, so the event never says "done" for a run the library shows otherwise.
       this.log(`[lab] run ${runId}: could not record its outcome (${outcome.status}): ${oneLine(err)}`);
-      event = { runId, status: outcome.status, error: outcome.error };
+      const message = `the outcome (${outcome.status}) could not be recorded: ${oneLine(err)}`;
+      let stored: RunFinishedEvent['status'] = outcome.status === 'done' ? 'failed' : outcome.status;
+      try {
+        const s = this.store.getSummary(runId);
+        if (s.status !== 'queued' && s.status !== 'running') stored = s.status;
+      } catch {
+        // Unreadable: the outcome as a failure to record it.
+      }
+      event = { runId, status: stored, error: message };
     }
     const w = this.active.get(runId);
     this.active.delete(runId);

@@ -126,7 +126,7 @@ describe('CSV and the store keep the new series fields', () => {
     expect(epoch.info.slice(5)).toEqual(['line', 'no', '100', '', '', '']);
   });
 
-  it('the store and bundles give back style, stack, group and xCategories as they were', () => {
+  it('the store and bundles give back style, stack, group and xCategories as they were', async () => {
     const id = runOf(timingResult(50));
     const got = lab.store.getRun(id).result!.series;
     const want = timingResult(50).series;
@@ -134,7 +134,7 @@ describe('CSV and the store keep the new series fields', () => {
     const other = new TempDb();
     try {
       const there = other.open({ now: () => Date.UTC(2026, 10, 3) }, 'there.db');
-      expect(there.importBundle(lab.store.exportBundle([id]).bytes).imported).toEqual([id]);
+      expect((await there.importBundle((await lab.store.exportBundle([id])).bytes)).imported).toEqual([id]);
       const back = there.getRun(id).result!.series;
       expect(back).toEqual(got);
       expect(back[1]).toMatchObject({ style: 'bar', stack: 'stalls', group: 'Stall breakdown', xCategories: TYPES });

@@ -4,7 +4,7 @@ import Database from 'better-sqlite3';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { LabError } from '../../src-main/contract';
 import type { RunStore } from '../../src-main/services/store';
-import { BUNDLE_FORMAT, BUNDLE_VERSION } from '../../src-main/services/store';
+import { BUNDLE_FORMAT, BUNDLE_VERSION, encodeBundle, LEGACY_BUNDLE_VERSION } from '../../src-main/services/store';
 import { bytesOf, Clock, newRun, sampleResult, TempDb } from './store-fixtures';
 
 let tmp: TempDb;
@@ -41,6 +41,28 @@ function errorOf(fn: () => unknown): LabError {
   throw new Error('expected an error');
 }
 
+async function rejectionOf(fn: () => Promise<unknown>): Promise<LabError> {
+  try {
+    await fn();
+  } catch (err) {
+    expect(err).toBeInstanceOf(LabError);
+    return err as LabError;
+  }
+  throw new Error('expected an error');
+}
+
+/** The bundle of these runs as format 1 (what older apps wrote). */
+const legacyOf = (store: RunStore, runIds: string[]): Buffer => encodeBundle(runIds.map((id) => store.getRun(id)), 'old', Date.UTC(2026, 0, 1));
+/** The JSON lines of a format-2 bundle. */
+const linesOf = (bytes: Uint8Array): string[] => gunzipSync(bytes).toString('utf8').split('\n').filter((l) => l !== '');
+/** Format-2 lines back into a bundle, the checksum recomputed when asked (a deliberate change). */
+const relines = (lines: string[], rehash = true): Buffer => {
+  const body = lines.slice(0, -1).map((l) => `${l}\n`).join('');
+  const end = JSON.parse(lines[lines.length - 1]!) as { sha256: string };
+  if (rehash) end.sha256 = createHash('sha256').update(body, 'utf8').digest('hex');
+  return gzipSync(body + JSON.stringify(end) + '\n');
+};
+
 /** Everything a database holds, for "nothing changed" checks. */
 function snapshot(store: RunStore) {
   const runs = store.listRuns({ limit: 500 });
@@ -59,13 +81,14 @@ const seal = (env: Envelope, rehash = true): Buffer =>
   gzipSync(JSON.stringify(rehash ? { ...env, sha256: createHash('sha256').update(env.payload, 'utf8').digest('hex') } : env));
 
 describe('bundles', () => {
-  it('carries runs with their preset snapshots into another database, identical', () => {
-    const file = here.exportBundle(ids);
+  it('carries runs with their preset snapshots into another database, identical', async () => {
+    const file = await here.exportBundle(ids);
     expect(file.mimeType).toBe('application/gzip');
     expect(file.fileName).toMatch(/^gpulab-3-runs-2026-11-01-12-00-00\.gmlbundle$/);
-    const env = open(file.bytes);
-    expect(env).toMatchObject({ format: BUNDLE_FORMAT, version: BUNDLE_VERSION, runCount: 3 });
-    expect(there.importBundle(file.bytes)).toEqual({ imported: ids, skipped: [] });
+    const lines = linesOf(file.bytes);
+    expect(JSON.parse(lines[0]!)).toMatchObject({ format: BUNDLE_FORMAT, version: BUNDLE_VERSION, runCount: 3 });
+    expect(JSON.parse(lines[lines.length - 1]!)).toMatchObject({ end: true, runCount: 3 });
+    expect(await there.importBundle(file.bytes)).toEqual({ imported: ids, skipped: [] });
     for (const id of ids) expect(there.getRun(id)).toEqual(here.getRun(id));
     const a = there.getRun(ids[0]).result!;
     const orig = here.getRun(ids[0]).result!;
@@ -75,62 +98,62 @@ describe('bundles', () => {
     expect(there.getRun(ids[1])).toMatchObject({ status: 'failed', error: expect.stringContaining('stride') });
   });
 
-  it('keeps imported runs immutable', () => {
-    there.importBundle(here.exportBundle([ids[0]]).bytes);
+  it('keeps imported runs immutable', async () => {
+    await there.importBundle((await here.exportBundle([ids[0]])).bytes);
     expect(errorOf(() => there.endRun(ids[0], 'failed', 'x')).code).toBe('immutable');
     expect(there.updateRun(ids[0], { title: 'renamed there' }).title).toBe('renamed there');
   });
 
-  it('skips runs it already has instead of duplicating them', () => {
-    const file = here.exportBundle(ids);
-    there.importBundle(here.exportBundle([ids[1]]).bytes);
-    expect(there.importBundle(file.bytes)).toEqual({ imported: [ids[0], ids[2]], skipped: [ids[1]] });
-    expect(there.importBundle(file.bytes)).toEqual({ imported: [], skipped: ids });
+  it('skips runs it already has instead of duplicating them', async () => {
+    const file = await here.exportBundle(ids);
+    await there.importBundle((await here.exportBundle([ids[1]])).bytes);
+    expect(await there.importBundle(file.bytes)).toEqual({ imported: [ids[0], ids[2]], skipped: [ids[1]] });
+    expect(await there.importBundle(file.bytes)).toEqual({ imported: [], skipped: ids });
     expect(there.listRuns().total).toBe(3);
   });
 
-  it('refuses to export unknown or unfinished runs', () => {
+  it('refuses to export unknown or unfinished runs', async () => {
     const queued = here.createRun(newRun());
-    expect(errorOf(() => here.exportBundle([ids[0], queued.id])).code).toBe('conflict');
-    expect(errorOf(() => here.exportBundle(['00000000-0000-4000-8000-000000000000'])).code).toBe('not-found');
+    expect((await rejectionOf(() => here.exportBundle([ids[0], queued.id]))).code).toBe('conflict');
+    expect((await rejectionOf(() => here.exportBundle(['00000000-0000-4000-8000-000000000000']))).code).toBe('not-found');
   });
 
   describe('refuses a damaged bundle with a clear message and changes nothing', () => {
     let good: Uint8Array;
     let before: ReturnType<typeof snapshot>;
-    beforeEach(() => {
-      good = here.exportBundle(ids).bytes;
-      there.importBundle(here.exportBundle([ids[1]]).bytes);
+    beforeEach(async () => {
+      good = legacyOf(here, ids);
+      await there.importBundle((await here.exportBundle([ids[1]])).bytes);
       before = snapshot(there);
     });
-    const refused = (bytes: Uint8Array, message: RegExp) => {
-      const err = errorOf(() => there.importBundle(bytes));
+    const refused = async (bytes: Uint8Array, message: RegExp) => {
+      const err = await rejectionOf(() => there.importBundle(bytes));
       expect(err.code).toBe('invalid-bundle');
       expect(err.message).toMatch(/^the bundle is refused \(nothing was imported\): /);
       expect(err.message).toMatch(message);
       expect(snapshot(there)).toEqual(before);
     };
 
-    it('truncated', () => {
-      refused(good.subarray(0, Math.floor(good.byteLength / 2)), /truncated/);
-      refused(good.subarray(0, good.byteLength - 9), /truncated|damaged/);
+    it('truncated', async () => {
+      await refused(good.subarray(0, Math.floor(good.byteLength / 2)), /truncated/);
+      await refused(good.subarray(0, good.byteLength - 9), /truncated|damaged/);
       const plain = gunzipSync(good);
-      refused(plain.subarray(0, plain.byteLength - 100), /not valid JSON/);
+      await refused(plain.subarray(0, plain.byteLength - 100), /not valid JSON/);
     });
 
-    it('tampered: a changed payload no longer matches its checksum', () => {
+    it('tampered: a changed payload no longer matches its checksum', async () => {
       const env = open(good);
       env.payload = env.payload.replace('"with trace"', '"with trace!"');
-      refused(seal(env, false), /checksum does not match/);
+      await refused(seal(env, false), /checksum does not match/);
     });
 
-    it('tampered: a changed checksum no longer matches the payload', () => {
+    it('tampered: a changed checksum no longer matches the payload', async () => {
       const env = open(good);
       env.sha256 = env.sha256.replace(/^./, (c) => (c === '0' ? '1' : '0'));
-      refused(seal(env, false), /checksum does not match/);
+      await refused(seal(env, false), /checksum does not match/);
     });
 
-    it('tampered and re-hashed: contents that break the format are still refused', () => {
+    it('tampered and re-hashed: contents that break the format are still refused', async () => {
       const edit = (fn: (payload: { runs: Record<string, unknown>[] }) => void) => {
         const env = open(good);
         const payload = JSON.parse(env.payload) as { runs: Record<string, unknown>[] };
@@ -138,80 +161,131 @@ describe('bundles', () => {
         env.payload = JSON.stringify(payload);
         return seal(env);
       };
-      refused(
+      await refused(
         edit((p) => (p.runs[2].status = 'running')),
         /runs\.2\.status/,
       );
-      refused(
+      await refused(
         edit((p) => ((p.runs[0].result as { series: { x: string }[] }).series[0].x = 'AAAA')),
         /series 0 x: 3 bytes is not a whole number of 8-byte values/,
       );
-      refused(
+      await refused(
         edit((p) => ((p.runs[0].result as { series: { y: string }[] }).series[0].y = 'AAAAAAAAAAA=')),
         /200 x values but 1 y values/,
       );
-      refused(
+      await refused(
         edit((p) => ((p.runs[0].result as { trace: { way: string } }).trace.way = '!!!!')),
         /trace way is not valid base64/,
       );
-      refused(
+      await refused(
         edit((p) => (p.runs[0].id = 'not-a-uuid')),
         /runs\.0\.id: must be a run id/,
       );
-      refused(
+      await refused(
         edit((p) => (p.runs[2].id = p.runs[0].id)),
         /appears twice/,
       );
-      refused(
+      await refused(
         edit((p) => {
           p.runs[0].result = null;
         }),
         /done run carries a result/,
       );
-      refused(
+      await refused(
         edit((p) => (p.runs[0].extra = 1)),
         /Unrecognized key/,
       );
-      refused(
+      await refused(
         edit((p) => p.runs.pop()),
         /announces 3 runs but holds 2/,
       );
       const polluted = open(good);
       polluted.payload = polluted.payload.replace('"params":{', '"params":{"__proto__":{"polluted":true},');
-      refused(seal(polluted), /__proto__/);
+      await refused(seal(polluted), /__proto__/);
       expect(({} as Record<string, unknown>).polluted).toBeUndefined();
     });
 
-    it('malformed: not a bundle at all', () => {
-      refused(Buffer.from('hello'), /not valid JSON/);
-      refused(Buffer.from([0xff, 0xfe, 0x00, 0x41]), /neither gzip nor UTF-8/);
-      refused(Buffer.from([0x1f, 0x8b, 0x08, 0x00, 0x01, 0x02]), /truncated|damaged/);
-      refused(gzipSync('{"format":"zip","version":1}'), /not a GPU Memory Lab bundle/);
-      refused(gzipSync('[1,2,3]'), /not a GPU Memory Lab bundle/);
-      refused(new Uint8Array(0), /empty/);
+    it('malformed: not a bundle at all', async () => {
+      await refused(Buffer.from('hello'), /not valid JSON/);
+      await refused(Buffer.from([0xff, 0xfe, 0x00, 0x41]), /neither gzip nor UTF-8/);
+      await refused(Buffer.from([0x1f, 0x8b, 0x08, 0x00, 0x01, 0x02]), /truncated|damaged/);
+      await refused(gzipSync('{"format":"zip","version":1}'), /not a GPU Memory Lab bundle/);
+      await refused(gzipSync('[1,2,3]'), /not a GPU Memory Lab bundle/);
+      await refused(new Uint8Array(0), /empty/);
     });
 
-    it('malformed: a newer format version names both versions', () => {
+    it('malformed: a newer format version names both versions', async () => {
       const env = open(good);
-      refused(seal({ ...env, version: 7 }), /format version 7, newer than this app reads \(1\)/);
+      await refused(seal({ ...env, version: 7 }), /format version 7, newer than this app reads \(2\)/);
     });
 
-    it('malformed: an envelope with missing fields', () => {
+    it('malformed: an envelope with missing fields', async () => {
       const env = open(good) as Partial<Envelope>;
       delete env.runCount;
-      refused(gzipSync(JSON.stringify(env)), /envelope is malformed: runCount/);
+      await refused(gzipSync(JSON.stringify(env)), /envelope is malformed: runCount/);
     });
   });
 
-  it('imports all or nothing: a failure while writing the third run leaves the first two out too', () => {
+  it('imports all or nothing: a failure while writing the third run leaves the first two out too', async () => {
     const raw = new Database(tmp.file('there.db'));
     raw.prepare(`CREATE TRIGGER fail_third BEFORE INSERT ON runs WHEN NEW.id = '${ids[2]}' BEGIN SELECT RAISE(ABORT, 'disk full'); END`).run();
     raw.close();
-    expect(() => there.importBundle(here.exportBundle(ids).bytes)).toThrow(/disk full/);
+    await expect(there.importBundle((await here.exportBundle(ids)).bytes)).rejects.toThrow(/disk full/);
     expect(there.listRuns().total).toBe(0);
   });
 
-  it('accepts a bundle that is plain JSON (not gzipped)', () => {
-    expect(there.importBundle(gunzipSync(here.exportBundle([ids[0]]).bytes)).imported).toEqual([ids[0]]);
+  it('accepts a bundle that is plain JSON (not gzipped)', async () => {
+    expect((await there.importBundle(gunzipSync((await here.exportBundle([ids[0]])).bytes))).imported).toEqual([ids[0]]);
+    expect((await there.importBundle(gunzipSync(legacyOf(here, [ids[2]])))).imported).toEqual([ids[2]]);
+  });
+
+  it('reads format 1 (older apps) as before', async () => {
+    const old = legacyOf(here, ids);
+    expect(open(old)).toMatchObject({ version: LEGACY_BUNDLE_VERSION, runCount: 3 });
+    expect(await there.importBundle(old)).toEqual({ imported: ids, skipped: [] });
+    for (const id of ids) expect(there.getRun(id)).toEqual(here.getRun(id));
+  });
+
+  describe('format 2: a damaged or changed stream is refused whole', () => {
+    let good: string[];
+    let before: ReturnType<typeof snapshot>;
+    beforeEach(async () => {
+      good = linesOf((await here.exportBundle(ids)).bytes);
+      before = snapshot(there);
+    });
+    const refused = async (bytes: Uint8Array, message: RegExp) => {
+      const err = await rejectionOf(() => there.importBundle(bytes));
+      expect(err.code).toBe('invalid-bundle');
+      expect(err.message).toMatch(message);
+      expect(snapshot(there)).toEqual(before);
+    };
+    const editRun = (i: number, fn: (run: Record<string, unknown>) => void): string[] => {
+      const lines = [...good];
+      const at = lines.findIndex((l, k) => k > 0 && l.startsWith('{"run":') && (JSON.parse(l) as { run: { id: string } }).run.id === ids[i]);
+      const line = JSON.parse(lines[at]!) as { run: Record<string, unknown> };
+      fn(line.run);
+      lines[at] = JSON.stringify(line);
+      return lines;
+    };
+
+    it('a changed byte: the checksum says damaged', async () => {
+      const lines = editRun(0, (r) => (r.title = 'changed'));
+      await refused(relines(lines, false), /damaged: its checksum does not match/);
+    });
+
+    it('truncated, or a line missing', async () => {
+      const bytes = relines(good);
+      await refused(bytes.subarray(0, Math.floor(bytes.byteLength / 2)), /truncated/);
+      await refused(gzipSync(good.slice(0, -1).map((l) => `${l}\n`).join('')), /truncated/);
+    });
+
+    it('a re-hashed change that breaks the format is still refused', async () => {
+      await refused(relines(editRun(2, (r) => (r.status = 'running'))), /runs\.2\.status/);
+      await refused(relines(editRun(0, (r) => (r.presetName = 'Someone else'))), /presetName differs/);
+      await refused(
+        relines(editRun(2, (r) => ((r.preset as { spaces: { global: { levels: { sizeBytes: number }[] } } }).spaces.global.levels[0]!.sizeBytes = 12345))),
+        /preset snapshot is invalid: spaces\.global\.levels\.0/,
+      );
+    });
   });
 });

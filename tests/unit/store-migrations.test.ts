@@ -34,8 +34,10 @@ function errorOf(fn: () => unknown): LabError {
   throw new Error('expected an error');
 }
 
+/** The next schema version after this app's: a migration a newer app would bring. */
+const NEXT = SCHEMA_VERSION + 1;
 const v2: Migration = {
-  version: 2,
+  version: NEXT,
   name: 'run ratings',
   up: (db) => db.exec("CREATE TABLE run_ratings (run_id TEXT PRIMARY KEY REFERENCES runs (id) ON DELETE CASCADE, stars INTEGER NOT NULL) STRICT; ALTER TABLE runs ADD COLUMN origin TEXT NOT NULL DEFAULT 'local';"),
 };
@@ -70,11 +72,11 @@ describe('migrations', () => {
     old.endRun(run.id, 'cancelled', 'by the user');
     old.close();
     const next = tmp.open({ migrations: [...MIGRATIONS, v2], appVersion: '0.2.0' });
-    expect(next.migratedFrom).toBe(1);
-    expect(next.schemaVersion).toBe(2);
+    expect(next.migratedFrom).toBe(SCHEMA_VERSION);
+    expect(next.schemaVersion).toBe(NEXT);
     expect(next.getSummary(run.id).title).toBe('kept');
     next.close();
-    expect(meta(tmp.file(), 'schema_version')).toBe('2');
+    expect(meta(tmp.file(), 'schema_version')).toBe(String(NEXT));
     expect(meta(tmp.file(), 'app_version')).toBe('0.2.0');
     const db = raw(tmp.file());
     expect(db.prepare('SELECT origin FROM runs').get()).toEqual({ origin: 'local' });
@@ -84,7 +86,7 @@ describe('migrations', () => {
   it('rolls a failing migration back and leaves the database at its last good version', () => {
     tmp.open().close();
     const broken: Migration = {
-      version: 2,
+      version: NEXT,
       name: 'broken',
       up: (db) => {
         db.exec('CREATE TABLE half_done (x INTEGER)');
@@ -92,8 +94,8 @@ describe('migrations', () => {
       },
     };
     const err = errorOf(() => tmp.open({ migrations: [...MIGRATIONS, broken] }));
-    expect(err.message).toMatch(/schema version 2 \(broken\) failed: disk on fire/);
-    expect(meta(tmp.file(), 'schema_version')).toBe('1');
+    expect(err.message).toContain(`schema version ${NEXT} (broken) failed: disk on fire`);
+    expect(meta(tmp.file(), 'schema_version')).toBe(String(SCHEMA_VERSION));
     const db = raw(tmp.file());
     expect(db.prepare("SELECT name FROM sqlite_schema WHERE name = 'half_done'").get()).toBeUndefined();
     db.close();
@@ -103,11 +105,11 @@ describe('migrations', () => {
     tmp.open({ migrations: [...MIGRATIONS, v2], appVersion: '0.9.0' }).close();
     const err = errorOf(() => tmp.open({ appVersion: '0.1.0' }));
     expect(err.code).toBe('database-too-new');
-    expect(err.message).toContain('schema version 2');
+    expect(err.message).toContain(`schema version ${NEXT}`);
     expect(err.message).toContain('GPU Memory Lab 0.9.0');
     expect(err.message).toContain('GPU Memory Lab 0.1.0');
     expect(err.message).toContain(`up to ${SCHEMA_VERSION}`);
-    expect(meta(tmp.file(), 'schema_version')).toBe('2');
+    expect(meta(tmp.file(), 'schema_version')).toBe(String(NEXT));
     expect(meta(tmp.file(), 'app_version')).toBe('0.9.0');
   });
 
@@ -129,7 +131,25 @@ describe('migrations', () => {
     again.close();
   });
 
-  it('refuses a migration list with a gap', () => {
-    expect(() => tmp.open({ migrations: [...MIGRATIONS, { ...v2, version: 3 }] })).toThrow(/expected 2/);
+  it('refuses a migration list whose versions do not count up', () => {
+    expect(() => tmp.open({ migrations: [...MIGRATIONS, { ...v2, version: SCHEMA_VERSION }] })).toThrow(/versions count up/);
+    expect(() => tmp.open({ migrations: [{ ...MIGRATIONS[0]!, version: 2 }] })).toThrow(/expected 1/);
+  });
+
+  it('a version missing from the list is recorded and applied when an app that has it opens the file', () => {
+    const one = MIGRATIONS[0]!;
+    const owners = MIGRATIONS.find((m) => m.name === 'run owners')!;
+    expect(owners.version).toBe(3);
+    const middle: Migration = MIGRATIONS.find((m) => m.version === 2) ?? { version: 2, name: 'middle', up: (db) => db.exec('CREATE TABLE middle_table (x INTEGER) STRICT') };
+    tmp.open({ migrations: [one, owners] }).close();
+    expect(meta(tmp.file(), 'schema_version')).toBe('3');
+    expect(meta(tmp.file(), 'missing_versions')).toBe('2');
+    const store = tmp.open({ migrations: [one, middle, owners] });
+    expect(store.schemaVersion).toBe(3);
+    store.close();
+    expect(meta(tmp.file(), 'missing_versions')).toBe('');
+    const db = raw(tmp.file());
+    expect(db.prepare("SELECT count(*) AS n FROM sqlite_schema WHERE name = 'lab_owners'").get()).toEqual({ n: 1 });
+    db.close();
   });
 });

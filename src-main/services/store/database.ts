@@ -1,9 +1,15 @@
 /**
- * Opening a database file: pragmas, identity check and migrations.
+ * Opening a database file: identity check, health check, pragmas and migrations, in that order.
  *
- * An app newer than its database migrates it (each migration in its own transaction, so a failed
- * migration leaves the file at the last good version). An app older than its database refuses it,
- * naming both versions, and leaves it untouched.
+ * Nothing is written before the file is known to be ours (or new): a foreign SQLite file is refused
+ * as it was found (its journal mode included), and a damaged one is refused with a message that
+ * names the file and what to do. An app newer than its database migrates it (each migration in its
+ * own transaction, so a failed migration leaves the file at the last good version). An app older
+ * than its database refuses it, naming both versions, and leaves it untouched.
+ *
+ * Migrations carry increasing versions; a version missing from the list (one that another branch
+ * of the app adds later) is recorded in meta `missing_versions` and applied when an app that has it
+ * opens the file.
  */
 import Database from 'better-sqlite3';
 import { LabError } from '../../contract';
@@ -35,18 +41,29 @@ export function openDatabase(file: string, options: OpenDatabaseOptions): Opened
     throw new LabError('database-invalid', `cannot open the database "${file}": ${(err as Error).message}`);
   }
   try {
+    // Read-only checks first: nothing below writes to a file that is not ours.
+    let appId: number;
     try {
       db.pragma('busy_timeout = 5000');
-      db.pragma('journal_mode = WAL');
+      appId = db.pragma('application_id', { simple: true }) as number;
     } catch (err) {
+      if (isCorrupt(err)) throw damaged(file, (err as Error).message);
       throw new LabError('database-invalid', `"${file}" is not a GPU Memory Lab database (${(err as Error).message})`);
     }
-    db.pragma('foreign_keys = ON');
-    db.pragma('synchronous = NORMAL');
-    const appId = db.pragma('application_id', { simple: true }) as number;
     if (appId !== 0 && appId !== APPLICATION_ID)
       throw new LabError('database-invalid', `"${file}" belongs to another application (application_id ${appId}); it is not a GPU Memory Lab database`);
-    const current = readSchemaVersion(db, file);
+    let current: number;
+    try {
+      current = readSchemaVersion(db, file);
+      const problems = checkHealth(db, 'quick_check', 5);
+      if (problems.length) throw damaged(file, problems.join('; '));
+    } catch (err) {
+      if (isCorrupt(err)) throw damaged(file, (err as Error).message);
+      throw err;
+    }
+    db.pragma('journal_mode = WAL');
+    db.pragma('foreign_keys = ON');
+    db.pragma('synchronous = NORMAL');
     if (current > target) {
       const writer = readMeta(db, 'app_version') ?? 'an unknown version';
       throw new LabError(
@@ -54,11 +71,18 @@ export function openDatabase(file: string, options: OpenDatabaseOptions): Opened
         `the database "${file}" has schema version ${current} (last written by GPU Memory Lab ${writer}), but this app (GPU Memory Lab ${options.appVersion}) reads schema versions up to ${target}: update the app, or open another database`,
       );
     }
+    const missing = new Set((current > 0 ? (readMeta(db, 'missing_versions') ?? '') : '').split(',').filter(Boolean).map(Number));
+    let reached = current;
     for (const m of migrations) {
-      if (m.version <= current) continue;
+      if (m.version <= current && !missing.has(m.version)) continue;
+      missing.delete(m.version);
+      // Versions this list lacks between the last applied and this one: applied by an app that has them.
+      for (let v = reached + 1; v < m.version; v++) if (!migrations.some((x) => x.version === v)) missing.add(v);
+      reached = Math.max(reached, m.version);
       const step = db.transaction(() => {
         m.up(db);
-        writeMeta(db, 'schema_version', String(m.version));
+        writeMeta(db, 'schema_version', String(reached));
+        writeMeta(db, 'missing_versions', [...missing].sort((a, b) => a - b).join(','));
         writeMeta(db, 'app_version', options.appVersion);
       });
       try {
@@ -76,9 +100,35 @@ export function openDatabase(file: string, options: OpenDatabaseOptions): Opened
 
 function checkMigrations(migrations: readonly Migration[]): void {
   if (migrations.length === 0) throw new Error('no migrations');
+  if (migrations[0]!.version !== 1) throw new Error(`the first migration ("${migrations[0]!.name}") has version ${migrations[0]!.version}; expected 1`);
   migrations.forEach((m, i) => {
-    if (m.version !== i + 1) throw new Error(`migration "${m.name}" has version ${m.version}; expected ${i + 1} (versions count up from 1 without gaps)`);
+    if (i > 0 && !(Number.isInteger(m.version) && m.version > migrations[i - 1]!.version))
+      throw new Error(`migration "${m.name}" has version ${m.version}; expected more than ${migrations[i - 1]!.version} (versions count up)`);
   });
+}
+
+/** SQLite's "the file is damaged" errors (SQLITE_CORRUPT, SQLITE_NOTADB after the header). */
+export function isCorrupt(err: unknown): boolean {
+  const code = (err as { code?: unknown })?.code;
+  return typeof code === 'string' && (code.startsWith('SQLITE_CORRUPT') || /malformed/i.test((err as Error).message));
+}
+
+/** The refusal of a damaged database: which file, what SQLite found, and what to do. */
+export function damaged(file: string, detail: string): LabError {
+  return new LabError(
+    'database-invalid',
+    `the database "${file}" is damaged (${detail.slice(0, 300)}): restore it from a backup, or save what still reads (gpulab runs list / bundle export --db "${file}") and start a new database; GPU Memory Lab changed nothing in it`,
+  );
+}
+
+/**
+ * PRAGMA quick_check (fast: at open) or integrity_check (thorough: "gpulab db check"): the problems
+ * found, at most `max`, or none.
+ */
+export function checkHealth(db: Database.Database, kind: 'quick_check' | 'integrity_check', max = 20): string[] {
+  const rows = db.pragma(`${kind}(${max})`) as Record<string, string>[];
+  const lines = rows.map((r) => String(Object.values(r)[0]));
+  return lines.length === 1 && lines[0] === 'ok' ? [] : lines;
 }
 
 function hasTable(db: Database.Database, name: string): boolean {

@@ -3,4 +3,4 @@ export { RunStore } from './store';
 export type { EndStatus, NewRun, StoreOptions } from './store';
 export { MIGRATIONS, SCHEMA_VERSION } from './schema';
 export type { Migration } from './schema';
-export { BUNDLE_EXTENSION, BUNDLE_FORMAT, BUNDLE_VERSION, decodeBundle, encodeBundle } from './bundle';
+export { BUNDLE_EXTENSION, BUNDLE_FORMAT, BUNDLE_VERSION, checkBundle, decodeBundle, encodeBundle, LEGACY_BUNDLE_VERSION, MAX_EXPANDED_BYTES, MAX_LEGACY_BYTES } from './bundle';

@@ -17,6 +17,7 @@
  * - comparisons, comparison_runs: saved comparisons; deleting a run drops it from them.
  */
 import type Database from 'better-sqlite3';
+import { SWEEPS_SQL } from '../sweep/schema';
 
 export interface Migration {
   version: number;
@@ -163,7 +164,33 @@ const V1 = `
   PRAGMA application_id = ${APPLICATION_ID};
 `;
 
+/**
+ * Version 3: who is executing the runs still queued or running, so that a process opening the
+ * database marks interrupted only the runs whose owner is gone (store.ts recoverInterrupted).
+ * - lab_owners: one row per process that executes runs on this file (lab service, `run --save`):
+ *   its pid, host, start time and a heartbeat it refreshes while it lives; removed when it closes.
+ * - run_owners: the owner of each run while it is queued or running (removed when it ends).
+ */
+const V3 = `
+  CREATE TABLE lab_owners (
+    id TEXT PRIMARY KEY,
+    pid INTEGER NOT NULL,
+    host TEXT NOT NULL,
+    started_at INTEGER NOT NULL,
+    heartbeat_at INTEGER NOT NULL
+  ) STRICT;
+  CREATE TABLE run_owners (
+    run_id TEXT PRIMARY KEY REFERENCES runs (id) ON DELETE CASCADE,
+    owner_id TEXT NOT NULL
+  ) STRICT;
+  CREATE INDEX run_owners_owner ON run_owners (owner_id);
+`;
+
 /** Every migration, in order. The last one's version is the schema this app writes. */
-export const MIGRATIONS: readonly Migration[] = [{ version: 1, name: 'runs, results, presets, comparisons', up: (db) => db.exec(V1) }];
+export const MIGRATIONS: readonly Migration[] = [
+  { version: 1, name: 'runs, results, presets, comparisons', up: (db) => db.exec(V1) },
+  { version: 3, name: 'run owners', up: (db) => db.exec(V3) },
+  { version: 4, name: 'sweeps', up: (db) => db.exec(SWEEPS_SQL) },
+];
 
 export const SCHEMA_VERSION = MIGRATIONS[MIGRATIONS.length - 1].version;

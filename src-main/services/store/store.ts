@@ -10,6 +10,7 @@
  * except its title, tags and notes: the methods refuse it, and SQLite triggers refuse it too.
  */
 import { randomUUID } from 'node:crypto';
+import { hostname } from 'node:os';
 import type Database from 'better-sqlite3';
 import type {
   ArgsOf,
@@ -34,17 +35,24 @@ import { findPreset, PRESETS } from '../../../src-sim/presets';
 import type { Preset } from '../../../src-sim/presets/types';
 import { formatIssues, validatePreset } from '../../../src-sim/presets/validate';
 import { SIM_VERSION } from '../../../src-sim/version';
-import { BUNDLE_EXTENSION, decodeBundle, encodeBundle } from './bundle';
+import { BUNDLE_EXTENSION, checkBundle, readBundle, writeBundle } from './bundle';
 import { decodeJson, encodeJson, fromBytes, toBytes } from './codec';
-import { openDatabase } from './database';
+import { checkHealth, damaged, isCorrupt, openDatabase } from './database';
 import type { Migration } from './schema';
 import { listSql, SUMMARY_COLUMNS } from './query';
 
 export interface StoreOptions {
   /** The app's version: recorded in the database and in bundles, named in errors. */
   appVersion?: string;
-  /** Turn runs left queued or running into interrupted ones (default true). */
+  /**
+   * Turn runs left queued or running into interrupted ones (default true), at open and then on
+   * every heartbeat: only runs whose owner (the process executing them) is gone.
+   */
   recoverInterrupted?: boolean;
+  /** How often this process refreshes its heartbeat as an owner of runs (ms; default 5 s). */
+  heartbeatMs?: number;
+  /** An owner whose heartbeat is older than this is gone (ms; default 60 s). */
+  staleMs?: number;
   /** Clock in ms since the epoch (tests pin it). */
   now?: () => number;
   /** Tests only: a different migration list. */
@@ -109,6 +117,25 @@ function toSummary(r: SummaryRow): RunSummary {
 
 const isFinished = (s: RunStatus): boolean => FINISHED_STATUSES.includes(s);
 
+/** Whether a process of this machine is alive (EPERM: alive, someone else's). */
+function pidAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (err) {
+    return (err as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
+
+/** A process that executes runs on this database, as lab_owners records it. */
+export interface RunOwner {
+  id: string;
+  pid: number;
+  host: string;
+  startedAt: number;
+  heartbeatAt: number;
+}
+
 /** Throws LabError('invalid-args') unless the value passes the schema; returns the parsed value. */
 function check<T>(schema: { safeParse(v: unknown): { success: true; data: T } | { success: false; error: { issues: { path: PropertyKey[]; message: string }[] } } }, value: unknown, what: string): T {
   const r = schema.safeParse(value);
@@ -134,6 +161,12 @@ export class RunStore {
   private readonly now: () => number;
   private readonly appVersion: string;
   private readonly statements = new Map<string, Database.Statement>();
+  /** This process as an owner of runs (registered with its first run). */
+  private ownerId: string | null = null;
+  private heartbeat: ReturnType<typeof setInterval> | null = null;
+  private readonly heartbeatMs: number;
+  private readonly staleMs: number;
+  private readonly recovers: boolean;
 
   private constructor(
     readonly file: string,
@@ -141,6 +174,9 @@ export class RunStore {
   ) {
     this.appVersion = options.appVersion ?? 'unknown';
     this.now = options.now ?? Date.now;
+    this.heartbeatMs = options.heartbeatMs ?? 5_000;
+    this.staleMs = options.staleMs ?? 60_000;
+    this.recovers = options.recoverInterrupted !== false;
     const opened = openDatabase(file, { appVersion: this.appVersion, migrations: options.migrations });
     this.db = opened.db;
     this.schemaVersion = opened.schemaVersion;
@@ -151,6 +187,11 @@ export class RunStore {
   /** Opens (creating and migrating as needed) the database file. */
   static open(file: string, options: StoreOptions = {}): RunStore {
     return new RunStore(file, options);
+  }
+
+  /** The open database, for the records kept beside the runs in the same file (sweeps: services/sweep). */
+  get connection(): Database.Database {
+    return this.db;
   }
 
   /** A prepared statement, compiled once per store. */
@@ -164,19 +205,108 @@ export class RunStore {
   }
 
   close(): void {
-    if (this.db.open) this.db.close();
+    if (this.heartbeat) clearInterval(this.heartbeat);
+    this.heartbeat = null;
+    if (!this.db.open) return;
+    if (this.ownerId) {
+      try {
+        this.db.transaction(() => {
+          this.sql('DELETE FROM run_owners WHERE owner_id = ?').run(this.ownerId);
+          this.sql('DELETE FROM lab_owners WHERE id = ?').run(this.ownerId);
+        })();
+      } catch {
+        // Closing goes on: a later open sees the heartbeat stop.
+      }
+    }
+    this.db.close();
   }
 
+  /** The processes that execute runs on this database now (live or not yet seen gone). */
+  owners(): RunOwner[] {
+    return (this.sql('SELECT id, pid, host, started_at, heartbeat_at FROM lab_owners ORDER BY started_at').all() as { id: string; pid: number; host: string; started_at: number; heartbeat_at: number }[]).map(
+      (o) => ({ id: o.id, pid: o.pid, host: o.host, startedAt: o.started_at, heartbeatAt: o.heartbeat_at }),
+    );
+  }
+
+  /** This process's owner id, once it has recorded a run. */
+  get owner(): string | null {
+    return this.ownerId;
+  }
+
+  /** Whether an owner still executes its runs: a fresh heartbeat and, on this machine, a live pid. */
+  private ownerAlive(o: RunOwner, now: number): boolean {
+    if (o.id === this.ownerId) return true;
+    if (now - o.heartbeatAt > this.staleMs) return false;
+    return o.host !== hostname() || pidAlive(o.pid);
+  }
+
+  /**
+   * Marks interrupted the runs left queued or running by owners that are gone (or by no recorded
+   * owner: a database written before owners were recorded); another process's live runs are left
+   * alone. Returns how many runs it ended.
+   */
   private recoverInterrupted(): number {
-    const info = this
-      .sql(
-        `UPDATE runs SET status = 'interrupted', finished_at = ?,
-           error = CASE status WHEN 'running' THEN 'interrupted: the app stopped while this run was running'
-                               ELSE 'interrupted: the app stopped before this run started' END
-         WHERE status IN ('queued', 'running')`,
-      )
-      .run(this.now());
-    return info.changes;
+    const now = this.now();
+    return this.db.transaction(() => {
+      const gone = this.owners().filter((o) => !this.ownerAlive(o, now));
+      for (const o of gone) this.sql('DELETE FROM lab_owners WHERE id = ?').run(o.id);
+      const info = this
+        .sql(
+          `UPDATE runs SET status = 'interrupted', finished_at = ?,
+             error = CASE status WHEN 'running' THEN 'interrupted: the app stopped while this run was running'
+                                 ELSE 'interrupted: the app stopped before this run started' END
+           WHERE status IN ('queued', 'running')
+             AND id NOT IN (SELECT ro.run_id FROM run_owners ro JOIN lab_owners lo ON lo.id = ro.owner_id)`,
+        )
+        .run(now);
+      this.sql("DELETE FROM run_owners WHERE run_id IN (SELECT id FROM runs WHERE status NOT IN ('queued', 'running'))").run();
+      return info.changes;
+    })();
+  }
+
+  /** Registers this process as an owner of runs (once) and starts its heartbeat. */
+  private ensureOwner(): string {
+    if (this.ownerId) return this.ownerId;
+    const id = randomUUID();
+    const now = this.now();
+    this.sql('INSERT INTO lab_owners (id, pid, host, started_at, heartbeat_at) VALUES (?, ?, ?, ?, ?)').run(id, process.pid, hostname(), now, now);
+    this.ownerId = id;
+    this.heartbeat = setInterval(() => this.beat(), this.heartbeatMs);
+    this.heartbeat.unref();
+    return id;
+  }
+
+  /** Refreshes the heartbeat (re-registering if another process took this one for gone) and, when this process recovers runs, ends those of owners gone since. */
+  beat(): void {
+    if (!this.db.open) return;
+    try {
+      const now = this.now();
+      if (this.ownerId) {
+        const changed = this.sql('UPDATE lab_owners SET heartbeat_at = ? WHERE id = ?').run(now, this.ownerId).changes;
+        if (changed === 0) this.sql('INSERT INTO lab_owners (id, pid, host, started_at, heartbeat_at) VALUES (?, ?, ?, ?, ?)').run(this.ownerId, process.pid, hostname(), now, now);
+      }
+      if (this.recovers) this.recoverInterrupted();
+    } catch {
+      // Busy or closing: the next beat tries again.
+    }
+  }
+
+  /**
+   * PRAGMA integrity_check of the whole file ("gpulab db check"): the problems found, none when
+   * the file is sound.
+   */
+  checkIntegrity(): string[] {
+    try {
+      return checkHealth(this.db, 'integrity_check', 50);
+    } catch (err) {
+      if (isCorrupt(err)) return [(err as Error).message];
+      throw err;
+    }
+  }
+
+  /** A damaged-file error as the message a user can act on; anything else unchanged. */
+  explain(err: unknown): unknown {
+    return isCorrupt(err) ? damaged(this.file, (err as Error).message) : err;
   }
 
   // -------------------------------------------------------------------------------------------
@@ -193,12 +323,14 @@ export class RunStore {
     const presetId = check(FIELDS.presetId, input.preset.id, 'preset id');
     const id = randomUUID();
     this.db.transaction(() => {
+      const owner = this.ensureOwner();
       this
         .sql(
           `INSERT INTO runs (id, experiment, title, preset_id, preset_name, params_json, seed, sim_version, status, created_at, notes, preset_json)
            VALUES (?, ?, ?, ?, ?, ?, ?, ?, 'queued', ?, ?, ?)`,
         )
         .run(id, experiment, title, presetId, input.preset.name, encodeJson(input.params), seed, input.simVersion ?? SIM_VERSION, this.now(), notes, encodeJson(input.preset));
+      this.sql('INSERT INTO run_owners (run_id, owner_id) VALUES (?, ?)').run(id, owner);
       this.insertTags(id, tags);
     })();
     return this.getSummary(id);
@@ -229,6 +361,7 @@ export class RunStore {
       this
         .sql("UPDATE runs SET status = 'done', error = NULL, started_at = ?, finished_at = ?, duration_ms = ? WHERE id = ?")
         .run(started, now, duration, id);
+      this.sql('DELETE FROM run_owners WHERE run_id = ?').run(id);
     })();
     return this.getSummary(id);
   }
@@ -243,6 +376,7 @@ export class RunStore {
       if (isFinished(run.status)) throw this.transitionError(run, status === 'cancelled' ? 'cancel' : 'end');
       const duration = run.startedAt === null ? null : now - run.startedAt;
       this.sql('UPDATE runs SET status = ?, error = ?, finished_at = ?, duration_ms = ? WHERE id = ?').run(status, message, now, duration, id);
+      this.sql('DELETE FROM run_owners WHERE run_id = ?').run(id);
     })();
     return this.getSummary(id);
   }
@@ -539,39 +673,57 @@ export class RunStore {
   // Bundles
   // -------------------------------------------------------------------------------------------
 
-  /** Finished runs, with their preset snapshots and results, as one bundle file. */
-  exportBundle(ids: readonly string[]): FileResult {
+  /**
+   * Finished runs, with their preset snapshots and results, as one bundle file (format 2): read
+   * from the database one run at a time and compressed as a stream, so memory holds one run's
+   * result (and the compressed bundle) whatever the number of runs.
+   */
+  async exportBundle(ids: readonly string[]): Promise<FileResult> {
     const list = check(FIELDS.runIds, ids, 'runIds');
-    const runs = this.db.transaction(() => list.map((id) => this.getRun(id)))();
-    const active = runs.find((r) => !isFinished(r.status));
+    const summaries = list.map((id) => this.getSummary(id));
+    const active = summaries.find((r) => !isFinished(r.status));
     if (active) throw new LabError('conflict', `run ${active.id} is ${active.status}: export it when it has finished`);
     const now = this.now();
     const stamp = new Date(now).toISOString().slice(0, 19).replace(/[:T]/g, '-');
+    const bytes = await writeBundle(list.length, (i) => this.getRun(list[i]!), this.appVersion, now);
     return {
-      fileName: `gpulab-${runs.length}-run${runs.length === 1 ? '' : 's'}-${stamp}${BUNDLE_EXTENSION}`,
+      fileName: `gpulab-${list.length}-run${list.length === 1 ? '' : 's'}-${stamp}${BUNDLE_EXTENSION}`,
       mimeType: 'application/gzip',
-      bytes: encodeBundle(runs, this.appVersion, now),
+      bytes,
     };
   }
 
   /**
-   * Imports a bundle in one transaction: everything or (when anything is wrong) nothing. Runs whose
-   * id is already here are skipped, not duplicated.
+   * Imports a bundle: everything or (when anything is wrong) nothing. Runs whose id is already
+   * here are skipped, not duplicated. The bundle is read twice as a stream: first checked whole
+   * (keeping nothing), then written one run at a time, each in its own transaction; a failure while
+   * writing removes the runs this import wrote. Memory holds one run at a time.
    */
-  importBundle(bytes: Uint8Array): BundleImportReport {
-    const runs = decodeBundle(bytes);
+  async importBundle(bytes: Uint8Array): Promise<BundleImportReport> {
+    await checkBundle(bytes);
     const imported: string[] = [];
     const skipped: string[] = [];
-    this.db.transaction(() => {
-      for (const r of runs) {
+    try {
+      await readBundle(bytes, (r) => {
         if (this.hasRun(r.id)) {
           skipped.push(r.id);
-          continue;
+          return;
         }
-        this.insertFinished(r);
+        this.db.transaction(() => this.insertFinished(r))();
         imported.push(r.id);
+      });
+    } catch (err) {
+      if (imported.length) {
+        try {
+          this.db.transaction(() => {
+            for (const id of imported) this.sql('DELETE FROM runs WHERE id = ?').run(id);
+          })();
+        } catch {
+          // The database refuses even this: the error below says what went wrong first.
+        }
       }
-    })();
+      throw err;
+    }
     return { imported, skipped };
   }
 

@@ -1,0 +1,154 @@
+/**
+ * The store as an unlucky or hostile lab machine finds it: two processes on one database, foreign
+ * and damaged files, decompression bombs and bundles of big runs.
+ */
+import { spawnSync } from 'node:child_process';
+import { existsSync, openSync, writeSync, closeSync, statSync } from 'node:fs';
+import { hostname } from 'node:os';
+import { fileURLToPath } from 'node:url';
+import { gzipSync } from 'node:zlib';
+import Database from 'better-sqlite3';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { LabError } from '../../src-main/contract';
+import { tsxExecArgv } from '../../src-main/services/pool/node-launcher';
+import { BUNDLE_FORMAT, BUNDLE_VERSION, MAX_EXPANDED_BYTES, RunStore } from '../../src-main/services/store';
+import { newRun, sampleResult, TempDb } from './store-fixtures';
+
+let tmp: TempDb;
+beforeEach(() => (tmp = new TempDb()));
+afterEach(() => tmp.cleanup());
+
+function errorOf(fn: () => unknown): LabError {
+  try {
+    fn();
+  } catch (err) {
+    expect(err).toBeInstanceOf(LabError);
+    return err as LabError;
+  }
+  throw new Error('expected an error');
+}
+
+describe('two processes on one database', () => {
+  it("a second lab leaves the first one's queued and running runs alone; runs of an owner that is gone are interrupted", () => {
+    const first = tmp.open();
+    const running = first.createRun(newRun());
+    first.startRun(running.id);
+    const queued = first.createRun(newRun());
+    expect(first.owners()).toHaveLength(1);
+
+    const second = tmp.open();
+    expect(second.recovered).toBe(0);
+    expect(second.getSummary(running.id).status).toBe('running');
+    expect(second.getSummary(queued.id).status).toBe('queued');
+    // The first still records its outcome.
+    expect(first.finishRun(running.id, sampleResult(20, false)).status).toBe('done');
+
+    // An owner whose process is gone (this host, a pid that does not exist): its runs end at the next heartbeat.
+    const raw = new Database(tmp.file());
+    raw.prepare('INSERT INTO lab_owners (id, pid, host, started_at, heartbeat_at) VALUES (?, ?, ?, ?, ?)').run('dead', 2 ** 22 + 12345, hostname(), Date.now(), Date.now());
+    const orphan = first.createRun(newRun());
+    raw.prepare('UPDATE run_owners SET owner_id = ? WHERE run_id = ?').run('dead', orphan.id);
+    raw.close();
+    second.beat();
+    expect(second.getSummary(orphan.id)).toMatchObject({ status: 'interrupted', error: expect.stringMatching(/before this run started/) });
+    expect(second.getSummary(queued.id).status).toBe('queued');
+    expect(second.owners().map((o) => o.id)).not.toContain('dead');
+
+    // A stale heartbeat (another host, or a frozen process) counts as gone too.
+    first.close();
+    expect(second.owners()).toHaveLength(0); // the first removed itself: its queued run has no owner left
+    const third = tmp.open();
+    expect(third.getSummary(queued.id).status).toBe('interrupted');
+    second.close();
+    third.close();
+  });
+});
+
+describe('files that are not ours, or damaged', () => {
+  it("a foreign SQLite file is refused untouched: no tables added, its journal mode kept, no WAL file", () => {
+    const file = tmp.file('other.db');
+    const db = new Database(file);
+    db.pragma('journal_mode = DELETE');
+    db.exec('CREATE TABLE invoices (id INTEGER PRIMARY KEY, total REAL); INSERT INTO invoices (total) VALUES (1.5)');
+    db.close();
+    const before = statSync(file).mtimeMs;
+    const err = errorOf(() => RunStore.open(file));
+    expect(err.code).toBe('database-invalid');
+    expect(err.message).toMatch(/not a GPU Memory Lab database/);
+    const again = new Database(file, { readonly: true });
+    expect(again.pragma('journal_mode', { simple: true })).toBe('delete');
+    again.close();
+    expect(existsSync(`${file}-wal`)).toBe(false);
+    expect(statSync(file).mtimeMs).toBe(before);
+  });
+
+  it('a damaged database is refused with a message that names the file and what to do', () => {
+    const store = tmp.open();
+    for (let i = 0; i < 40; i++) store.finishRun(store.createRun(newRun()).id, sampleResult(2000, false));
+    store.close();
+    const file = tmp.file();
+    // Scribble over pages in the middle of the file (not the header).
+    const fd = openSync(file, 'r+');
+    const size = statSync(file).size;
+    for (let at = 8192; at < size - 4096; at += 16384) writeSync(fd, Buffer.alloc(512, 0xa5), 0, 512, at);
+    closeSync(fd);
+    const err = errorOf(() => RunStore.open(file));
+    expect(err.code).toBe('database-invalid');
+    expect(err.message).toContain(`the database "${file}" is damaged`);
+    expect(err.message).toMatch(/restore it from a backup/);
+  });
+
+  it('a sound database passes the full integrity check', () => {
+    const store = tmp.open();
+    store.createRun(newRun());
+    expect(store.checkIntegrity()).toEqual([]);
+    store.close();
+  });
+});
+
+describe('decompression bombs', () => {
+  it(`a bundle that expands past ${MAX_EXPANDED_BYTES / 2 ** 20} MB is refused while inflating, in bounded memory`, async () => {
+    // A real header, then one endless line of zeros: 40 gzip members of 64 MB each (2.5 GB), 2.6 MB on disk.
+    const header = gzipSync(`${JSON.stringify({ format: BUNDLE_FORMAT, version: BUNDLE_VERSION, createdAt: new Date(0).toISOString(), app: 'x', runCount: 1 })}\n{"run":"`);
+    const zeros = gzipSync(Buffer.alloc(64 * 2 ** 20, 0x41), { level: 9 });
+    const bomb = Buffer.concat([header, ...Array.from({ length: 40 }, () => zeros)]);
+    expect(bomb.byteLength).toBeLessThan(8 * 2 ** 20);
+    const store = tmp.open();
+    const rss0 = process.memoryUsage().rss;
+    let peak = rss0;
+    const timer = setInterval(() => (peak = Math.max(peak, process.memoryUsage().rss)), 20);
+    const t0 = performance.now();
+    const err = await store.importBundle(bomb).then(
+      () => null,
+      (e: unknown) => e as LabError,
+    );
+    clearInterval(timer);
+    expect(err).toBeInstanceOf(LabError);
+    expect(err!.message).toMatch(/bundle expands past 2048 MB/);
+    const grewMB = (peak - rss0) / 2 ** 20;
+    console.log(`bomb: ${(bomb.byteLength / 2 ** 20).toFixed(1)} MB refused in ${((performance.now() - t0) / 1000).toFixed(1)} s; memory grew ${grewMB.toFixed(0)} MB`);
+    expect(grewMB).toBeLessThan(256);
+    expect(store.listRuns().total).toBe(0);
+    store.close();
+  }, 60_000);
+});
+
+describe('bundles of big runs', () => {
+  it('four pchase-fine runs of 2 M accesses export and import, one run in memory at a time', () => {
+    const script = fileURLToPath(new URL('./fixtures/bundle-memory.ts', import.meta.url));
+    const dir = tmp.file('big');
+    spawnSync('mkdir', ['-p', dir]);
+    const run = (mode: string) => {
+      const r = spawnSync(process.execPath, [...tsxExecArgv(), script, mode, dir], { encoding: 'utf8', timeout: 170_000 });
+      expect(r.status, r.stderr).toBe(0);
+      return JSON.parse(r.stdout.trim().split('\n').pop()!) as { peakMB: number; startMB: number; bundleMB: number; seconds: number };
+    };
+    const out = run('export');
+    const back = run('import');
+    console.log(`export: ${JSON.stringify(out)}\nimport: ${JSON.stringify(back)}`);
+    expect(back).toMatchObject({ imported: 4, accesses: 2_000_000 });
+    // The results themselves are ~130 MB a run; the peak stays within a few runs' worth, not the bundle's expansion.
+    expect(out.peakMB).toBeLessThan(1_400);
+    expect(back.peakMB).toBeLessThan(1_200);
+  }, 180_000);
+});
