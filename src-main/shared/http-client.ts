@@ -45,6 +45,9 @@ export type FetchLike = (
   init: { method: 'POST'; headers: Record<string, string>; body: string | Uint8Array; cache: 'no-store'; credentials: 'omit'; redirect: 'error' },
 ) => Promise<FetchResponseLike>;
 /** What the client needs of an EventSource. */
+/** The event stream's name for a change of the queue (rebuilt into `queue.changed` for listeners). */
+export const QUEUE_DELTA_EVENT = 'queue.delta';
+
 export interface EventSourceLike {
   addEventListener(type: string, listener: (event: { data: unknown }) => void): void;
   close(): void;
@@ -133,6 +136,18 @@ export function createHttpLab(baseUrl: string, token: string, options: HttpLabOp
   const listeners = new Map<EventName, Set<(payload: never) => void>>();
   let source: EventSourceLike | null = null;
   let closed = false;
+  /** The queue as the stream last described it (it sends the whole queue on connect, then changes). */
+  let queue: LabEvents['queue.changed'] | null = null;
+
+  const deliver = (event: EventName, payload: unknown): void => {
+    for (const l of [...(listeners.get(event) ?? [])]) {
+      try {
+        (l as (p: unknown) => void)(payload);
+      } catch (err) {
+        console.error(`a "${event}" listener threw`, err);
+      }
+    }
+  };
 
   const open = (): void => {
     if (source || closed) return;
@@ -147,15 +162,26 @@ export function createHttpLab(baseUrl: string, token: string, options: HttpLabOp
         } catch {
           return;
         }
-        for (const l of [...(listeners.get(event) ?? [])]) {
-          try {
-            (l as (p: unknown) => void)(payload);
-          } catch (err) {
-            console.error(`a "${event}" listener threw`, err);
-          }
-        }
+        if (event === 'queue.changed') queue = payload as LabEvents['queue.changed'];
+        deliver(event, payload);
       });
     }
+    source.addEventListener(QUEUE_DELTA_EVENT, (e) => {
+      let d: { queued?: string[]; started?: string[]; removed?: string[] };
+      try {
+        d = decodeWire(String(e.data)) as typeof d;
+      } catch {
+        return;
+      }
+      if (!queue) return; // a change before the queue itself: the next connect sends it
+      const gone = new Set([...(d.removed ?? []), ...(d.started ?? [])]);
+      const running = new Set(d.removed ?? []);
+      queue = {
+        queued: [...queue.queued.filter((id) => !gone.has(id)), ...(d.queued ?? [])],
+        running: [...queue.running.filter((id) => !running.has(id)), ...(d.started ?? [])],
+      };
+      deliver('queue.changed', queue);
+    });
   };
   const shut = (): void => {
     source?.close();

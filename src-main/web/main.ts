@@ -3,9 +3,10 @@
  *
  * Opens the lab (the database, by default the desktop app's user-data folder: see
  * services/paths.ts), serves it on 127.0.0.1 (a free port unless --port), prints the page URL with
- * this launch's token and opens it in the system browser unless --no-open. Ctrl+C (SIGINT) or
- * SIGTERM stops it gracefully: the server closes, runs still queued or running are recorded as
- * interrupted, the database closes.
+ * this launch's token and opens it in the system browser unless --no-open. Ctrl+C (SIGINT), SIGTERM
+ * or SIGHUP stops it gracefully: the server closes, runs still queued or running are recorded as
+ * interrupted, the database closes. So does the end of the process that started it (`npm run web`'s
+ * npm and shell, killed without passing the signal on): it checks its parent every second.
  */
 import { spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
@@ -144,7 +145,7 @@ export async function main(argv: string[]): Promise<number> {
 
   return new Promise<number>((done) => {
     let stopping = false;
-    const stop = (signal: NodeJS.Signals) => {
+    const stop = (signal: string) => {
       if (stopping) {
         process.stderr.write(`${signal} again: quitting at once\n`);
         process.exit(130);
@@ -169,7 +170,37 @@ export async function main(argv: string[]): Promise<number> {
       })();
     };
     for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const) process.on(signal, () => stop(signal));
+    watchParent(() => stop('the process that started the browser mode is gone'));
   });
+}
+
+/** How often the browser mode checks that the process that started it is still there. */
+export const PARENT_CHECK_MS = 1_000;
+
+/**
+ * Calls `gone` once when this process's parent has ended (this process was re-parented, or the
+ * parent's pid no longer exists). A process started by init or a service manager (parent pid 1)
+ * is not watched.
+ */
+export function watchParent(gone: () => void, intervalMs = PARENT_CHECK_MS): () => void {
+  const parent = process.ppid;
+  if (parent <= 1) return () => {};
+  const timer = setInterval(() => {
+    let alive = process.ppid === parent;
+    if (alive) {
+      try {
+        process.kill(parent, 0);
+      } catch (err) {
+        alive = (err as NodeJS.ErrnoException).code === 'EPERM';
+      }
+    }
+    if (!alive) {
+      clearInterval(timer);
+      gone();
+    }
+  }, intervalMs);
+  timer.unref();
+  return () => clearInterval(timer);
 }
 
 function readableDir(dir: string): boolean {

@@ -33,7 +33,7 @@ import type { LabErrorCode, LabErrorPayload, LabEvents } from '../contract';
 import { EVENT_NAMES, isCallName, LIMITS } from '../contract';
 import { CSP_HEADER } from '../electron/csp';
 import type { CallOutcome } from '../services/lab';
-import { BINARY_CALLS, BINARY_CONTENT_TYPE, CALL_PATH, EVENTS_PATH, JSON_CONTENT_TYPE, TOKEN_HEADER } from '../shared/http-client';
+import { BINARY_CALLS, BINARY_CONTENT_TYPE, CALL_PATH, EVENTS_PATH, JSON_CONTENT_TYPE, QUEUE_DELTA_EVENT, TOKEN_HEADER } from '../shared/http-client';
 import { decodeWire, encodeFrame, encodeWire, FRAME_CONTENT_TYPE, WireError } from '../shared/wire';
 
 export const LOOPBACK = '127.0.0.1';
@@ -46,6 +46,48 @@ export const DEFAULT_STATIC_DIR = fileURLToPath(new URL('../../out/renderer', im
 export interface LabDispatcher {
   dispatch(name: string, rawArgs: unknown): Promise<CallOutcome>;
   on<E extends keyof LabEvents>(event: E, listener: (payload: LabEvents[E]) => void): () => void;
+  /** The queue now (sent once to each new event stream; changes follow as `queue.delta`). */
+  queue?(): QueueState;
+}
+
+type QueueState = LabEvents['queue.changed'];
+
+/**
+ * The event stream sends the queue once when it opens (`queue.changed`) and then its changes
+ * (`queue.delta`: runs added to the queue's end, runs that started, runs that left), so that each
+ * change costs bytes for the runs it moves, not for the whole queue (which made n queued runs cost
+ * n^2 bytes as they drained).
+ * The HTTP client rebuilds `queue.changed` for its listeners (src-main/shared/http-client.ts).
+ */
+export interface QueueDelta {
+  /** Joined the queue, in order, at its end. */
+  queued?: string[];
+  /** Started (left the queue if they were in it), in order, at the end of the running list. */
+  started?: string[];
+  /** Left the queue or the running list. */
+  removed?: string[];
+}
+
+/** The changes from one queue state to the next, or null when they are not appends and removals (the stream then sends the whole queue). */
+export function queueDelta(from: QueueState, to: QueueState): QueueDelta | null {
+  const toQueued = new Set(to.queued);
+  const toRunning = new Set(to.running);
+  const fromQueued = new Set(from.queued);
+  const fromRunning = new Set(from.running);
+  const removed = [...from.queued.filter((id) => !toQueued.has(id) && !toRunning.has(id)), ...from.running.filter((id) => !toRunning.has(id))];
+  const keptQueued = from.queued.filter((id) => toQueued.has(id));
+  const added = to.queued.slice(keptQueued.length);
+  const keptRunning = from.running.filter((id) => toRunning.has(id));
+  const started = to.running.slice(keptRunning.length);
+  // Valid only if applying it gives `to` exactly.
+  const same = (a: string[], b: string[]) => a.length === b.length && a.every((x, i) => x === b[i]);
+  if (!same([...keptQueued, ...added], to.queued) || !same([...keptRunning, ...started], to.running)) return null;
+  if (added.some((id) => fromQueued.has(id) || fromRunning.has(id)) || started.some((id) => fromRunning.has(id))) return null;
+  const delta: QueueDelta = {};
+  if (added.length) delta.queued = added;
+  if (started.length) delta.started = started;
+  if (removed.length) delta.removed = removed;
+  return delta;
 }
 
 export interface LabServerOptions {
@@ -130,6 +172,12 @@ const SECURITY_HEADERS: Record<string, string> = {
   'permissions-policy': 'camera=(), microphone=(), geolocation=(), usb=(), serial=(), bluetooth=()',
 };
 
+/** A request's headers must arrive within this (a slow or half-open client is dropped). */
+export const HEADERS_TIMEOUT_MS = 10_000;
+/** A whole request (a bundle upload included) must arrive within this. */
+export const REQUEST_TIMEOUT_MS = 120_000;
+/** A kept-alive connection between requests, and a connection that sends nothing, is closed after this. */
+export const IDLE_SOCKET_MS = 10_000;
 /** Event streams at most (each holds a connection). */
 const MAX_STREAMS = 64;
 /** A stream whose client reads slower than this much buffered output is ended (it reconnects). */
@@ -169,6 +217,8 @@ class ServerImpl {
   private readonly expected: Buffer;
   private readonly streams = new Set<ServerResponse>();
   private readonly sockets = new Set<Socket>();
+  /** Sockets with a request in hand (a call, an event stream): exempt from the idle timeout. */
+  private readonly busy = new Set<Socket>();
   private readonly staticRoot: string | null;
   private port = 0;
   private allowedHosts = new Set<string>();
@@ -185,21 +235,40 @@ class ServerImpl {
   ) {
     this.expected = sha256(token);
     this.staticRoot = staticDir && existsSync(staticDir) ? realpathSync(staticDir) : null;
-    this.server = createServer({ maxHeaderSize: 16 * 1024 }, (req, res) => {
+    this.server = createServer(
+      { maxHeaderSize: 16 * 1024, headersTimeout: HEADERS_TIMEOUT_MS, requestTimeout: REQUEST_TIMEOUT_MS, keepAliveTimeout: IDLE_SOCKET_MS / 2, connectionsCheckingInterval: 1_000 },
+      (req, res) => {
+      const socket = req.socket;
+      this.busy.add(socket);
+      res.on('close', () => this.busy.delete(socket));
       void this.handle(req, res).catch((err: unknown) => {
         this.log(`[web] ${req.method} ${String(req.url).slice(0, 120)}: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}`);
         if (!res.headersSent) this.sendError(res, new HttpError(500, 'internal', 'internal error'));
         else res.destroy();
       });
-    });
+      },
+    );
     this.server.maxConnections = 256;
     this.server.on('connection', (s: Socket) => {
       this.sockets.add(s);
-      s.on('close', () => this.sockets.delete(s));
+      // A connection that sends nothing (or idles between requests) is destroyed, not kept half-open.
+      s.setTimeout(IDLE_SOCKET_MS, () => {
+        if (!this.busy.has(s)) s.destroy();
+      });
+      s.on('close', () => {
+        this.sockets.delete(s);
+        this.busy.delete(s);
+      });
     });
-    this.server.on('clientError', (_err, socket: Socket) => {
-      if (socket.writable) socket.end('HTTP/1.1 400 Bad Request\r\nConnection: close\r\nContent-Length: 0\r\n\r\n');
-      else socket.destroy();
+    this.server.on('clientError', (err: NodeJS.ErrnoException, socket: Socket) => {
+      if (!socket.writable) {
+        socket.destroy();
+        return;
+      }
+      const timedOut = err.code === 'ERR_HTTP_REQUEST_TIMEOUT' || err.code === 'ERR_HTTP_HEADERS_TIMEOUT';
+      socket.end(`HTTP/1.1 ${timedOut ? '408 Request Timeout' : '400 Bad Request'}\r\nConnection: close\r\nContent-Length: 0\r\n\r\n`);
+      // Then gone for good, whether or not the client closes its side.
+      setTimeout(() => socket.destroy(), 500).unref();
     });
   }
 
@@ -304,17 +373,26 @@ class ServerImpl {
   private events(res: ServerResponse): void {
     if (this.streams.size >= MAX_STREAMS) return this.sendError(res, new HttpError(503, 'internal', 'too many event streams'));
     res.writeHead(200, { 'content-type': 'text/event-stream; charset=utf-8', 'cache-control': 'no-store', connection: 'keep-alive', 'x-accel-buffering': 'no' });
-    res.write('retry: 2000\n: connected\n\n');
+    let queue: QueueState = this.lab.queue?.() ?? { queued: [], running: [] };
+    res.write(`retry: 2000\n: connected\n\nevent: queue.changed\ndata: ${encodeWire(queue)}\n\n`);
     this.streams.add(res);
+    const send = (event: string, payload: unknown): void => {
+      if (res.writableEnded) return;
+      if (res.writableLength > STREAM_BACKLOG) {
+        res.end();
+        return;
+      }
+      res.write(`event: ${event}\ndata: ${encodeWire(payload)}\n\n`);
+    };
     const offs = EVENT_NAMES.map((event) =>
-      this.lab.on(event, (payload) => {
-        if (res.writableEnded) return;
-        if (res.writableLength > STREAM_BACKLOG) {
-          res.end();
-          return;
-        }
-        res.write(`event: ${event}\ndata: ${encodeWire(payload)}\n\n`);
-      }),
+      event === 'queue.changed'
+        ? this.lab.on('queue.changed', (next) => {
+            const delta = queueDelta(queue, next);
+            queue = next;
+            if (delta) send(QUEUE_DELTA_EVENT, delta);
+            else send('queue.changed', next);
+          })
+        : this.lab.on(event, (payload) => send(event, payload)),
     );
     const heartbeat = setInterval(() => {
       if (!res.writableEnded) res.write(': ping\n\n');

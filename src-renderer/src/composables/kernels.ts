@@ -403,7 +403,7 @@ export function timelineOption(tl: KernelTimeline, theme: ChartTheme): EChartsOp
       renderItem: renderItem as never,
       encode: { x: [0, 1], y: 2 },
       data,
-      tooltip: { formatter: (p: { name?: string }) => p.name ?? '' },
+      tooltip: { formatter: (p: { name?: string }) => tooltipHtml(p.name ?? '') },
       z: 2,
     } as never,
   ];
@@ -417,7 +417,7 @@ export function timelineOption(tl: KernelTimeline, theme: ChartTheme): EChartsOp
       symbolSize: m.size,
       itemStyle: { color: m.colour === 'fg' ? theme.fg : m.colour },
       data: ms.map((x) => ({ value: [x.cycle, x.row], name: markText(tl, x) })),
-      tooltip: { formatter: (p: { name?: string }) => p.name ?? '' },
+      tooltip: { formatter: (p: { name?: string }) => tooltipHtml(p.name ?? '') },
       z: 3,
     });
   }
@@ -468,4 +468,12 @@ export function kernelTitle(source: string, blocks: number, threads: number, exa
   const words = (first ?? 'empty kernel').replace(/^\/\/\s*|^\/\*\s*|\s*\*\/$/g, '').replace(/\s+/g, ' ');
   const short = words.length > 60 ? `${words.slice(0, 57)}...` : words;
   return `Kernel: ${short} ${launch}`;
+}
+
+/**
+ * A timeline tooltip's text as ECharts' HTML: escaped (kernel names, source lines and messages come
+ * from stored results, which a bundle can carry), line breaks kept.
+ */
+export function tooltipHtml(text: string): string {
+  return text.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!).replace(/\n/g, '<br/>');
 }
