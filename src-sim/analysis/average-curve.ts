@@ -1,4 +1,4 @@
-import type { Finding } from '../experiments/types';
+import type { Finding } from '../results';
 import { xorSet } from '../model/index/xor';
 import { cannotTell } from './cannot-tell';
 

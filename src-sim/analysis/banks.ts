@@ -1,4 +1,4 @@
-import type { Finding } from '../experiments/types';
+import type { Finding } from '../results';
 import { CANNOT_TELL, cannotTell } from './cannot-tell';
 import { describeLevels, formatConfidence, separateLevels } from './levels';
 

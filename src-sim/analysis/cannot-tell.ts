@@ -1,4 +1,4 @@
-import type { Finding } from '../experiments/types';
+import type { Finding } from '../results';
 
 /**
  * The value of a finding whose evidence does not decide it. An analyser that cannot tell says so,

@@ -1,6 +1,6 @@
 import { latencyLevels, levelOf } from './levels';
-import type { Finding } from '../experiments/types';
-import { formatBytes } from '../experiments/params';
+import type { Finding } from '../results';
+import { formatBytes } from '../bytes';
 import { cannotTell } from './cannot-tell';
 
 /**

@@ -1,5 +1,5 @@
 import { median } from '../analysis/average-curve';
-import type { Finding } from '../experiments/types';
+import type { Finding } from '../results';
 
 /**
  * Analysers of the core experiments (WONG IV-B, IV-E, IV-J3, IV-K4). Each reads measurements only:

@@ -1,17 +1,8 @@
 import type { ParamSpec, ParamValue, ParamValues } from './types';
 import { ExperimentError } from './types';
+import { formatBytes, parseBytes } from '../bytes';
 
-const UNITS: Record<string, number> = { b: 1, kb: 1024, k: 1024, mb: 1024 ** 2, m: 1024 ** 2, gb: 1024 ** 3, g: 1024 ** 3 };
-
-/** Parses "4096", "4KB", "2 MB", "1.5GB" into bytes; NaN when malformed. */
-export function parseBytes(text: string): number {
-  const m = /^\s*(\d+(?:\.\d+)?)\s*([kmg]?i?b?)?\s*$/i.exec(text);
-  if (!m) return NaN;
-  const unit = (m[2] ?? '').toLowerCase().replace('i', '');
-  const mult = unit === '' ? 1 : UNITS[unit];
-  if (mult === undefined) return NaN;
-  return Math.round(parseFloat(m[1]) * mult);
-}
+export { formatBytes, parseBytes } from '../bytes';
 
 /**
  * Parses a decimal number as a person writes it: "16", "-1", "0.5", " 2.25 "; NaN for anything
@@ -20,14 +11,6 @@ export function parseBytes(text: string): number {
  */
 export function parseDecimal(text: string): number {
   return /^\s*[-+]?(\d+(\.\d*)?|\.\d+)\s*$/.test(text) ? Number(text.trim()) : NaN;
-}
-
-/** Formats bytes the way the papers write them: 512 B, 12 KB, 2 MB. */
-export function formatBytes(n: number): string {
-  for (const [u, f] of [['GB', 1024 ** 3], ['MB', 1024 ** 2], ['KB', 1024]] as const) {
-    if (n >= f && n % (f / 16) === 0) return `${+(n / f).toFixed(4)} ${u}`;
-  }
-  return `${n} B`;
 }
 
 function range(spec: ParamSpec & { min: number; max: number }): string {

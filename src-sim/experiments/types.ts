@@ -1,4 +1,7 @@
 import type { Preset } from '../presets/types';
+import type { Finding, Series, Table } from '../results';
+
+export type { Finding, Series, Table } from '../results';
 
 /** One parameter of an experiment: used by the CLI, the validator and (later) the builder forms. */
 export type ParamSpec =
@@ -24,43 +27,6 @@ export type ParamValue = number | string | boolean | number[];
 export type ParamValues = Record<string, ParamValue>;
 /** Parameters as a user gave them (strings from a form or the CLI, numbers, lists): every experiment resolves and validates them. */
 export type RawParams = Record<string, unknown>;
-
-/** A named x/y series. x and y have equal length. */
-export interface Series {
-  name: string;
-  x: ArrayLike<number>;
-  y: ArrayLike<number>;
-  xLabel: string;
-  xUnit: string;
-  yLabel: string;
-  yUnit: string;
-  /** How a chart should draw it. */
-  style?: 'line' | 'step' | 'scatter' | 'bar';
-  logX?: boolean;
-  /** Bars of series sharing a stack name are stacked (LASH Fig 6's stall breakdown). */
-  stack?: string;
-  /** A categorical x axis: x holds indices into these labels (e.g. ["int", "short", "char"]). */
-  xCategories?: string[];
-  /** Which chart the series belongs to when a result has several (series with one group share axes). */
-  group?: string;
-}
-
-export interface Table {
-  name: string;
-  columns: { key: string; label: string; unit?: string }[];
-  rows: Record<string, string | number>[];
-}
-
-/** What an analyser inferred from the measurements alone. */
-export interface Finding {
-  /** Stable key, e.g. "l1.sizeBytes". */
-  key: string;
-  label: string;
-  value: number | string;
-  unit: string;
-  /** Which series or table and which feature of it support the value. */
-  evidence: string;
-}
 
 /** A per-access trace of a fine-grained P-chase (bounded: see MAX_TRACE). */
 export interface Trace {

@@ -1,4 +1,4 @@
-import type { Finding, Series, Table } from '../experiments/types';
+import type { Finding, Series, Table } from '../results';
 import type { EventKind, SimtRun } from './executor';
 import { EVENT_KINDS, where } from './executor';
 

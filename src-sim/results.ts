@@ -1,0 +1,41 @@
+/**
+ * What a measurement reports, shared by every layer that makes or reads one: experiments, the
+ * analysers, the SIMT executor's report and the reference rows. Pure types.
+ */
+
+/** A named x/y series. x and y have equal length. */
+export interface Series {
+  name: string;
+  x: ArrayLike<number>;
+  y: ArrayLike<number>;
+  xLabel: string;
+  xUnit: string;
+  yLabel: string;
+  yUnit: string;
+  /** How a chart should draw it. */
+  style?: 'line' | 'step' | 'scatter' | 'bar';
+  logX?: boolean;
+  /** Bars of series sharing a stack name are stacked (LASH Fig 6's stall breakdown). */
+  stack?: string;
+  /** A categorical x axis: x holds indices into these labels (e.g. ["int", "short", "char"]). */
+  xCategories?: string[];
+  /** Which chart the series belongs to when a result has several (series with one group share axes). */
+  group?: string;
+}
+
+export interface Table {
+  name: string;
+  columns: { key: string; label: string; unit?: string }[];
+  rows: Record<string, string | number>[];
+}
+
+/** What an analyser inferred from the measurements alone. */
+export interface Finding {
+  /** Stable key, e.g. "l1.sizeBytes". */
+  key: string;
+  label: string;
+  value: number | string;
+  unit: string;
+  /** Which series or table and which feature of it support the value. */
+  evidence: string;
+}
