@@ -26,6 +26,7 @@ import type { ExperimentResult, Finding, ParamSpec, ParamValues, Series, Table, 
 import type { Preset } from '../src-sim/presets/types';
 import type { CheckResult, Reference, ReproductionRow, RowResult } from '../src-sim/reference/types';
 import type { RowPlan } from '../src-sim/reference/plan';
+import { SWEEP_CALLS } from './sweep-contract';
 
 // ---------------------------------------------------------------------------------------------
 // Limits and primitives
@@ -549,6 +550,8 @@ export const CONTRACT = {
     summary: "The papers' values beside a run's findings, matched and checked (no simulation).",
   },
   'app.version': { args: noArgs, result: returns<AppVersion>(), summary: 'Versions of the app, simulator, schema and runtime.' },
+  // Sweeps: plans of many runs (src-main/sweep-contract.ts).
+  ...SWEEP_CALLS,
 } as const satisfies Record<string, CallSpec>;
 
 export type Contract = typeof CONTRACT;

@@ -68,6 +68,12 @@ const OPTIONS = {
   arch: { type: 'string' },
   timeout: { type: 'string' },
   'level-gap': { type: 'string' },
+  slurm: { type: 'string' },
+  partition: { type: 'string' },
+  account: { type: 'string' },
+  'max-parallel': { type: 'string' },
+  index: { type: 'string' },
+  resubmit: { type: 'boolean' },
   help: { type: 'boolean', short: 'h' },
   version: { type: 'boolean', short: 'V' },
 } as const;
@@ -530,6 +536,20 @@ const COMMANDS: Record<string, Command> = {
     positionals: [1, 1],
     run: async (args, v, format, ctx) => (await store()).bundleImport(args[0], v, format, storeContext(ctx)),
   },
+  sweep: {
+    usage: 'sweep <plan.json> [--db <file>] [--slurm <dir> [--partition p] [--account a] [--max-parallel M]] | sweep task <dir>/plan.json --index <i> [--out <dir>/bundles/] | sweep collect <dir> [--db <file>] [--resubmit]',
+    summary: 'Run a sweep plan on this machine (resumable), or write it as a Slurm job array, run one of its tasks, collect its bundles (docs/SWEEPS.md).',
+    options: ['db', 'format', 'slurm', 'partition', 'account', 'max-parallel', 'index', 'out', 'resubmit'],
+    formats: ['text', 'json'],
+    positionals: [1, 2],
+    run: async (args, v, format, ctx) =>
+      (await import('./sweep')).sweepCommand(
+        args,
+        { db: v.db, slurm: v.slurm, partition: v.partition, account: v.account, maxParallel: v['max-parallel'], index: v.index, out: v.out, resubmit: v.resubmit },
+        format,
+        storeContext(ctx),
+      ),
+  },
   'gpu emit': {
     usage: 'gpu emit <pchase-average|pchase-fine|shared-bank-stride> [--param name=value ...] --out <dir> [--arch native|sm_XX] [--format text|json]',
     summary: 'Write the CUDA program of an experiment for a real NVIDIA GPU, and build.sh with its one-line nvcc command.',
@@ -585,6 +605,12 @@ const OPTION_HELP: Record<string, string> = {
   arch: '    --arch <a>        nvcc -arch: native (the GPU of this machine, nvcc 11.5+) or sm_XX, e.g. sm_90 (default: native)',
   timeout: '    --timeout <s>     time limit of the GPU program, seconds (default 600)',
   'level-gap': '    --level-gap <c>   fine-grained traces: latencies further apart than this many cycles are separate levels (default 64)',
+  slurm: '    --slurm <dir>     sweep: write the plan and a Slurm job-array script (a task per point) into this folder',
+  partition: '    --partition <p>   sweep --slurm: the Slurm partition',
+  account: '    --account <a>     sweep --slurm: the Slurm account',
+  'max-parallel': '    --max-parallel <M> sweep --slurm: at most M tasks at once (--array=0-N%M)',
+  index: '    --index <i>       sweep task: the point to run (default $SLURM_ARRAY_TASK_ID)',
+  resubmit: '    --resubmit        sweep collect: write resubmit.sbatch for the points missing or failed',
 };
 
 /** The command a help request or a command line names: "runs list", "run", or a group ("runs"). */

@@ -36,6 +36,13 @@ export const CALL_CHANNELS = [
   'reproduce.cancel',
   'reproduce.references',
   'app.version',
+  'sweeps.check',
+  'sweeps.start',
+  'sweeps.list',
+  'sweeps.get',
+  'sweeps.cancel',
+  'sweeps.delete',
+  'sweeps.csv',
 ] as const satisfies readonly CallName[];
 
 /** Main -> renderer: each lab event on its own fixed channel (`webContents.send(channel, payload)`). */

@@ -45,6 +45,7 @@ import { Emitter } from './pool/emitter';
 import { SimProcess } from './pool/sim-process';
 import { stderrLog } from './pool/launcher';
 import { RunStore } from './store';
+import { SweepService } from './sweep';
 
 export interface LabOptions {
   /** The database file (created with its folder when missing). */
@@ -111,6 +112,8 @@ export function toLabError(err: unknown, log?: LogSink): LabError {
 export class LabService {
   readonly store: RunStore;
   readonly pool: SimPool;
+  /** Sweeps over this store, their runs queued on this pool (services/sweep). */
+  readonly sweeps: SweepService;
   /** The contract's API object over this service, in process (the CLI, tests). */
   readonly api: LabApi;
   private readonly log: LogSink;
@@ -159,6 +162,16 @@ export class LabService {
     this.pool.on('progress', (p) => this.events.emit('run.progress', { runId: p.runId, done: p.done, total: p.total, phase: p.phase.slice(0, 200) }));
     this.pool.on('finished', (outcome) => this.onFinished(outcome));
     this.pool.on('queue', (q) => this.events.emit('queue.changed', { queued: q.queued, running: q.running }));
+    this.sweeps = new SweepService({
+      store: this.store,
+      experiments: this.experiments,
+      enqueue: (job) => {
+        this.active.set(job.runId, waiter());
+        void this.pool.submit(job);
+      },
+      cancel: async (id) => (await this.cancelRun(id)).cancelled,
+      msPerWork: (e) => this.msPerWork(e),
+    });
     this.handlers = this.makeHandlers();
     this.api = { ...buildCalls((name, args) => this.call(name, args)), on: (event, listener) => this.on(event, listener) };
   }
@@ -318,6 +331,13 @@ export class LabService {
       },
       'reproduce.references': (a) => this.runReferences(a.runId),
       'app.version': () => this.version(),
+      'sweeps.check': (a) => this.sweeps.check(a.plan),
+      'sweeps.start': (a) => this.sweeps.start(a.plan, a.resume),
+      'sweeps.list': () => this.sweeps.list(),
+      'sweeps.get': (a) => this.sweeps.get(a.id),
+      'sweeps.cancel': (a) => this.sweeps.cancel(a.id),
+      'sweeps.delete': (a) => this.sweeps.delete(a.id),
+      'sweeps.csv': (a) => this.sweeps.csv(a.id),
     };
   }
 

@@ -45,6 +45,13 @@ const VALID: { [K in CallName]: ArgsOf<K> } = {
   'reproduce.cancel': {},
   'reproduce.references': { runId: RUN },
   'app.version': {},
+  'sweeps.check': { plan: { experiment: 'pchase-fine', presets: ['fermi'], axes: [{ param: 'iterations', values: [64, 128] }] } },
+  'sweeps.start': { plan: { experiment: 'pchase-fine', presets: ['fermi', 'kepler'], params: { size: '4KB' }, axes: [{ param: 'stride', range: { from: 32, to: 128, times: 2 } }], seed: { rule: 'per-point', base: 7 } }, resume: false },
+  'sweeps.list': {},
+  'sweeps.get': { id: RUN },
+  'sweeps.cancel': { id: RUN },
+  'sweeps.delete': { id: RUN },
+  'sweeps.csv': { id: RUN },
 };
 
 describe('the contract accepts good input', () => {
@@ -55,6 +62,7 @@ describe('the contract accepts good input', () => {
         'presets.list', 'presets.get', 'presets.saveCustom', 'presets.deleteCustom', 'experiments.list',
         'comparisons.save', 'comparisons.list', 'comparisons.get', 'comparisons.delete',
         'bundles.export', 'bundles.import', 'exports.csv', 'exports.pdf', 'reproduce.rows', 'reproduce.cancel', 'reproduce.references', 'app.version',
+        'sweeps.check', 'sweeps.start', 'sweeps.list', 'sweeps.get', 'sweeps.cancel', 'sweeps.delete', 'sweeps.csv',
       ].sort(),
     );
     expect(EVENT_NAMES).toEqual(['run.progress', 'run.finished', 'queue.changed', 'reproduce.progress']);

@@ -1,0 +1,476 @@
+/**
+ * `gpulab sweep`: a sweep plan (src-main/sweep-plan.ts) run on this machine's pool, or handed to
+ * Slurm as a job array and collected back as bundles.
+ *
+ * - `sweep plan.json`: records the sweep (or takes up the one of the same plan) and runs every
+ *   point without a done run on the local pool, with a progress bar on a terminal's stderr.
+ * - `sweep plan.json --slurm <dir>`: writes <dir>/plan.json (with the sweep's id), <dir>/sweep.sbatch
+ *   (a job array, a task per point; time and memory per task from the plan's estimate) and the
+ *   custom presets it uses (<dir>/presets/); nothing of this machine (no absolute paths).
+ * - `sweep task <dir>/plan.json --index i --out <dir>/bundles/`: runs point i in a simulation
+ *   process on a database of its own (a temporary folder) and writes the run as one bundle,
+ *   `point-<i>.gmlbundle`, under a temporary name first, then renamed: a reader never sees half.
+ * - `sweep collect <dir>`: imports every bundle into the sweep (runs already here are skipped, so
+ *   it can run again, also while the array still runs), lists the missing and failed points;
+ *   `--resubmit` writes <dir>/resubmit.sbatch for just those.
+ */
+import { randomUUID } from 'node:crypto';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join, resolve } from 'node:path';
+import { EXPERIMENTS } from '../../src-sim/experiments';
+import { MAX_TRACE } from '../../src-sim/experiments/types';
+import { findPreset } from '../../src-sim/presets';
+import { presetStateBytes } from '../../src-sim/presets/validate';
+import type { SweepPointStatus } from '../sweep-contract';
+import type { SweepPlan } from '../sweep-plan';
+import { expandPlan, parsePlan, pointLabel } from '../sweep-plan';
+import { LabService } from '../services/lab';
+import { BUNDLE_EXTENSION, RunStore } from '../services/store';
+import { SweepRefusal, SweepService } from '../services/sweep';
+import { textTable } from './format';
+import type { StoreCliOutput, StoreContext } from './store';
+import { dbPath } from './store';
+
+export interface SweepOptions {
+  db?: string;
+  slurm?: string;
+  partition?: string;
+  account?: string;
+  maxParallel?: string;
+  index?: string;
+  out?: string;
+  resubmit?: boolean;
+}
+
+/** Where nothing has measured an experiment's speed yet: a cautious guess (ms per unit of work). */
+export const FALLBACK_MS_PER_WORK = 0.01;
+/** A simulation process, the bundle writer and Node itself, before the preset's state and the trace. */
+const BASE_MEMORY_BYTES = 768 * 1024 * 1024;
+/** Bytes per recorded trace access, counted three times (worker, main process, bundle). */
+const TRACE_BYTES = 48 * 3;
+
+const json = (value: unknown): string => JSON.stringify(value, null, 2) + '\n';
+const plural = (n: number, word: string): string => `${n} ${word}${n === 1 ? '' : 's'}`;
+const bundleName = (index: number): string => `point-${String(index).padStart(6, '0')}${BUNDLE_EXTENSION}`;
+const BUNDLE_NAME = new RegExp(`^point-(\\d{6,})${BUNDLE_EXTENSION.replace('.', '\\.')}$`);
+
+function readPlan(path: string, ctx: StoreContext): SweepPlan {
+  let text: string;
+  try {
+    text = readFileSync(path, 'utf8');
+  } catch (err) {
+    throw ctx.usage(`cannot read the plan ${path}: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}`);
+  }
+  try {
+    return parsePlan(text);
+  } catch (err) {
+    throw ctx.usage(`${path}: ${(err as Error).message}`);
+  }
+}
+
+function bar(done: number, total: number, width = 30): string {
+  const filled = total > 0 ? Math.round((width * done) / total) : width;
+  return `[${'#'.repeat(filled)}${'.'.repeat(width - filled)}]`;
+}
+
+function clock(seconds: number): string {
+  const s = Math.max(0, Math.round(seconds));
+  const h = Math.floor(s / 3600);
+  const m = Math.floor((s % 3600) / 60);
+  return h ? `${h}h${String(m).padStart(2, '0')}m` : m ? `${m}m${String(s % 60).padStart(2, '0')}s` : `${s}s`;
+}
+
+/** Saves the plan's custom presets (from <dir>/presets/<id>.json) into a task's own database. */
+function loadPresets(store: RunStore, planDir: string, plan: SweepPlan): void {
+  for (const id of plan.presets) {
+    if (findPreset(id)) continue;
+    const file = join(planDir, 'presets', `${id}.json`);
+    if (!existsSync(file)) continue;
+    store.saveCustomPreset(JSON.parse(readFileSync(file, 'utf8')) as unknown);
+  }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Local
+
+export async function sweepLocal(planPath: string, v: SweepOptions, format: string, ctx: StoreContext): Promise<StoreCliOutput> {
+  const plan = readPlan(planPath, ctx);
+  const lab = new LabService({ dbPath: dbPath(v.db, ctx), appVersion: ctx.version, recoverInterrupted: false, log: () => {} });
+  const stop = () => void lab.close();
+  process.once('SIGINT', stop);
+  process.once('SIGTERM', stop);
+  try {
+    let started;
+    try {
+      started = lab.sweeps.startWithRuns(plan, true);
+    } catch (err) {
+      throw err instanceof Error && /^sweeps\.start: /.test(err.message) ? ctx.usage(err.message.replace(/^sweeps\.start: /, '')) : err;
+    }
+    const total = started.runs.length;
+    const t0 = Date.now();
+    let finished = 0;
+    let failed = 0;
+    const draw = () => {
+      if (!ctx.status) return;
+      const elapsed = (Date.now() - t0) / 1000;
+      const eta = finished > 0 && finished < total ? ` eta ${clock((elapsed / finished) * (total - finished))}` : '';
+      ctx.status(`sweep ${bar(finished, total)} ${finished}/${total}${failed ? ` (${failed} failed)` : ''} ${clock(elapsed)}${eta}`);
+    };
+    draw();
+    const timer = setInterval(draw, 500);
+    try {
+      await Promise.all(
+        started.runs.map(async ({ runId }) => {
+          const end = await lab.finished(runId);
+          finished++;
+          if (end.status !== 'done') failed++;
+          draw();
+        }),
+      );
+    } finally {
+      clearInterval(timer);
+    }
+    const detail = lab.sweeps.get(started.sweepId);
+    const bad = detail.points.filter((p) => p.status !== 'done');
+    const out = {
+      sweepId: started.sweepId,
+      name: detail.name,
+      points: detail.points.length,
+      ran: total,
+      alreadyDone: started.skipped,
+      resumed: started.resumed,
+      counts: detail.counts,
+      notDone: bad.map((p) => ({ point: p.index, preset: p.preset, values: p.values, status: p.status, error: p.error })),
+    };
+    const stdout =
+      format === 'json'
+        ? json(out)
+        : [
+            `Sweep ${detail.name} (${started.sweepId})${started.resumed ? ', resumed' : ''}`,
+            `${plural(detail.points.length, 'point')}: ran ${total} now, ${started.skipped} already done or running; done ${detail.counts.done}, failed ${detail.counts.failed + detail.counts.cancelled + detail.counts.interrupted}`,
+            ...(bad.length ? ['', textTable(['point', 'preset', 'values', 'status', 'reason'], bad.slice(0, 50).map((p) => [String(p.index), p.preset, pointLabel(p), p.status, (p.error ?? '').slice(0, 80)]))] : []),
+            '',
+          ].join('\n');
+    return { code: bad.length ? 1 : 0, stdout, stderr: '' };
+  } finally {
+    process.off('SIGINT', stop);
+    process.off('SIGTERM', stop);
+    await lab.close();
+  }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Slurm
+
+export interface ScriptOptions {
+  name: string;
+  /** The array: "0-15" or "3,7,9". */
+  array: string;
+  maxParallel?: number;
+  partition?: string;
+  account?: string;
+  timeMinutes: number;
+  memoryMb: number;
+  note: string;
+}
+
+/** Slurm's time format, D-HH:MM:SS. */
+function slurmTime(minutes: number): string {
+  const d = Math.floor(minutes / 1440);
+  const h = Math.floor((minutes % 1440) / 60);
+  const m = minutes % 60;
+  const hm = `${String(h).padStart(2, '0')}:${String(m).padStart(2, '0')}:00`;
+  return d ? `${d}-${hm}` : hm;
+}
+
+const safeWord = (s: string, what: string, ctx: StoreContext): string => {
+  if (!/^[A-Za-z0-9_.-]{1,64}$/.test(s)) throw ctx.usage(`${what} must be letters, digits, "_", "." or "-" (got "${s.slice(0, 40)}")`);
+  return s;
+};
+
+/** The job-array script: run from the sweep's folder (sbatch uses it as the tasks' working folder). */
+export function slurmScript(o: ScriptOptions): string {
+  return [
+    '#!/bin/bash',
+    `#SBATCH --job-name=${o.name}`,
+    `#SBATCH --array=${o.array}${o.maxParallel ? `%${o.maxParallel}` : ''}`,
+    `#SBATCH --time=${slurmTime(o.timeMinutes)}`,
+    `#SBATCH --mem=${o.memoryMb}M`,
+    '#SBATCH --cpus-per-task=2',
+    '#SBATCH --ntasks=1',
+    '#SBATCH --output=logs/%A_%a.out',
+    ...(o.partition ? [`#SBATCH --partition=${o.partition}`] : []),
+    ...(o.account ? [`#SBATCH --account=${o.account}`] : []),
+    '#',
+    '# A GPU Memory Lab sweep: one task per point of plan.json, each writing bundles/point-<index>.gmlbundle.',
+    `# ${o.note}`,
+    '# Submit from this folder: sbatch sweep.sbatch. Then, anywhere with the folder: gpulab sweep collect <this folder>.',
+    '# GPULAB names the command (default gpulab; e.g. GPULAB="node /opt/gpu-memory-lab/bin/gpulab.mjs" sbatch --export=ALL sweep.sbatch).',
+    'set -euo pipefail',
+    'cd "${SLURM_SUBMIT_DIR:-.}"',
+    'mkdir -p bundles logs',
+    'read -r -a GPULAB_CMD <<< "${GPULAB:-gpulab}"',
+    'exec "${GPULAB_CMD[@]}" sweep task plan.json --index "${SLURM_ARRAY_TASK_ID}" --out bundles/',
+    '',
+  ].join('\n');
+}
+
+interface TaskBudget {
+  timeMinutes: number;
+  memoryMb: number;
+  note: string;
+}
+
+/** Time and memory of one task: the longest point's estimated time (x3, plus start-up), and the largest preset state and trace. */
+function taskBudget(lab: LabService, plan: SweepPlan): TaskBudget {
+  const check = lab.sweeps.check(plan);
+  if (!check.ok) throw new SweepRefusal(check.point, check.preset, check.param, check.message);
+  const resolved = lab.sweeps.resolve(plan);
+  const longestWork = resolved.reduce((a, r) => Math.max(a, r.estimate), 0);
+  const measured = check.longestSeconds;
+  const seconds = measured ?? (longestWork * FALLBACK_MS_PER_WORK) / 1000;
+  const timeMinutes = Math.max(5, Math.ceil((3 * seconds + 120) / 60));
+  const bytes = resolved.reduce((a, r) => Math.max(a, BASE_MEMORY_BYTES + presetStateBytes(r.preset) + Math.min(r.estimate, MAX_TRACE) * TRACE_BYTES), 0);
+  const memoryMb = Math.ceil(bytes / (256 * 1024 * 1024)) * 256;
+  const note =
+    measured === null
+      ? `Time per task: a guess (${FALLBACK_MS_PER_WORK} ms per unit of work; no finished ${plan.experiment} runs in the database): run a few points locally first for a measured one.`
+      : `Time per task: three times the longest point's estimate (${Math.round(seconds)} s, from this machine's finished ${plan.experiment} runs) plus 2 min.`;
+  return { timeMinutes, memoryMb, note };
+}
+
+function parseMaxParallel(v: SweepOptions, ctx: StoreContext): number | undefined {
+  if (v.maxParallel === undefined) return undefined;
+  const n = Number(v.maxParallel);
+  if (!/^\d+$/.test(v.maxParallel) || n < 1 || n > 100_000) throw ctx.usage(`--max-parallel must be a whole number from 1 to 100000; got "${v.maxParallel}"`);
+  return n;
+}
+
+/** A lab for planning: the given (or default) database when it exists, for its custom presets and measured speeds; else a temporary one. */
+function planningLab(v: SweepOptions, ctx: StoreContext): { lab: LabService; cleanup: () => Promise<void> } {
+  const file = dbPath(v.db, ctx);
+  if (existsSync(file)) {
+    const lab = new LabService({ dbPath: file, appVersion: ctx.version, recoverInterrupted: false, poolSize: 1, log: () => {} });
+    return { lab, cleanup: () => lab.close() };
+  }
+  const tmp = mkdtempSync(join(tmpdir(), 'gpulab-plan-'));
+  const lab = new LabService({ dbPath: join(tmp, 'lab.db'), appVersion: ctx.version, recoverInterrupted: false, poolSize: 1, log: () => {} });
+  return { lab, cleanup: async () => (await lab.close(), rmSync(tmp, { recursive: true, force: true })) };
+}
+
+export async function sweepSlurm(planPath: string, v: SweepOptions, format: string, ctx: StoreContext): Promise<StoreCliOutput> {
+  const plan = readPlan(planPath, ctx);
+  const dir = resolve(v.slurm!);
+  const maxParallel = parseMaxParallel(v, ctx);
+  const partition = v.partition === undefined ? undefined : safeWord(v.partition, '--partition', ctx);
+  const account = v.account === undefined ? undefined : safeWord(v.account, '--account', ctx);
+  if (existsSync(join(dir, 'plan.json'))) throw ctx.usage(`${dir} already holds a sweep (plan.json); collect it, or choose another folder`);
+  const { lab, cleanup } = planningLab(v, ctx);
+  try {
+    let budget: TaskBudget;
+    try {
+      budget = taskBudget(lab, plan);
+    } catch (err) {
+      if (err instanceof SweepRefusal) throw ctx.usage(err.message);
+      throw err;
+    }
+    const stored: SweepPlan = { ...plan, id: plan.id ?? randomUUID() };
+    const points = expandPlan(stored).length;
+    mkdirSync(join(dir, 'bundles'), { recursive: true });
+    mkdirSync(join(dir, 'logs'), { recursive: true });
+    const custom = plan.presets.filter((id) => !findPreset(id));
+    if (custom.length) {
+      mkdirSync(join(dir, 'presets'), { recursive: true });
+      for (const id of custom) writeFileSync(join(dir, 'presets', `${id}.json`), json(lab.store.getPreset(id).preset));
+    }
+    writeFileSync(join(dir, 'plan.json'), json(stored));
+    const name = `gpulab-${stored.id!.slice(0, 8)}`;
+    const script = slurmScript({ name, array: `0-${points - 1}`, ...(maxParallel ? { maxParallel } : {}), ...(partition ? { partition } : {}), ...(account ? { account } : {}), ...budget });
+    writeFileSync(join(dir, 'sweep.sbatch'), script, { mode: 0o755 });
+    const out = { sweepId: stored.id, dir, points, script: join(dir, 'sweep.sbatch'), timeMinutes: budget.timeMinutes, memoryMb: budget.memoryMb };
+    const stdout =
+      format === 'json'
+        ? json(out)
+        : [
+            `Wrote ${join(dir, 'sweep.sbatch')}: a job array of ${plural(points, 'task')} (${budget.timeMinutes} min, ${budget.memoryMb} MB each), plan.json${custom.length ? ` and ${plural(custom.length, 'custom preset')}` : ''}.`,
+            `Submit: cd ${dir} && sbatch sweep.sbatch`,
+            `Collect: gpulab sweep collect ${dir} (again at any time; --resubmit for the points missing or failed)`,
+            '',
+          ].join('\n');
+    return { code: 0, stdout, stderr: '' };
+  } finally {
+    await cleanup();
+  }
+}
+
+// ---------------------------------------------------------------------------------------------
+// One task of the array
+
+export async function sweepTask(planPath: string, v: SweepOptions, format: string, ctx: StoreContext): Promise<StoreCliOutput> {
+  const plan = readPlan(planPath, ctx);
+  if (!plan.id) throw ctx.usage(`${planPath} has no sweep id: write it with gpulab sweep <plan> --slurm <dir>`);
+  const indexText = v.index ?? process.env.SLURM_ARRAY_TASK_ID;
+  const points = expandPlan(plan).length;
+  const index = Number(indexText);
+  if (indexText === undefined || !/^\d+$/.test(indexText) || index >= points) throw ctx.usage(`--index must be a point of the plan, 0 to ${points - 1}; got "${indexText ?? ''}"`);
+  const outDir = resolve(v.out ?? join(dirname(planPath), 'bundles'));
+  mkdirSync(outDir, { recursive: true });
+  const tmp = mkdtempSync(join(tmpdir(), 'gpulab-task-'));
+  const lab = new LabService({ dbPath: join(tmp, 'lab.db'), appVersion: ctx.version, recoverInterrupted: false, poolSize: 1, log: () => {} });
+  try {
+    loadPresets(lab.store, dirname(resolve(planPath)), plan);
+    let resolved;
+    try {
+      resolved = lab.sweeps.resolve(plan, new Set([index]));
+    } catch (err) {
+      if (err instanceof SweepRefusal) throw ctx.usage(err.message);
+      throw err;
+    }
+    const sweepId = lab.sweeps.ensureSweep(plan);
+    const { runId } = lab.sweeps.queuePoints(sweepId, resolved)[0]!;
+    const end = await lab.finished(runId);
+    const file = await lab.store.exportBundle([runId]);
+    const target = join(outDir, bundleName(index));
+    const temporary = join(outDir, `.${bundleName(index)}.${process.pid}.${randomUUID().slice(0, 8)}.tmp`);
+    writeFileSync(temporary, file.bytes);
+    renameSync(temporary, target);
+    const out = { point: index, runId, status: end.status, error: end.error, bundle: target };
+    const stdout = format === 'json' ? json(out) : `point ${index}: ${end.status}${end.error ? ` (${end.error})` : ''}; wrote ${target}\n`;
+    return { code: end.status === 'done' ? 0 : 1, stdout, stderr: '' };
+  } finally {
+    await lab.close();
+    rmSync(tmp, { recursive: true, force: true });
+  }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Collect
+
+export interface CollectReport {
+  sweepId: string;
+  points: number;
+  bundles: number;
+  imported: number;
+  alreadyHere: number;
+  unreadable: { file: string; reason: string }[];
+  done: number;
+  missing: number[];
+  failed: { point: number; status: SweepPointStatus; error: string | null }[];
+  resubmit: string | null;
+}
+
+export async function sweepCollect(dirArg: string, v: SweepOptions, format: string, ctx: StoreContext): Promise<StoreCliOutput> {
+  const dir = resolve(dirArg);
+  const plan = readPlan(join(dir, 'plan.json'), ctx);
+  if (!plan.id) throw ctx.usage(`${join(dir, 'plan.json')} has no sweep id: it was not written by gpulab sweep --slurm`);
+  const maxParallel = parseMaxParallel(v, ctx);
+  const file = dbPath(v.db, ctx);
+  mkdirSync(dirname(file), { recursive: true });
+  const store = RunStore.open(file, { appVersion: ctx.version, recoverInterrupted: false });
+  try {
+    loadMissingPresets(store, dir, plan);
+    const sweeps = new SweepService({ store, experiments: EXPERIMENTS });
+    const sweepId = sweeps.ensureSweep(plan);
+    const bundleDir = v.out === undefined ? join(dir, 'bundles') : resolve(v.out);
+    const names = existsSync(bundleDir) ? readdirSync(bundleDir).filter((n) => BUNDLE_NAME.test(n)).sort() : [];
+    const points = expandPlan(plan).length;
+    const report: CollectReport = { sweepId, points, bundles: names.length, imported: 0, alreadyHere: 0, unreadable: [], done: 0, missing: [], failed: [], resubmit: null };
+    for (const name of names) {
+      const index = Number(BUNDLE_NAME.exec(name)![1]);
+      if (index >= points) {
+        report.unreadable.push({ file: name, reason: `the plan has no point ${index}` });
+        continue;
+      }
+      try {
+        const r = await store.importBundle(readFileSync(join(bundleDir, name)));
+        report.imported += r.imported.length;
+        report.alreadyHere += r.skipped.length;
+        for (const id of [...r.imported, ...r.skipped]) {
+          if (store.getSummary(id).experiment !== plan.experiment) {
+            report.unreadable.push({ file: name, reason: `run ${id} is not a run of ${plan.experiment}` });
+            continue;
+          }
+          sweeps.link(sweepId, index, id);
+        }
+      } catch (err) {
+        report.unreadable.push({ file: name, reason: (err as Error).message.slice(0, 200) });
+      }
+    }
+    const statuses = sweeps.statuses(sweepId);
+    const detail = sweeps.get(sweepId);
+    statuses.forEach((s, i) => {
+      if (s === 'done') report.done++;
+      else if (s === 'pending' || s === 'queued' || s === 'running') report.missing.push(i);
+      else report.failed.push({ point: i, status: s, error: detail.points[i]!.error });
+    });
+    const again = [...report.missing, ...report.failed.map((f) => f.point)].sort((a, b) => a - b);
+    if (v.resubmit && again.length) {
+      const script = readFileSync(join(dir, 'sweep.sbatch'), 'utf8');
+      const array = compactList(again);
+      const before = /^#SBATCH --array=[^%\n]*(%\d+)?$/m.exec(script)?.[1] ?? '';
+      const updated = script.replace(/^#SBATCH --array=.*$/m, `#SBATCH --array=${array}${maxParallel ? `%${maxParallel}` : before}`);
+      report.resubmit = join(dir, 'resubmit.sbatch');
+      writeFileSync(report.resubmit, updated, { mode: 0o755 });
+    }
+    const stdout =
+      format === 'json'
+        ? json(report)
+        : [
+            `Sweep ${detail.name} (${sweepId}): ${report.done} of ${plural(points, 'point')} done`,
+            `Bundles: ${report.bundles} found, ${plural(report.imported, 'run')} imported, ${report.alreadyHere} already here${report.unreadable.length ? `, ${report.unreadable.length} unreadable` : ''}`,
+            ...report.unreadable.map((u) => `  ${u.file}: ${u.reason}`),
+            `Missing: ${report.missing.length ? compactList(report.missing) : 'none'}`,
+            `Failed: ${report.failed.length ? report.failed.map((f) => `${f.point} (${f.status}${f.error ? `: ${f.error.slice(0, 60)}` : ''})`).join(', ') : 'none'}`,
+            ...(v.resubmit ? [report.resubmit ? `Wrote ${report.resubmit} for ${plural(again.length, 'point')}: cd ${dir} && sbatch resubmit.sbatch` : 'Nothing to resubmit.'] : []),
+            '',
+          ].join('\n');
+    return { code: 0, stdout, stderr: '' };
+  } finally {
+    store.close();
+  }
+}
+
+/** Custom presets of a Slurm folder that the database lacks (so that the sweep view can name them). */
+function loadMissingPresets(store: RunStore, dir: string, plan: SweepPlan): void {
+  for (const id of plan.presets) {
+    if (findPreset(id)) continue;
+    try {
+      store.getPreset(id);
+    } catch {
+      const file = join(dir, 'presets', `${id}.json`);
+      if (existsSync(file)) store.saveCustomPreset(JSON.parse(readFileSync(file, 'utf8')) as unknown);
+    }
+  }
+}
+
+/** "0-3,7,9-10": sorted indices as Slurm's array list. */
+export function compactList(indices: readonly number[]): string {
+  const parts: string[] = [];
+  for (let i = 0; i < indices.length; ) {
+    let j = i;
+    while (j + 1 < indices.length && indices[j + 1] === indices[j]! + 1) j++;
+    parts.push(j > i ? `${indices[i]}-${indices[j]}` : String(indices[i]));
+    i = j + 1;
+  }
+  return parts.join(',');
+}
+
+/** `gpulab sweep ...`: the subcommand by its first word. */
+export function sweepCommand(args: string[], v: SweepOptions, format: string, ctx: StoreContext): Promise<StoreCliOutput> {
+  const [first, second] = args;
+  if (first === 'task') {
+    if (!second) throw ctx.usage('missing argument: gpulab sweep task <dir>/plan.json --index <i> --out <dir>/bundles/');
+    return sweepTask(second, v, format, ctx);
+  }
+  if (first === 'collect') {
+    if (!second) throw ctx.usage('missing argument: gpulab sweep collect <dir>');
+    return sweepCollect(second, v, format, ctx);
+  }
+  if (second !== undefined) throw ctx.usage(`unexpected argument "${second}": gpulab sweep <plan.json> | sweep task <plan> | sweep collect <dir>`);
+  if (v.index !== undefined || v.resubmit) throw ctx.usage('--index belongs to sweep task, --resubmit to sweep collect');
+  if (v.slurm !== undefined) return sweepSlurm(first!, v, format, ctx);
+  if (v.partition !== undefined || v.account !== undefined || v.maxParallel !== undefined) throw ctx.usage('--partition, --account and --max-parallel go with --slurm <dir>');
+  return sweepLocal(first!, v, format, ctx);
+}
+
