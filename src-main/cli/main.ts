@@ -4,6 +4,7 @@
  * `runCli` builds the whole output before anything is printed, so a failure leaves stdout empty
  * and says one line on stderr.
  */
+import { availableParallelism } from 'node:os';
 import { parseArgs } from 'node:util';
 import { EXPERIMENTS, findExperiment } from '../../src-sim/experiments';
 import { formatBytes, resolveParams } from '../../src-sim/experiments/params';
@@ -19,6 +20,9 @@ import { SIM_VERSION } from '../../src-sim/version';
 import { LabError } from '../contract';
 import type { LabErrorCode } from '../contract';
 import { defaultDbPath } from '../services/paths';
+import type { WorkerLauncher } from '../services/pool/launcher';
+import { ForkLauncher } from '../services/pool/node-launcher';
+import { outcomeRows, rowJobs, runRowsInParallel } from '../services/pool/rows-parallel';
 import { DEFAULT_TRACE_LIMIT, formatNumber, formatParam, resultJson, resultText, seriesCsv, textTable } from './format';
 import type { StoreContext } from './store';
 
@@ -44,6 +48,8 @@ export interface CliContext {
   readFile(path: string): string;
   /** Live status line sink (a TTY's stderr), or null for none. */
   status: ((line: string) => void) | null;
+  /** Where `reproduce --jobs` starts its simulation processes (default: forks of the worker). */
+  launcher?: () => WorkerLauncher;
 }
 
 const OPTIONS = {
@@ -52,9 +58,12 @@ const OPTIONS = {
   'preset-file': { type: 'string' },
   param: { type: 'string', multiple: true, short: 'P' },
   seed: { type: 'string', short: 's' },
+  jobs: { type: 'string', short: 'j' },
   'trace-limit': { type: 'string' },
   save: { type: 'boolean' },
   db: { type: 'string' },
+  name: { type: 'string' },
+  base: { type: 'string' },
   experiment: { type: 'string' },
   status: { type: 'string' },
   tag: { type: 'string' },
@@ -374,9 +383,30 @@ const checkOut = ({ deviation: _deviation, ...c }: CheckResult): CheckOut => c;
 const GATE_WORD: Record<RowGate, string> = { pass: 'PASS', known: 'KNOWN', fail: 'FAIL', 'unexpected-pass': 'UNEXPECTED PASS' };
 const CHECK_WORD: Record<CheckStatus, string> = { pass: 'pass', known: 'fail (known deviation)', fail: 'FAIL', 'unexpected-pass': 'UNEXPECTED PASS' };
 
-function reproduceCommand(args: string[], v: Values, format: string, ctx: CliContext): CliOutput {
+/** Simulation processes `reproduce` uses by default: one a core, at most four. */
+export const DEFAULT_REPRODUCE_JOBS = Math.max(1, Math.min(4, availableParallelism()));
+
+/** A (row, preset) as `reproduce` prints it in JSON. */
+function rowOut(r: RowResult): RowOut {
+  const notes = r.checks.flatMap((c) => (c.note ? [`${c.name}: ${c.note}`] : []));
+  return {
+    id: r.id,
+    preset: r.preset,
+    target: r.target,
+    simulated: r.simulated,
+    ...(r.deviation !== undefined ? { deviation: r.deviation } : {}),
+    pass: r.pass,
+    gate: rowGate(r),
+    checks: r.checks.map(checkOut),
+    ...(notes.length ? { notes } : {}),
+  };
+}
+
+async function reproduceCommand(args: string[], v: Values, format: string, ctx: CliContext): Promise<CliOutput> {
   const override = choosePreset(v, ctx, false);
   const seed = parseSeed(v.seed);
+  const jobsWanted = v.jobs === undefined ? DEFAULT_REPRODUCE_JOBS : Number(v.jobs);
+  if (!Number.isInteger(jobsWanted) || jobsWanted < 1 || jobsWanted > 64 || !/^\d+$/.test(String(v.jobs ?? jobsWanted))) throw new CliError(`--jobs must be a whole number from 1 to 64; got "${String(v.jobs)}"`);
   let rows;
   try {
     rows = selectRows(args[0]);
@@ -388,30 +418,34 @@ function reproduceCommand(args: string[], v: Values, format: string, ctx: CliCon
   const started = Date.now();
   const out: RowOut[] = [];
   const results: RowResult[] = [];
-  rows.forEach((row, i) => {
-    progress(i, rows.length, row.id);
-    try {
-      // Row by row: a row that throws is reported as failed, the others still run.
-      for (const r of reproduce(row.id, override, seed)) {
+  const jobs = rowJobs(args[0], override);
+  if (jobsWanted > 1 && jobs.length > 1) {
+    // Each (row, preset) in the next free simulation process; the rows come back in their order.
+    const scorecard = runRowsInParallel(ctx.launcher?.() ?? new ForkLauncher(), jobs, {
+      concurrency: jobsWanted,
+      seed,
+      timeLimitMs: 30 * 60_000,
+      onProgress: (done, total, phase) => progress(done, total, phase),
+    });
+    for (const o of await scorecard.done)
+      for (const r of outcomeRows(o)) {
         results.push(r);
-        const notes = r.checks.flatMap((c) => (c.note ? [`${c.name}: ${c.note}`] : []));
-        out.push({
-          id: r.id,
-          preset: r.preset,
-          target: r.target,
-          simulated: r.simulated,
-          ...(r.deviation !== undefined ? { deviation: r.deviation } : {}),
-          pass: r.pass,
-          gate: rowGate(r),
-          checks: r.checks.map(checkOut),
-          ...(notes.length ? { notes } : {}),
-        });
+        out.push(rowOut(r));
       }
-    } catch (err) {
-      const presets = override ? [override.id] : row.presets;
-      for (const preset of presets) out.push({ id: row.id, preset, target: '', simulated: `error: ${(err as Error).message}`, pass: false, gate: 'fail', checks: [] });
-    }
-  });
+  } else
+    rows.forEach((row, i) => {
+      progress(i, rows.length, row.id);
+      try {
+        // Row by row: a row that throws is reported as failed, the others still run.
+        for (const r of reproduce(row.id, override, seed)) {
+          results.push(r);
+          out.push(rowOut(r));
+        }
+      } catch (err) {
+        const presets = override ? [override.id] : row.presets;
+        for (const preset of presets) out.push({ id: row.id, preset, target: '', simulated: `error: ${(err as Error).message}`, pass: false, gate: 'fail', checks: [] });
+      }
+    });
   const seconds = (Date.now() - started) / 1000;
   const passed = out.filter((r) => r.pass).length;
   const failed = out.length - passed;
@@ -481,9 +515,9 @@ const COMMANDS: Record<string, Command> = {
     run: runCommand,
   },
   reproduce: {
-    usage: 'reproduce <row-id|MEI|WONG|LASH|SL1|all> [--preset <id> | --preset-file <file.json>] [--seed n] [--format text|json]',
-    summary: "Run the papers' reproduction rows and hold them to the published values (exit 1 on a new failure or an unexpected pass).",
-    options: ['preset', 'preset-file', 'seed', 'format'],
+    usage: 'reproduce <row-id|MEI|WONG|LASH|SL1|all> [--preset <id> | --preset-file <file.json>] [--seed n] [--jobs n] [--format text|json]',
+    summary: "Run the papers' reproduction rows and hold them to the published values (exit 1 on a new failure or an unexpected pass); --jobs simulation processes at once (default: one a core, at most 4; 1 runs them in this process).",
+    options: ['preset', 'preset-file', 'seed', 'jobs', 'format'],
     formats: ['text', 'json'],
     positionals: [1, 1],
     run: reproduceCommand,
@@ -559,20 +593,35 @@ const COMMANDS: Record<string, Command> = {
     run: async (args, v, format, ctx) => (await gpu()).gpuEmit(args[0], v, format, gpuContext(ctx)),
   },
   'gpu import': {
-    usage: 'gpu import <file.jsonl> [--level-gap cycles] [--format text|json]',
-    summary: "Read a real GPU program's JSON-lines output and print the findings of the experiment's analysers (not saved).",
-    options: ['level-gap', 'format'],
+    usage: 'gpu import <file.jsonl> [--level-gap cycles] [--format text|json] [--save [--db <file>] [--title <title>]]',
+    summary: "Read a real GPU program's JSON-lines output and print the findings of the experiment's analysers; --save stores it as a run with its measured device.",
+    options: ['level-gap', 'format', 'save', 'db', 'title'],
     formats: ['text', 'json'],
     positionals: [1, 1],
-    run: async (args, v, format, ctx) => (await gpu()).gpuImport(args[0], v, format, gpuContext(ctx)),
+    run: async (args, v, format, ctx) => {
+      if (!v.save && (v.db !== undefined || v.title !== undefined)) throw new CliError('--db and --title apply to gpu import only with --save');
+      return v.save ? (await import('./gpu-save')).gpuImportSave(args[0], v, format, storeContext(ctx)) : (await gpu()).gpuImport(args[0], v, format, gpuContext(ctx));
+    },
   },
   'gpu run': {
-    usage: 'gpu run <pchase-average|pchase-fine|shared-bank-stride> [--param name=value ...] [--arch native|sm_XX] [--timeout s] [--level-gap cycles] [--format text|json]',
-    summary: 'Build the CUDA program with nvcc, run it on this machine\'s GPU under a time limit and import its output.',
-    options: ['param', 'arch', 'timeout', 'level-gap', 'format'],
+    usage: 'gpu run <pchase-average|pchase-fine|shared-bank-stride> [--param name=value ...] [--arch native|sm_XX] [--timeout s] [--level-gap cycles] [--format text|json] [--save [--db <file>] [--title <title>]]',
+    summary: 'Build the CUDA program with nvcc, run it on this machine\'s GPU under a time limit and import its output; --save stores it as a run.',
+    options: ['param', 'arch', 'timeout', 'level-gap', 'format', 'save', 'db', 'title'],
     formats: ['text', 'json'],
     positionals: [1, 1],
-    run: async (args, v, format, ctx) => (await gpu()).gpuRun(args[0], v, format, gpuContext(ctx)),
+    run: async (args, v, format, ctx) => {
+      if (!v.save && (v.db !== undefined || v.title !== undefined)) throw new CliError('--db and --title apply to gpu run only with --save');
+      const save = v.save ? (await import('./gpu-save')).saveGpuText : null;
+      return (await gpu()).gpuRun(args[0], v, format, { ...gpuContext(ctx), ...(save ? { save: (text: string, source: string) => save(text, source, Date.now(), v, format, storeContext(ctx)) } : {}) });
+    },
+  },
+  'gpu preset': {
+    usage: 'gpu preset <runId> --name <name> [--base <preset>] [--db <file>] [--format text|json]',
+    summary: "Make a custom preset from a saved real run: the closest preset (or --base) with the numbers the run's findings give, each with where it was measured.",
+    options: ['name', 'base', 'db', 'format'],
+    formats: ['text', 'json'],
+    positionals: [1, 1],
+    run: async (args, v, format, ctx) => (await import('./gpu-save')).gpuPreset(args[0], v, format, storeContext(ctx)),
   },
   help: {
     usage: 'help [<command>]',
@@ -599,18 +648,20 @@ const OPTION_HELP: Record<string, string> = {
   limit: '    --limit <n>       at most this many runs (default 50, newest first)',
   csv: '    --csv <file>      write CSV to this file',
   pdf: '    --pdf <file>      write the PDF report to this file',
-  title: '    --title <title>   the PDF report\'s title',
+  title: '    --title <title>   the PDF report\'s title; gpu import/run --save: the run\'s title',
   raw: '    --raw             the PDF report: append the runs\' result tables and the paper values no finding matched',
   out: '    --out <path>      bundle export: the bundle file; gpu emit: the folder for the program',
   arch: '    --arch <a>        nvcc -arch: native (the GPU of this machine, nvcc 11.5+) or sm_XX, e.g. sm_90 (default: native)',
+  name: '    --name <name>     gpu preset: the new custom preset\'s name',
+  base: '    --base <id>       gpu preset: the preset to clone (default: the closest built-in one)',
   timeout: '    --timeout <s>     time limit of the GPU program, seconds (default 600)',
-  'level-gap': '    --level-gap <c>   fine-grained traces: latencies further apart than this many cycles are separate levels (default 64)',
   slurm: '    --slurm <dir>     sweep: write the plan and a Slurm job-array script (a task per point) into this folder',
   partition: '    --partition <p>   sweep --slurm: the Slurm partition',
   account: '    --account <a>     sweep --slurm: the Slurm account',
   'max-parallel': '    --max-parallel <M> sweep --slurm: at most M tasks at once (--array=0-N%M)',
   index: '    --index <i>       sweep task: the point to run (default $SLURM_ARRAY_TASK_ID)',
   resubmit: '    --resubmit        sweep collect: write resubmit.sbatch for the points missing or failed',
+  'level-gap': '    --level-gap <c>   fine-grained traces: latencies further apart than this many cycles are separate levels (default 64)',
 };
 
 /** The command a help request or a command line names: "runs list", "run", or a group ("runs"). */
