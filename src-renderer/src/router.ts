@@ -7,6 +7,7 @@ export const routes: RouteRecordRaw[] = [
   { path: '/queue', name: 'queue', component: () => import('./views/QueueView.vue'), meta: { title: 'Queue' } },
   { path: '/runs', name: 'runs', component: () => import('./views/RunsView.vue'), meta: { title: 'Runs' } },
   { path: '/runs/:id', name: 'run', component: () => import('./views/RunView.vue'), props: true, meta: { title: 'Run' } },
+  { path: '/sweeps/:id', name: 'sweep', component: () => import('./views/SweepView.vue'), props: true, meta: { title: 'Sweep' } },
   { path: '/runs/:id/cache', name: 'cache', component: () => import('./views/CacheView.vue'), props: true, meta: { title: 'Cache view' } },
   { path: '/compare', name: 'compare', component: () => import('./views/CompareView.vue'), meta: { title: 'Compare' } },
   { path: '/presets', name: 'presets', component: () => import('./views/PresetsView.vue'), meta: { title: 'Presets' } },

@@ -1,0 +1,99 @@
+/**
+ * The sweep view's charts as ECharts options: a result quantity over one axis (a line per value of
+ * another axis, or per preset), or over two axes as a heatmap. Pure functions of the sweep.
+ */
+import type { EChartsOption } from 'echarts';
+import type { SweepDetail, SweepPointDetail } from '../../../src-main/sweep-contract';
+import type { ChartTheme } from './compare';
+
+/** An axis of the chart: one of the plan's axes, or "preset". */
+export type ChartAxis = string;
+
+export function axisOf(p: SweepPointDetail, axis: ChartAxis): string | number {
+  if (axis === 'preset') return p.preset;
+  const v = p.values[axis];
+  return Array.isArray(v) ? v.join('/') : typeof v === 'boolean' ? String(v) : (v ?? '');
+}
+
+/** The distinct values of an axis, in the points' order (numbers sorted). */
+export function axisLevels(d: SweepDetail, axis: ChartAxis): (string | number)[] {
+  const seen = [...new Set(d.points.map((p) => axisOf(p, axis)))];
+  return seen.every((x) => typeof x === 'number') ? (seen as number[]).sort((a, b) => a - b) : seen;
+}
+
+const numeric = (v: unknown): number | null => (typeof v === 'number' && Number.isFinite(v) ? v : null);
+
+/** Lines: the metric over `x`, a line per value of `by` (or one line). Points with other values of the remaining axes are averaged. */
+export function lineOption(d: SweepDetail, metric: string, x: ChartAxis, by: ChartAxis | null, theme: ChartTheme): EChartsOption {
+  const m = d.metrics.find((k) => k.key === metric);
+  const xs = axisLevels(d, x);
+  const numericX = xs.every((v) => typeof v === 'number');
+  const groups = by ? axisLevels(d, by) : ['all'];
+  const series = groups.map((g) => {
+    const data = xs.map((xv) => {
+      const ys = d.points.filter((p) => p.status === 'done' && axisOf(p, x) === xv && (!by || axisOf(p, by) === g)).map((p) => numeric(p.metrics[metric])).filter((v): v is number => v !== null);
+      const y = ys.length ? ys.reduce((a, b) => a + b, 0) / ys.length : null;
+      return numericX ? [xv, y] : y;
+    });
+    return { type: 'line' as const, name: by ? `${by}=${g}` : (m?.label ?? metric), data, connectNulls: false, showSymbol: true };
+  });
+  return {
+    animation: false,
+    textStyle: { color: theme.fg },
+    tooltip: { trigger: 'axis' },
+    legend: { top: 0, textStyle: { color: theme.fg } },
+    grid: { left: 64, right: 24, top: 40, bottom: 48 },
+    xAxis: numericX
+      ? { type: 'value', name: x, nameLocation: 'middle', nameGap: 28, scale: true, axisLine: { lineStyle: { color: theme.muted } }, splitLine: { lineStyle: { color: theme.border } } }
+      : { type: 'category', name: x, nameLocation: 'middle', nameGap: 28, data: xs.map(String), axisLine: { lineStyle: { color: theme.muted } } },
+    yAxis: { type: 'value', name: m ? `${m.label}${m.unit ? ` (${m.unit})` : ''}` : metric, scale: true, axisLine: { lineStyle: { color: theme.muted } }, splitLine: { lineStyle: { color: theme.border } } },
+    series,
+  };
+}
+
+/** Heatmap: the metric over `x` and `y` (points with other values of the remaining axes averaged). */
+export function heatmapOption(d: SweepDetail, metric: string, x: ChartAxis, y: ChartAxis, theme: ChartTheme): EChartsOption {
+  const m = d.metrics.find((k) => k.key === metric);
+  const xs = axisLevels(d, x);
+  const ys = axisLevels(d, y);
+  const data: [number, number, number][] = [];
+  let lo = Infinity;
+  let hi = -Infinity;
+  xs.forEach((xv, i) =>
+    ys.forEach((yv, j) => {
+      const vals = d.points.filter((p) => p.status === 'done' && axisOf(p, x) === xv && axisOf(p, y) === yv).map((p) => numeric(p.metrics[metric])).filter((v): v is number => v !== null);
+      if (!vals.length) return;
+      const v = vals.reduce((a, b) => a + b, 0) / vals.length;
+      lo = Math.min(lo, v);
+      hi = Math.max(hi, v);
+      data.push([i, j, v]);
+    }),
+  );
+  return {
+    animation: false,
+    textStyle: { color: theme.fg },
+    tooltip: { position: 'top' },
+    grid: { left: 80, right: 24, top: 16, bottom: 88 },
+    xAxis: { type: 'category', name: x, nameLocation: 'middle', nameGap: 28, data: xs.map(String), axisLine: { lineStyle: { color: theme.muted } } },
+    yAxis: { type: 'category', name: y, data: ys.map(String), axisLine: { lineStyle: { color: theme.muted } } },
+    visualMap: {
+      min: Number.isFinite(lo) ? lo : 0,
+      max: Number.isFinite(hi) ? (hi > lo ? hi : lo + 1) : 1,
+      calculable: true,
+      orient: 'horizontal',
+      left: 'center',
+      bottom: 0,
+      text: [m?.unit ?? '', ''],
+      textStyle: { color: theme.fg },
+      inRange: { color: ['#2c7bb6', '#abd9e9', '#ffffbf', '#fdae61', '#d7191c'] },
+    },
+    series: [{ type: 'heatmap', name: m?.label ?? metric, data, label: { show: xs.length * ys.length <= 64, color: '#1b1b1b', formatter: (p) => formatValue((p.value as number[])[2]!) } }],
+  };
+}
+
+export function formatValue(v: unknown): string {
+  if (typeof v !== 'number') return v === undefined || v === null ? '—' : String(v);
+  if (!Number.isFinite(v)) return String(v);
+  const a = Math.abs(v);
+  return a !== 0 && (a >= 1e6 || a < 1e-3) ? v.toExponential(3) : String(Math.round(v * 1000) / 1000);
+}
