@@ -61,7 +61,7 @@ const ctx = { version: '0.0.0', readFile: () => '', status: null };
 
 describe('gpulab reproduce with a row that throws', () => {
   it('reports the throwing row as failed on each of its presets and still runs the others', async () => {
-    const r = await runCli(['reproduce', 'all', '--format', 'json'], ctx);
+    const r = await runCli(['reproduce', 'all', '--format', 'json', '--jobs', '1'], ctx);
     expect(r.code).toBe(1);
     expect(r.stderr).toBe('');
     expect(JSON.parse(r.stdout)).toEqual({
@@ -78,7 +78,7 @@ describe('gpulab reproduce with a row that throws', () => {
   });
 
   it('prints each check with its kind and a failing check\'s known deviation; a row failing only on known deviations passes the gate', async () => {
-    const t = await runCli(['reproduce', 'X-KNOWN'], ctx);
+    const t = await runCli(['reproduce', 'X-KNOWN', '--jobs', '1'], ctx);
     expect(t.code).toBe(0);
     expect(t.stdout).toContain('KNOWN  X-KNOWN on fermi');
     expect(t.stdout).toContain('      [predicted]     a: 40 % (paper 10..20 %) fail (known deviation)\n');
@@ -87,7 +87,7 @@ describe('gpulab reproduce with a row that throws', () => {
     expect(t.stdout.match(/known:/g)).toHaveLength(1);
     expect(t.stdout).toContain('Predicted checks (reproductions): 0 of 1 passed.');
     expect(t.stdout).toContain('Consistency: calibrated 1 of 1, specification 0 of 0 passed');
-    const j = JSON.parse((await runCli(['reproduce', 'X-KNOWN', '--format', 'json'], ctx)).stdout);
+    const j = JSON.parse((await runCli(['reproduce', 'X-KNOWN', '--format', 'json', '--jobs', '1'], ctx)).stdout);
     expect(j.rows[0].notes).toEqual(['a: the model counts twice']);
     expect(j.rows[0].gate).toBe('known');
     expect(j.rows[0].checks).toEqual([
@@ -99,25 +99,25 @@ describe('gpulab reproduce with a row that throws', () => {
   });
 
   it('fails the gate on an unexpected pass: a check that passes while it carries a known deviation', async () => {
-    const t = await runCli(['reproduce', 'X-STALE'], ctx);
+    const t = await runCli(['reproduce', 'X-STALE', '--jobs', '1'], ctx);
     expect(t.code).toBe(1);
     expect(t.stdout).toContain('UNEXPECTED PASS  X-STALE on fermi');
     expect(t.stdout).toContain('unexpected pass: a passes but carries a known deviation; remove the note');
     expect(t.stdout).toContain('          context: real GPU: 11 %');
-    const j = JSON.parse((await runCli(['reproduce', 'X-STALE', '--format', 'json'], ctx)).stdout);
+    const j = JSON.parse((await runCli(['reproduce', 'X-STALE', '--format', 'json', '--jobs', '1'], ctx)).stdout);
     expect(j.rows[0].checks[0]).toMatchObject({ unexpectedPass: true, pass: true, context: 'real GPU: 11 %' });
     expect(j.gate).toMatchObject({ open: false, unexpectedPasses: 1 });
   });
 
   it('exits 0 when every selected row passes', async () => {
-    const r = await runCli(['reproduce', 'X-OK'], ctx);
+    const r = await runCli(['reproduce', 'X-OK', '--jobs', '1'], ctx);
     expect(r.code).toBe(0);
     expect(r.stdout).toMatch(/^PASS {2}X-OK on fermi/);
     expect(r.stdout).toMatch(/Rows: 1 passed, 0 failed/);
   });
 
   it('refuses a selection with no rows as bad input', async () => {
-    const r = await runCli(['reproduce', 'none'], ctx);
+    const r = await runCli(['reproduce', 'none', '--jobs', '1'], ctx);
     expect(r).toMatchObject({ code: 2, stdout: '' });
     expect(r.stderr).toMatch(/^gpulab: error: no reproduction rows match "none"/);
   });

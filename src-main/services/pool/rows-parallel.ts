@@ -1,0 +1,123 @@
+/**
+ * The scorecard over several simulation processes. A row is pure (its preset, its seed, its
+ * experiments), so its result is the same in any process and any order; but rows of one paper on one
+ * preset often read the same runs (LASH F4 to F6 one stencil study, the SL1 rows one application
+ * study), which a process computes once (src-sim/reference/row-runs.ts). So the (row, preset) jobs go
+ * in groups of one paper and one preset, each group to the next free process, largest groups first,
+ * and the results come back in the order of the rows.
+ */
+import { findPreset } from '../../../src-sim/presets';
+import type { Preset } from '../../../src-sim/presets/types';
+import { selectRows } from '../../../src-sim/reference';
+import type { RowResult } from '../../../src-sim/reference/types';
+import type { WorkerLauncher } from './launcher';
+import { SimProcess } from './sim-process';
+
+/** One (row, preset) of a selection. */
+export interface RowJob {
+  rowId: string;
+  paper: string;
+  preset: Preset;
+}
+
+/** The (row, preset) pairs a selector names: each row on its own presets, or every row on `override`. */
+export function rowJobs(selector: string, override?: Preset): RowJob[] {
+  const jobs: RowJob[] = [];
+  for (const row of selectRows(selector)) {
+    const presets = override ? [override] : row.presets.map((id) => findPreset(id)).filter((p): p is Preset => p !== undefined);
+    for (const preset of presets) jobs.push({ rowId: row.id, paper: row.paper, preset });
+  }
+  return jobs;
+}
+
+export interface ParallelRowsOptions {
+  /** Processes at once (at least 1; no more than the jobs). */
+  concurrency: number;
+  seed: number;
+  /** Per job. */
+  timeLimitMs: number;
+  /** After each job: how many are done, of how many, and what runs now. */
+  onProgress?: (done: number, total: number, phase: string) => void;
+  log?: (line: string) => void;
+}
+
+/** What became of one job: its rows, or why it gave none (a process that died, a time limit, a cancel). */
+export interface JobOutcome {
+  job: RowJob;
+  rows: RowResult[];
+  error?: string;
+}
+
+/** A running scorecard: its outcomes, in the jobs' order, and a way to stop it. */
+export interface ParallelRows {
+  done: Promise<JobOutcome[]>;
+  cancel(): void;
+}
+
+/** Indices of the jobs, grouped by paper and preset (runs they may share), largest groups first. */
+export function jobGroups(jobs: readonly RowJob[]): number[][] {
+  const groups = new Map<string, number[]>();
+  jobs.forEach((j, i) => {
+    const key = `${j.paper}\u0000${j.preset.id}`;
+    groups.set(key, [...(groups.get(key) ?? []), i]);
+  });
+  return [...groups.values()].sort((a, b) => b.length - a.length);
+}
+
+export function runRowsInParallel(launcher: WorkerLauncher, jobs: readonly RowJob[], options: ParallelRowsOptions): ParallelRows {
+  const outcomes: (JobOutcome | undefined)[] = new Array(jobs.length);
+  const groups = jobGroups(jobs);
+  const procs = new Set<SimProcess>();
+  let next = 0;
+  let finished = 0;
+  let cancelled = false;
+  const running = new Map<number, string>();
+  const phase = (): string => [...running.values()].join(', ');
+  const worker = async (): Promise<void> => {
+    let proc: SimProcess | null = null;
+    try {
+      while (!cancelled && next < groups.length) {
+        for (const i of groups[next++]) {
+          if (cancelled) break;
+          const job = jobs[i];
+          if (!proc || !proc.available) {
+            if (proc) procs.delete(proc);
+            proc = new SimProcess(launcher, { ...(options.log ? { log: options.log } : {}) });
+            procs.add(proc);
+          }
+          running.set(i, `${job.rowId} on ${job.preset.id}`);
+          options.onProgress?.(finished, jobs.length, phase());
+          const answer = await proc.run({ type: 'rows', runId: `rows-${proc.id}-${i}`, selector: job.rowId, preset: job.preset, seed: options.seed }, { timeLimitMs: options.timeLimitMs });
+          running.delete(i);
+          finished++;
+          if (answer.kind === 'rows') outcomes[i] = { job, rows: answer.rows };
+          else if (answer.kind === 'error' || answer.kind === 'killed') outcomes[i] = { job, rows: [], error: answer.message };
+          else outcomes[i] = { job, rows: [], error: answer.kind === 'died' ? answer.message : `the process answered ${answer.kind}` };
+          options.onProgress?.(finished, jobs.length, phase());
+        }
+      }
+    } finally {
+      if (proc) {
+        proc.kill('closed');
+        procs.delete(proc);
+      }
+    }
+  };
+  const n = Math.max(1, Math.min(Math.floor(options.concurrency), groups.length));
+  const done = Promise.all(Array.from({ length: n }, () => worker())).then(() =>
+    jobs.map((job, i) => outcomes[i] ?? { job, rows: [], error: 'the scorecard was cancelled before this row ran' }),
+  );
+  return {
+    done,
+    cancel() {
+      cancelled = true;
+      for (const p of procs) p.kill('cancelled');
+    },
+  };
+}
+
+/** A job's rows: what the process measured, or one failed row saying why there is none. */
+export function outcomeRows(o: JobOutcome): RowResult[] {
+  if (o.rows.length || o.error === undefined) return o.rows;
+  return [{ id: o.job.rowId, preset: o.job.preset.id, target: '', simulated: `error: ${o.error}`, pass: false, checks: [], runs: [] }];
+}
