@@ -73,7 +73,7 @@ export function heatmapOption(d: SweepDetail, metric: string, x: ChartAxis, y: C
     animation: false,
     textStyle: { color: theme.fg },
     tooltip: { position: 'top' },
-    grid: { left: 80, right: 24, top: 16, bottom: 88 },
+    grid: { left: 80, right: 24, top: 28, bottom: 110 },
     xAxis: { type: 'category', name: x, nameLocation: 'middle', nameGap: 28, data: xs.map(String), axisLine: { lineStyle: { color: theme.muted } } },
     yAxis: { type: 'category', name: y, data: ys.map(String), axisLine: { lineStyle: { color: theme.muted } } },
     visualMap: {
