@@ -5,7 +5,7 @@
  * analysers' reading of the probes before it (src-sim/analysis/structure.ts), never from the preset.
  */
 import type { PathModel } from '../model/path';
-import { DEFAULT_L1_CONFIG, withL1Config } from '../presets/l1-config';
+import { DEFAULT_L1_CONFIG, L1_CONFIG_IDS, withL1Config } from '../presets/l1-config';
 import type { Preset, SpaceId } from '../presets/types';
 import { Rng } from '../rng';
 import type { ChaseRecord, HiddenLevel, LatencySplit, LineAnalysis, PolicyAnalysis, RecencyAnalysis, SetAnalysis, SizeAnalysis } from '../analysis/structure';
@@ -35,8 +35,8 @@ export const L1_CONFIG_PARAM: ParamSpec = {
   unit: '',
   kind: 'enum',
   default: DEFAULT_L1_CONFIG,
-  options: [DEFAULT_L1_CONFIG, '48KB'],
-  description: "The SM's L1 data-cache configuration for global memory: the preset's default, or 48KB (Fermi, MEI 4.1).",
+  options: [...L1_CONFIG_IDS],
+  description: "The SM's L1 data-cache configuration for global memory, named by its L1 size: the preset's default, 48KB (Fermi, MEI 4.1), or an L1 / shared-memory carveout of Volta and later.",
 };
 
 /** Something to launch fine-grained P-chase kernels on: a fresh, cold model per launch. */

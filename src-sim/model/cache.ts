@@ -108,6 +108,15 @@ export class Cache {
   private declare readonly filterBits: number;
   private declare readonly filterShift: number;
   private declare readonly slotBucket: Int32Array;
+  /** Sectored lines (geometry.sectorBytes below lineBytes): 1 when on. `sectorValid` holds each
+   *  slot's filled sectors as a bit mask (up to 32 sectors a line); `invSector` is 1 / sectorBytes and
+   *  `sectorsPerLine` the number of sectors. Off: the arrays are empty and nothing reads them. */
+  private declare readonly sectored: number;
+  private declare readonly sectorValid: Uint32Array;
+  private declare readonly invSector: number;
+  private declare readonly sectorsPerLine: number;
+  /** Outcome of the last access: 1 when it missed a sector of a line already present (no eviction). */
+  declare lastSectorMiss: number;
 
   constructor(geometry: CacheGeometry, seed = 1) {
     this.geometry = geometry;
@@ -166,9 +175,16 @@ export class Cache {
     this.filterShift = 32 - this.filterBits;
     this.filter = new Uint8Array(this.useFilter === 1 ? this.sets << this.filterBits : 0);
     this.slotBucket = new Int32Array(this.useFilter === 1 ? this.lines : 0);
+    const sector = geometry.sectorBytes ?? geometry.lineBytes;
+    this.sectored = sector < geometry.lineBytes ? 1 : 0;
+    this.sectorsPerLine = this.sectored === 1 ? geometry.lineBytes / sector : 1;
+    this.invSector = 1 / sector;
+    this.sectorValid = new Uint32Array(this.sectored === 1 ? this.lines : 0);
+    this.lastSectorMiss = 0;
     // The last slot can be checked first when the cache allocates and a line's set follows from its
     // line number alone (not so if set bits lie inside the line).
-    const mruSafe = this.allocate === 1 && (idx.kind !== 'bits' || this.divisor >= geometry.lineBytes);
+    // A sectored cache never takes the fast path: a line present may still miss the sector touched.
+    const mruSafe = this.allocate === 1 && this.sectored === 0 && (idx.kind !== 'bits' || this.divisor >= geometry.lineBytes);
     this.mruOff = mruSafe ? 0 : NaN;
     this.mruLine = NaN;
     this.reset();
@@ -241,7 +257,14 @@ export class Cache {
     while (way < ways && tags[base + way] !== lineNo) way++;
     if (way === ways) {
       this.miss(set, base, ways, lineNo, bucket);
+      if (this.sectored === 1) this.fillFirstSector(addr, lineNo);
       return false; // a constant, so that the caller's test needs no truth check of a call result
+    }
+    if (this.sectored === 1 && this.sectorMiss(addr, lineNo, base + way)) {
+      if (this.policyCode === POLICY_LRU) this.touch(set, base + way);
+      this.lastEvicted = -1;
+      this.lastSlot = base + way;
+      return false;
     }
     if (this.policyCode === POLICY_LRU) this.touch(set, base + way);
     this.lastEvicted = -1; // (set on each path, not first: a miss would store it twice)
@@ -267,6 +290,30 @@ export class Cache {
     this.lastEvicted = evicted;
     this.lastSlot = slot;
     this.mruLine = lineNo + this.mruOff;
+  }
+
+  /** The sector bit of an address within its line. */
+  private sectorBit(addr: number, lineNo: number): number {
+    return 1 << (Math.floor(addr * this.invSector) - lineNo * this.sectorsPerLine);
+  }
+
+  /** After a line miss: the new line holds only the sector touched. */
+  private fillFirstSector(addr: number, lineNo: number): void {
+    this.lastSectorMiss = 0;
+    if (this.lastSlot >= 0) this.sectorValid[this.lastSlot] = this.sectorBit(addr, lineNo);
+  }
+
+  /** A present line: true (and the sector filled) when the sector touched was not there yet. */
+  private sectorMiss(addr: number, lineNo: number, slot: number): boolean {
+    const bit = this.sectorBit(addr, lineNo);
+    const valid = this.sectorValid[slot];
+    if ((valid & bit) !== 0) {
+      this.lastSectorMiss = 0;
+      return false;
+    }
+    this.sectorValid[slot] = valid | bit;
+    this.lastSectorMiss = 1;
+    return true;
   }
 
   /** The way a miss in `set` fills (the first invalid way while there is one). */
@@ -316,7 +363,8 @@ export class Cache {
     const lineNo = this.lineOf(addr);
     const set = this.setOfLine(addr, lineNo);
     const base = this.setBase[set];
-    for (let w = 0; w < this.setWays[set]; w++) if (this.tags[base + w] === lineNo) return true;
+    for (let w = 0; w < this.setWays[set]; w++)
+      if (this.tags[base + w] === lineNo) return this.sectored === 0 || (this.sectorValid[base + w] & this.sectorBit(addr, lineNo)) !== 0;
     return false;
   }
 
@@ -336,6 +384,8 @@ export class Cache {
     }
     this.filled.fill(0);
     this.filter.fill(0);
+    this.sectorValid.fill(0);
+    this.lastSectorMiss = 0;
     this.draws.reseed(this.seed);
   }
 }

@@ -12,6 +12,13 @@ export interface CacheLevelConfig {
   sizeBytes: number;
   geometry: CacheGeometry;
   scope: Scope;
+  /**
+   * A cache split into partitions with a near and a far side (A100 and H100 L2: two partitions, an
+   * SM reaching the far one pays more). Stated, not simulated: the level is one cache, and its
+   * latency-table entries are the papers' measured hit latency. `farLatencyRatio` is the far
+   * partition's hit latency over the near one's.
+   */
+  partitions?: { count: number; farLatencyRatio: number };
 }
 
 /** TLB lookup outcome, the column of a latency table. '-' means no translation was needed. */

@@ -33,6 +33,13 @@ export interface CacheGeometry {
   policy: ReplacementPolicy;
   /** Allocate a line on a miss (default true). */
   allocateOnMiss?: boolean;
+  /**
+   * Bytes of one sector where a line is split into sectors that are filled one at a time (Volta and
+   * later: 128 B lines of 32 B sectors). A miss allocates the line (tag) and fills only the sector
+   * touched; a later access to another sector of a present line is a sector miss that fills it and
+   * evicts nothing. Absent or equal to lineBytes: the whole line is filled at once.
+   */
+  sectorBytes?: number;
 }
 
 export function totalLines(g: CacheGeometry): number {

@@ -4,6 +4,16 @@ import type { Preset } from './types';
 /** The value of an `l1Config` parameter that keeps the preset's own L1. */
 export const DEFAULT_L1_CONFIG = 'default';
 
+/**
+ * Every L1 configuration id a built-in preset offers (Fermi's 48 KB L1; the carveouts of Volta,
+ * Turing, Ampere and Hopper, each named by its L1 size), the choices of the `l1Config` parameter.
+ * tests/unit/modern-presets.test.ts holds it equal to the presets' own lists.
+ */
+export const L1_CONFIG_IDS: readonly string[] = [
+  DEFAULT_L1_CONFIG,
+  ...[28, 32, 48, 60, 64, 92, 96, 112, 120, 124, 128, 156, 160, 176, 184, 192, 224, 240, 248, 256].map((kb) => `${kb}KB`),
+];
+
 function swapL1(path: PathConfig, cfg: NonNullable<Preset['l1Configs']>[number]): PathConfig {
   const first = path.levels[0];
   if (!first || first.scope !== 'sm') return path;
@@ -24,5 +34,6 @@ export function withL1Config(preset: Preset, id: string): Preset {
   }
   const spaces = { ...preset.spaces, global: swapL1(preset.spaces.global, cfg) };
   if (preset.spaces['global-cg']) spaces['global-cg'] = swapL1(preset.spaces['global-cg'], cfg);
-  return { ...preset, spaces };
+  const shared = cfg.sharedBytes ? { ...preset.shared, sizeBytes: cfg.sharedBytes } : preset.shared;
+  return { ...preset, shared, spaces };
 }

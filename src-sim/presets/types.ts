@@ -4,6 +4,10 @@ import type { SharedMemoryConfig } from '../model/shared';
 import type { TimingConfig } from '../timing/types';
 import type { CoreConfig } from '../core/types';
 
+/** GPU generations of the built-in and custom presets, oldest first. */
+export const GENERATIONS = ['Tesla', 'Fermi', 'Kepler', 'Volta', 'Turing', 'Ampere', 'Hopper'] as const;
+export type Generation = (typeof GENERATIONS)[number];
+
 /** The memory spaces a preset can model (the latency tier). */
 export type SpaceId = 'global' | 'global-cg' | 'texture' | 'constant' | 'instruction';
 export const SPACE_IDS: readonly SpaceId[] = ['global', 'global-cg', 'texture', 'constant', 'instruction'];
@@ -17,7 +21,7 @@ export interface Preset {
   id: string;
   name: string;
   device: string;
-  generation: 'Tesla' | 'Fermi' | 'Kepler';
+  generation: Generation;
   computeCapability: string;
   description: string;
   chip: {
@@ -43,8 +47,10 @@ export interface Preset {
   shared: SharedMemoryConfig;
   spaces: Partial<Record<SpaceId, PathConfig>> & { global: PathConfig };
   /**
-   * Other configurations of the SM's L1 data cache (Fermi: 16 KB or 48 KB, MEI 4.1). An experiment
-   * whose `l1Config` parameter names one replaces the SM-scoped first level of the global paths.
+   * Other configurations of the SM's L1 data cache (Fermi: 16 KB or 48 KB, MEI 4.1; Volta and later:
+   * the L1 / shared-memory carveouts). An experiment whose `l1Config` parameter names one replaces
+   * the SM-scoped first level of the global paths (and, where the configuration gives it, the
+   * shared-memory size).
    */
   l1Configs?: L1Config[];
   /** The timing tier's view of the GPU (src-sim/timing): SMs, schedulers, caches with MSHRs, interconnect, DRAM. */
@@ -60,4 +66,11 @@ export interface L1Config {
   id: string;
   sizeBytes: number;
   geometry: CacheGeometry;
+  /**
+   * Shared memory of this carveout (Volta and later: the SM's on-chip memory split between L1 and
+   * shared memory; sizeBytes + sharedBytes = shared.onChipBytes). 0: the carveout with no shared
+   * memory, where the shared-memory model keeps the preset's size (no shared-memory experiment uses a
+   * carveout). Absent: the preset's shared memory is unchanged (Fermi's 48 KB L1).
+   */
+  sharedBytes?: number;
 }

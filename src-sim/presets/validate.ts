@@ -3,7 +3,7 @@ import type { CacheLevelConfig, PathConfig } from '../model/path';
 import { requiredLatencyKeys } from '../model/path';
 import { capacityBytes, totalLines } from '../model/types';
 import type { Preset } from './types';
-import { SPACE_IDS } from './types';
+import { GENERATIONS, SPACE_IDS } from './types';
 import { checkTimingConfig } from '../timing/engine';
 import { L1_ALLOCATE_POLICIES, SET_INDEX_FUNCTIONS, WARP_SCHEDULERS } from '../timing/types';
 
@@ -35,6 +35,7 @@ const geometrySchema = z.object({
     z.object({ kind: z.literal('fermi'), hotWay: z.number().int().min(0), hotProbability: z.number().gt(0).max(1) }),
   ]),
   allocateOnMiss: z.boolean().optional(),
+  sectorBytes: positiveInt.optional(),
 });
 
 const levelSchema = z.object({
@@ -42,6 +43,7 @@ const levelSchema = z.object({
   sizeBytes: positiveInt,
   geometry: geometrySchema,
   scope: z.enum(['sm', 'tpc', 'chip']),
+  partitions: z.object({ count: positiveInt.max(64), farLatencyRatio: z.number().finite().min(1).max(100) }).optional(),
 });
 
 const pathSchema = z.object({
@@ -188,7 +190,7 @@ const presetSchema = z.object({
   id: z.string().regex(/^[a-z0-9][a-z0-9-]{0,39}$/, 'use 1-40 lower-case letters, digits and dashes'),
   name: z.string().min(1).max(60),
   device: z.string().min(1).max(120),
-  generation: z.enum(['Tesla', 'Fermi', 'Kepler']),
+  generation: z.enum(GENERATIONS),
   computeCapability: z.string().regex(/^\d\.\d$/, 'write it as major.minor, e.g. 2.1'),
   description: z.string().max(400),
   chip: z.object({ sms: positiveInt.max(1024), smPerTpc: positiveInt.max(16), coreClockMHz: positive }),
@@ -208,7 +210,10 @@ const presetSchema = z.object({
     onChipBytes: positiveInt.optional(),
   }),
   spaces: z.object(Object.fromEntries(SPACE_IDS.map((id) => [id, id === 'global' ? pathSchema : pathSchema.optional()]))),
-  l1Configs: z.array(z.object({ id: z.string().min(1).max(20), sizeBytes: positiveInt, geometry: geometrySchema })).max(8).optional(),
+  l1Configs: z
+    .array(z.object({ id: z.string().min(1).max(20), sizeBytes: positiveInt, geometry: geometrySchema, sharedBytes: z.number().int().min(0).optional() }))
+    .max(12)
+    .optional(),
   timing: timingSchema.optional(),
   core: coreSchema.optional(),
   provenance: z.record(z.string(), z.string().min(3)),
@@ -231,6 +236,12 @@ function checkLevel(level: CacheLevelConfig, path: string, issues: PresetIssue[]
       path: `${path}.sizeBytes`,
       message: `${level.name}: size ${level.sizeBytes} B does not equal ${shape} = ${cap} B (${lines} lines); change the size or the geometry`,
     });
+  }
+  if (g.sectorBytes !== undefined) {
+    if (!isPow2(g.sectorBytes) || g.sectorBytes > g.lineBytes)
+      issues.push({ path: `${path}.geometry.sectorBytes`, message: `sector size ${g.sectorBytes} B must be a power of two no larger than the ${g.lineBytes} B line` });
+    else if (g.lineBytes / g.sectorBytes > 32)
+      issues.push({ path: `${path}.geometry.sectorBytes`, message: `${g.lineBytes / g.sectorBytes} sectors a line; at most 32 (make the sectors larger)` });
   }
   if (g.setWays && g.index.kind !== 'interleave')
     issues.push({ path: `${path}.geometry.index`, message: `${level.name}: unequal sets need the 'interleave' index function` });
@@ -278,7 +289,7 @@ function numericLeaves(value: unknown, path: string, out: string[]): void {
 }
 
 /** A provenance entry starts with its source, or says it is assumed and why. */
-const SOURCE = /^((MEI|WONG|LASH|SL1|NVIDIA)\b.{3,}|assumed: .{8,})/;
+const SOURCE = /^((MEI|WONG|LASH|SL1|JIA18|JIA19|ABD22|LUO24|NVIDIA)\b.{3,}|assumed: .{8,})/;
 
 function covered(path: string, provenance: Record<string, string>): boolean {
   let p = path;
@@ -323,6 +334,14 @@ function checkOnChip(preset: Preset, issues: PresetIssue[]): void {
         : `shared memory (${kib(shared)}) is more than ${of}`,
     });
   (preset.l1Configs ?? []).forEach((c, i) => {
+    if (c.sharedBytes !== undefined) {
+      if (c.sizeBytes + c.sharedBytes !== total)
+        issues.push({
+          path: `l1Configs.${i}.sharedBytes`,
+          message: `a carveout splits ${of}: L1 ${kib(c.sizeBytes)} plus shared memory ${kib(c.sharedBytes)} is ${kib(c.sizeBytes + c.sharedBytes)}`,
+        });
+      return;
+    }
     if (c.sizeBytes >= total)
       issues.push({ path: `l1Configs.${i}.sizeBytes`, message: `an L1 of ${kib(c.sizeBytes)} leaves no shared memory in ${of}; the split must leave shared memory a part of it` });
   });
@@ -383,7 +402,7 @@ export function validatePreset(input: unknown): PresetValidation {
   for (const p of missing) issues.push({ path: p, message: 'has no provenance: add "paper, table or figure" or "assumed: <reason>" under provenance' });
   for (const [key, source] of Object.entries(provenance))
     if (!SOURCE.test(source))
-      issues.push({ path: `provenance.${key}`, message: `"${source}" names no source: start with the paper (MEI, WONG, LASH, SL1, NVIDIA) and its table or figure, or write "assumed: <reason>"` });
+      issues.push({ path: `provenance.${key}`, message: `"${source}" names no source: start with the paper (MEI, WONG, LASH, SL1, JIA18, JIA19, ABD22, LUO24, NVIDIA) and its table or figure, or write "assumed: <reason>"` });
   for (const key of Object.keys(provenance))
     if (!exists(data, key)) issues.push({ path: `provenance.${key}`, message: 'names a field the preset does not have' });
   return issues.length ? { ok: false, issues } : { ok: true, preset };

@@ -13,6 +13,7 @@
  *  - the server's validator messages ("path: message" lines) placed beside the fields they name.
  */
 import type { CacheLevelConfig, PathConfig } from '../../../src-sim/model/path';
+import { GENERATIONS } from '../../../src-sim/presets/types';
 import type { CacheGeometry, ReplacementPolicy } from '../../../src-sim/model/types';
 import type { Preset } from '../../../src-sim/presets/types';
 import { L1_ALLOCATE_POLICIES, SET_INDEX_FUNCTIONS, type TimingConfig } from '../../../src-sim/timing/types';
@@ -303,7 +304,6 @@ export interface SectionDesc {
 }
 
 export const POLICIES = ['lru', 'fifo', 'random', 'fermi'] as const;
-const GENERATIONS = ['Tesla', 'Fermi', 'Kepler'] as const;
 
 function field(paths: string | string[], label: string, kind: FieldKind, extra: Partial<FieldDesc> = {}): FieldDesc {
   const list = Array.isArray(paths) ? paths : [paths];
