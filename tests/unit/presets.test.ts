@@ -11,7 +11,7 @@ describe('built-in presets', () => {
     expect(validatePreset(clone(p)).ok).toBe(true);
   });
   it('every preset number has provenance (a paper reference or "assumed: why")', () => {
-    for (const p of PRESETS) for (const v of Object.values(p.provenance)) expect(v).toMatch(/^(assumed: .{8,}|(MEI|WONG|LASH|SL1|NVIDIA).*)/);
+    for (const p of PRESETS) for (const v of Object.values(p.provenance)) expect(v).toMatch(/^(assumed: .{8,}|(MEI|WONG|LASH|SL1|JIA18|JIA19|ABD22|LUO24|NVIDIA).*)/);
   });
 });
 
