@@ -27,6 +27,9 @@ import type { Preset } from '../src-sim/presets/types';
 import type { CheckResult, Reference, ReproductionRow, RowResult } from '../src-sim/reference/types';
 import type { RowPlan } from '../src-sim/reference/plan';
 import { SWEEP_CALLS } from './sweep-contract';
+import { GPU_CALLS, GPU_PROGRESS_SCHEMA } from './gpu-contract';
+import type { GpuProgressEvent } from './gpu-contract';
+import type { MeasuredDevice } from '../src-sim/cuda/run-record';
 
 // ---------------------------------------------------------------------------------------------
 // Limits and primitives
@@ -246,6 +249,8 @@ export interface RunSummary {
   durationMs: number | null;
   tags: string[];
   notes: string;
+  /** A run measured on a real GPU (its preset id and name are the device's: "real-...", "<name> (real)"). */
+  real?: boolean;
 }
 
 /** A series as stored: x and y come back as Float64Array, byte for byte as they were written. */
@@ -277,7 +282,10 @@ export interface TraceInfo {
 
 /** Everything about one run: the summary, the preset as it was, the parameters and the result. */
 export interface RunDetail extends RunSummary {
-  preset: Preset;
+  /** The preset snapshot; null for a real run, which has its measured device instead. */
+  preset: Preset | null;
+  /** A real run's measured-device record (src-sim/cuda/run-record.ts); absent or null for a simulated run. */
+  device?: MeasuredDevice | null;
   /** The parameters as resolved (defaults filled in, sizes in bytes). */
   params: ParamValues;
   /** Present when status is 'done'. */
@@ -552,6 +560,8 @@ export const CONTRACT = {
   'app.version': { args: noArgs, result: returns<AppVersion>(), summary: 'Versions of the app, simulator, schema and runtime.' },
   // Sweeps: plans of many runs (src-main/sweep-contract.ts).
   ...SWEEP_CALLS,
+  // Real GPUs: emitted programs, their outputs imported and run here (src-main/gpu-contract.ts).
+  ...GPU_CALLS,
 } as const satisfies Record<string, CallSpec>;
 
 export type Contract = typeof CONTRACT;
@@ -600,6 +610,7 @@ export const EVENT_SCHEMAS = {
   'run.finished': z.strictObject({ runId, status: z.enum(['done', 'failed', 'cancelled', 'interrupted']), error: z.string().nullable() }),
   'queue.changed': z.strictObject({ queued: z.array(runId), running: z.array(runId) }),
   'reproduce.progress': z.strictObject({ done: z.number().min(0), total: z.number().min(0), phase: line(200) }),
+  'gpu.progress': GPU_PROGRESS_SCHEMA,
 } as const;
 
 export interface LabEvents {
@@ -607,6 +618,7 @@ export interface LabEvents {
   'run.finished': RunFinishedEvent;
   'queue.changed': QueueChangedEvent;
   'reproduce.progress': ReproduceProgressEvent;
+  'gpu.progress': GpuProgressEvent;
 }
 export type EventName = keyof LabEvents;
 export const EVENT_NAMES = Object.keys(EVENT_SCHEMAS) as EventName[];
@@ -751,3 +763,6 @@ export function buildCalls(invoke: (name: CallName, args: unknown) => Promise<un
 /** Compile-time check: a stored result is an ExperimentResult (fails to compile otherwise). */
 type Assert<T extends true> = T;
 export type _StoredResultIsResult = Assert<StoredResult extends ExperimentResult ? true : false>;
+
+export type { GpuEmitResult, GpuImportResult, GpuJob, GpuPresetResult, GpuProgressEvent, GpuStatus } from './gpu-contract';
+export type { MeasuredDevice } from '../src-sim/cuda/run-record';

@@ -30,6 +30,8 @@ export interface GpuContext {
   /** Bad input (exit code 2, one line): the caller's CliError. */
   usage: (message: string) => Error;
   status: ((line: string) => void) | null;
+  /** `gpu run --save`: stores the program's output (cli/gpu-save.ts) instead of printing it alone. */
+  save?: (text: string, source: string) => GpuCliOutput;
 }
 
 export interface GpuOptions {
@@ -246,7 +248,7 @@ export async function gpuRun(id: string, v: GpuOptions, format: string, ctx: Gpu
       if (exec.code === EXIT_USAGE) throw ctx.usage(`the ${id} program refused its parameters: ${message}`);
       return { code: EXIT_FAILED, stdout: '', stderr: `gpulab: error: the ${id} program failed (exit code ${exec.code}): ${message}\n` };
     }
-    return importText(exec.stdout, `gpu run ${id}`, v, format, ctx);
+    return ctx.save ? ctx.save(exec.stdout, 'gpu run') : importText(exec.stdout, `gpu run ${id}`, v, format, ctx);
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }

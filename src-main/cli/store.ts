@@ -19,6 +19,7 @@ import type { Preset } from '../../src-sim/presets/types';
 import { defaultDbPath } from '../services/paths';
 import { checkBundle, RunStore } from '../services/store';
 import { formatNumber, formatParam, resultJson, resultText, seriesCsv, textTable } from './format';
+import { deviceLine } from '../../src-sim/cuda/run-record';
 
 /** Exit codes (the same as cli/main.ts). */
 const EXIT_OK = 0;
@@ -148,7 +149,7 @@ function detailText(r: RunDetail): string {
   const lines = [
     `Run ${r.id}${r.title ? `: ${r.title}` : ''}`,
     `Experiment: ${e ? `${e.title} (${r.experiment})` : r.experiment}`,
-    `Preset: ${r.presetName} (${r.preset.device})   seed ${r.seed}   simulator ${r.simVersion}`,
+    r.device ? `Measured on: ${deviceLine(r.device)} (real)` : `Preset: ${r.presetName} (${r.preset?.device ?? ''})   seed ${r.seed}   simulator ${r.simVersion}`,
     `Status: ${r.status}${r.error ? `: ${r.error}` : ''}`,
     `Created ${iso(r.createdAt)} UTC   started ${iso(r.startedAt)}   finished ${iso(r.finishedAt)}   simulation ${duration(r.durationMs)}`,
     `Parameters: ${paramLine(e, r.params) || '(none)'}`,

@@ -43,6 +43,12 @@ export const CALL_CHANNELS = [
   'sweeps.cancel',
   'sweeps.delete',
   'sweeps.csv',
+  'gpu.emit',
+  'gpu.import',
+  'gpu.status',
+  'gpu.run',
+  'gpu.cancel',
+  'gpu.preset',
 ] as const satisfies readonly CallName[];
 
 /** Main -> renderer: each lab event on its own fixed channel (`webContents.send(channel, payload)`). */
@@ -51,6 +57,7 @@ export const EVENT_CHANNELS = {
   'run.finished': 'lab:event:run.finished',
   'queue.changed': 'lab:event:queue.changed',
   'reproduce.progress': 'lab:event:reproduce.progress',
+  'gpu.progress': 'lab:event:gpu.progress',
 } as const satisfies Record<EventName, string>;
 
 /** The window title (the renderer's router adds the view's name in front). */

@@ -45,6 +45,7 @@ import { Emitter } from './pool/emitter';
 import { SimProcess } from './pool/sim-process';
 import { stderrLog } from './pool/launcher';
 import { RunStore } from './store';
+import { GpuService } from './gpu';
 import { SweepService } from './sweep';
 
 export interface LabOptions {
@@ -75,6 +76,8 @@ export interface LabOptions {
    * must not end the runs of an app that has the same database open.
    */
   recoverInterrupted?: boolean;
+  /** Where the real-GPU calls look for nvcc and nvidia-smi (default process.env; tests give stand-ins). */
+  gpuEnv?: NodeJS.ProcessEnv;
 }
 
 /** What `dispatch` answers: a result, or an error as it travels on the wire. */
@@ -112,6 +115,8 @@ export function toLabError(err: unknown, log?: LogSink): LabError {
 export class LabService {
   readonly store: RunStore;
   readonly pool: SimPool;
+  /** The real-GPU calls (emit, import, status, run here, preset from a run). */
+  readonly gpu: GpuService;
   /** Sweeps over this store, their runs queued on this pool (services/sweep). */
   readonly sweeps: SweepService;
   /** The contract's API object over this service, in process (the CLI, tests). */
@@ -172,6 +177,7 @@ export class LabService {
       cancel: async (id) => (await this.cancelRun(id)).cancelled,
       msPerWork: (e) => this.msPerWork(e),
     });
+    this.gpu = new GpuService({ store: this.store, progress: (job) => this.events.emit('gpu.progress', job), ...(options.gpuEnv ? { env: options.gpuEnv } : {}), ...(options.now ? { now: options.now } : {}) });
     this.handlers = this.makeHandlers();
     this.api = { ...buildCalls((name, args) => this.call(name, args)), on: (event, listener) => this.on(event, listener) };
   }
@@ -232,6 +238,7 @@ export class LabService {
     this.closing ??= (async () => {
       this.state = 'closing';
       this.scorecard?.kill('closed');
+      this.gpu.close();
       try {
         await this.pool.close();
       } finally {
@@ -338,6 +345,12 @@ export class LabService {
       'sweeps.cancel': (a) => this.sweeps.cancel(a.id),
       'sweeps.delete': (a) => this.sweeps.delete(a.id),
       'sweeps.csv': (a) => this.sweeps.csv(a.id),
+      'gpu.emit': (a) => this.gpu.emit(a),
+      'gpu.import': (a) => this.gpu.import(a),
+      'gpu.status': () => this.gpu.status(),
+      'gpu.run': (a) => this.gpu.run(a),
+      'gpu.cancel': () => this.gpu.cancel(),
+      'gpu.preset': (a) => this.gpu.preset(a),
     };
   }
 
@@ -365,6 +378,7 @@ export class LabService {
       if (!r.durationMs || r.durationMs <= 0) continue;
       try {
         const { preset, params } = this.store.getSnapshot(r.id);
+        if (!preset) continue; // a real run: no simulation time
         const work = experiment.estimate(preset, params);
         if (work > 0) rates.push(r.durationMs / work);
       } catch {

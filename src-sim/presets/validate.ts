@@ -288,8 +288,8 @@ function numericLeaves(value: unknown, path: string, out: string[]): void {
   else if (value && typeof value === 'object') for (const [k, v] of Object.entries(value)) numericLeaves(v, path ? `${path}.${k}` : k, out);
 }
 
-/** A provenance entry starts with its source, or says it is assumed and why. */
-const SOURCE = /^((MEI|WONG|LASH|SL1|JIA18|JIA19|ABD22|LUO24|NVIDIA)\b.{3,}|assumed: .{8,})/;
+/** A provenance entry starts with its source, or says it is assumed and why; a preset made from a real run says where it was measured. */
+const SOURCE = /^((MEI|WONG|LASH|SL1|JIA18|JIA19|ABD22|LUO24|NVIDIA)\b.{3,}|assumed: .{8,}|measured on .{8,})/;
 
 function covered(path: string, provenance: Record<string, string>): boolean {
   let p = path;
@@ -402,7 +402,7 @@ export function validatePreset(input: unknown): PresetValidation {
   for (const p of missing) issues.push({ path: p, message: 'has no provenance: add "paper, table or figure" or "assumed: <reason>" under provenance' });
   for (const [key, source] of Object.entries(provenance))
     if (!SOURCE.test(source))
-      issues.push({ path: `provenance.${key}`, message: `"${source}" names no source: start with the paper (MEI, WONG, LASH, SL1, JIA18, JIA19, ABD22, LUO24, NVIDIA) and its table or figure, or write "assumed: <reason>"` });
+      issues.push({ path: `provenance.${key}`, message: `"${source}" names no source: start with the paper (MEI, WONG, LASH, SL1, JIA18, JIA19, ABD22, LUO24, NVIDIA) and its table or figure, write "assumed: <reason>", or "measured on <device>, <date>, run <id>"` });
   for (const key of Object.keys(provenance))
     if (!exists(data, key)) issues.push({ path: `provenance.${key}`, message: 'names a field the preset does not have' });
   return issues.length ? { ok: false, issues } : { ok: true, preset };

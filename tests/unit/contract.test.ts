@@ -52,6 +52,12 @@ const VALID: { [K in CallName]: ArgsOf<K> } = {
   'sweeps.cancel': { id: RUN },
   'sweeps.delete': { id: RUN },
   'sweeps.csv': { id: RUN },
+  'gpu.emit': { experiment: 'pchase-average', params: { strides: '64' } },
+  'gpu.import': { text: '{}', fileName: 'out.jsonl' },
+  'gpu.status': {},
+  'gpu.run': { experiment: 'shared-bank-stride', params: {} },
+  'gpu.cancel': {},
+  'gpu.preset': { runId: RUN, name: 'My H100' },
 };
 
 describe('the contract accepts good input', () => {
@@ -63,9 +69,10 @@ describe('the contract accepts good input', () => {
         'comparisons.save', 'comparisons.list', 'comparisons.get', 'comparisons.delete',
         'bundles.export', 'bundles.import', 'exports.csv', 'exports.pdf', 'reproduce.rows', 'reproduce.cancel', 'reproduce.references', 'app.version',
         'sweeps.check', 'sweeps.start', 'sweeps.list', 'sweeps.get', 'sweeps.cancel', 'sweeps.delete', 'sweeps.csv',
+        'gpu.emit', 'gpu.import', 'gpu.status', 'gpu.run', 'gpu.cancel', 'gpu.preset',
       ].sort(),
     );
-    expect(EVENT_NAMES).toEqual(['run.progress', 'run.finished', 'queue.changed', 'reproduce.progress']);
+    expect(EVENT_NAMES).toEqual(['run.progress', 'run.finished', 'queue.changed', 'reproduce.progress', 'gpu.progress']);
   });
 
   it('accepts shared (not cyclic) references, as structured clone delivers a preset', () => {
@@ -246,7 +253,7 @@ describe('the API object', () => {
       const [ns, method] = name.split('.');
       expect(typeof (calls as unknown as Record<string, Record<string, unknown>>)[ns][method], name).toBe('function');
     }
-    expect(Object.keys(calls).sort()).toEqual(['app', 'bundles', 'comparisons', 'experiments', 'exports', 'presets', 'reproduce', 'runs']);
+    expect(Object.keys(calls).sort()).toEqual(['app', 'bundles', 'comparisons', 'experiments', 'exports', 'gpu', 'presets', 'reproduce', 'runs', 'sweeps']);
   });
 
   it('is typed from the contract', () => {
@@ -256,6 +263,6 @@ describe('the API object', () => {
     expectTypeOf<ResultOf<'runs.start'>>().toEqualTypeOf<{ runId: string }>();
     expectTypeOf<LabCalls['app']['version']>().parameters.toEqualTypeOf<[args?: ArgsOf<'app.version'>]>();
     expectTypeOf<LabApi['on']>().toBeFunction();
-    expect(Object.keys(CONTRACT)).toHaveLength(25);
+    expect(Object.keys(CONTRACT)).toHaveLength(38);
   });
 });

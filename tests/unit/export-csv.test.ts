@@ -25,7 +25,7 @@ function expectMetadata(meta: Record<string, string>, run: RunDetail): void {
   expect(meta.experiment).toBe(run.experiment);
   expect(meta['preset id']).toBe(run.presetId);
   expect(unguard(meta['preset name'])).toBe(run.presetName);
-  expect(unguard(meta.device)).toBe(run.preset.device);
+  expect(unguard(meta.device)).toBe(run.preset!.device);
   expect(JSON.parse(meta.params)).toEqual(run.params);
   expect(Number(meta.seed)).toBe(run.seed);
   expect(meta['simulator version']).toBe(run.simVersion);

@@ -207,7 +207,7 @@ describe('LabService: runs', () => {
     await lab.api.presets.saveCustom({ preset: { ...mine, name: 'Renamed' } as unknown as Record<string, unknown> });
     const run = await lab.api.runs.get({ id: runId });
     expect(run.status).toBe('done');
-    expect(run.preset.name).toBe('My Fermi');
+    expect(run.preset!.name).toBe('My Fermi');
     expect(run.presetName).toBe('My Fermi');
   });
 });

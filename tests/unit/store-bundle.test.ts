@@ -94,7 +94,7 @@ describe('bundles', () => {
     const orig = here.getRun(ids[0]).result!;
     expect(bytesOf(a.series[0].y).equals(bytesOf(orig.series[0].y))).toBe(true);
     for (const k of ['address', 'set', 'level', 'evicted'] as const) expect(bytesOf(a.trace![k]).equals(bytesOf(orig.trace![k]))).toBe(true);
-    expect(there.getRun(ids[2]).preset.name).toBe('Mine');
+    expect(there.getRun(ids[2]).preset!.name).toBe('Mine');
     expect(there.getRun(ids[1])).toMatchObject({ status: 'failed', error: expect.stringContaining('stride') });
   });
 

@@ -238,7 +238,7 @@ describe('browser mode: hostile arguments are refused and nothing is stored', ()
 
 describe('browser mode: runs over HTTP', () => {
   it('a run started over HTTP reports progress by server-sent events, is stored, and equals an in-process run bit for bit', async () => {
-    const events: { [E in keyof LabEvents]: LabEvents[E][] } = { 'run.progress': [], 'run.finished': [], 'queue.changed': [], 'reproduce.progress': [] };
+    const events: { [E in keyof LabEvents]: LabEvents[E][] } = { 'run.progress': [], 'run.finished': [], 'queue.changed': [], 'reproduce.progress': [], 'gpu.progress': [] };
     const offs = (Object.keys(events) as (keyof LabEvents)[]).map((name) => client.on(name, (p) => (events[name] as unknown[]).push(p)));
     // The stream is open before the run starts.
     await new Promise((r) => setTimeout(r, 200));

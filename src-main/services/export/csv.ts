@@ -50,6 +50,7 @@ import type { Finding, Table } from '../../../src-sim/experiments/types';
 import type { RunStore } from '../store';
 import { exactNumber, isoTime, slug } from './format';
 import { loadRuns } from './load';
+import { deviceLine } from '../../../src-sim/cuda/run-record';
 
 export const CSV_FORMAT_VERSION = 1;
 /** Version 2: one wide section per quantity on x (version 1 had one for all series). */
@@ -80,7 +81,7 @@ function metadataRows(run: RunDetail): Row[] {
     ['# experiment title', guardText(findExperiment(run.experiment)?.title ?? '')],
     ['# preset id', run.presetId],
     ['# preset name', guardText(run.presetName)],
-    ['# device', guardText(run.preset.device ?? '')],
+    ['# device', guardText(run.device ? `${deviceLine(run.device)} (real)` : (run.preset?.device ?? ''))],
     ['# params', JSON.stringify(run.params)],
     ['# seed', String(run.seed)],
     ['# simulator version', guardText(run.simVersion)],

@@ -35,6 +35,7 @@ import { loadRuns } from './load';
 import { PdfWriter } from './pdf-writer';
 import type { PaperComparison, PaperValue } from './references';
 import { paperComparison } from './references';
+import { deviceLine } from '../../../src-sim/cuda/run-record';
 
 export const PRODUCT_NAME = 'GPU Memory Lab';
 export const PDF_MIME = 'application/pdf';
@@ -74,6 +75,7 @@ function runLabels(runs: readonly RunDetail[], numbers: readonly number[]): stri
 }
 
 function presetLine(run: RunDetail): string {
+  if (run.device || !run.preset) return run.device ? `${run.presetName} - measured: ${deviceLine(run.device)}` : run.presetName;
   const builtin = findPreset(run.presetId) !== undefined;
   return `${run.presetName} - ${run.preset.device} (preset "${run.presetId}"${builtin ? '' : ', custom'}; ${run.preset.generation})`;
 }
@@ -361,7 +363,9 @@ class Report {
     w.paragraph(
       rowIds.length
         ? `Paper values of ${rowIds.join(', ')} where a finding names the same quantity, with the check's rule and kind: predicted (the model produced the value from inputs that do not contain it: a reproduction), calibrated (a preset number was set from this value: consistency only) or specification (read back from preset data).`
-        : `No reproduction row of the papers covers ${run.experiment} on the preset "${run.presetId}"; the verdicts hold the findings to the preset's true values.`,
+        : run.device
+          ? `A run measured on a real GPU (${run.presetName}): no preset's true values and no paper's values stand beside its findings.`
+          : `No reproduction row of the papers covers ${run.experiment} on the preset "${run.presetId}"; the verdicts hold the findings to the preset's true values.`,
       { size: 8, muted: true },
     );
     w.table(

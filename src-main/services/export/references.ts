@@ -54,9 +54,10 @@ export interface PaperComparison {
 }
 
 /** The rows that reproduce with this experiment on this preset, with their references for it. */
-export function paperRows(experimentId: string, presetId: string, preset: Preset): PaperRow[] {
+export function paperRows(experimentId: string, presetId: string, preset: Preset | null): PaperRow[] {
   const experiment = findExperiment(experimentId);
-  if (!experiment) return [];
+  // A real run (no preset) is held to no paper's values: the papers measured other GPUs.
+  if (!experiment || !preset) return [];
   return REPRODUCTION_ROWS.filter((r) => experiment.reproduces.includes(r.id) && r.presets.includes(presetId))
     .map((r) => ({ id: r.id, paper: r.paper, title: r.title, references: r.references(preset).map((ref) => ({ ...ref, kind: kindOf(ref, r.kind) })) }))
     .filter((r) => r.references.length > 0);
@@ -143,6 +144,6 @@ export function besidePaper(findings: readonly Finding[], rows: readonly PaperRo
 }
 
 /** The paper comparison of one run. */
-export function paperComparison(run: { experiment: string; presetId: string; preset: Preset; params?: ParamValues }, findings: readonly Finding[]): PaperComparison {
+export function paperComparison(run: { experiment: string; presetId: string; preset: Preset | null; params?: ParamValues }, findings: readonly Finding[]): PaperComparison {
   return besidePaper(findings, paperRows(run.experiment, run.presetId, run.preset), { experiment: run.experiment, params: run.params ?? {} });
 }

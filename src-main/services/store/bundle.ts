@@ -32,6 +32,7 @@ import { boundedJson, FIELDS, findHostileShape, LabError, LIMITS, PRESET_ID_PATT
 import type { Trace } from '../../../src-sim/experiments/types';
 import { MAX_TRACE } from '../../../src-sim/experiments/types';
 import { formatIssues, validatePreset } from '../../../src-sim/presets/validate';
+import { measuredDeviceSchema, realDeviceId, realDeviceLabel } from '../../../src-sim/cuda/run-record';
 import { decodeJson, encodeJson, fromBase64, fromBytes, toBytes } from './codec';
 
 export const BUNDLE_FORMAT = 'gpu-memory-lab.bundle';
@@ -253,16 +254,20 @@ function runSchemas<A extends z.ZodType>(array: A) {
       durationMs: z.number().min(0).nullable(),
       tags: FIELDS.tags,
       notes: FIELDS.notes,
-      preset: boundedJson(LIMITS.presetJsonBytes, LIMITS.presetDepth).refine(
-        (p) => typeof p.id === 'string' && PRESET_ID_PATTERN.test(p.id) && typeof p.name === 'string',
-        'a preset snapshot needs an id and a name',
-      ),
+      preset: boundedJson(LIMITS.presetJsonBytes, LIMITS.presetDepth)
+        .refine((p) => typeof p.id === 'string' && PRESET_ID_PATTERN.test(p.id) && typeof p.name === 'string', 'a preset snapshot needs an id and a name')
+        .nullable(),
+      /** A real run: its measured-device record, in place of the preset snapshot (null). */
+      real: z.literal(true).optional(),
+      device: measuredDeviceSchema.nullable().optional(),
       params: FIELDS.params,
       result: resultSchema.nullable(),
     })
     .refine((r) => (r.status === 'done') === (r.result !== null), 'a done run carries a result and no other run does')
-    .refine((r) => r.preset.id === r.presetId, 'presetId differs from the id of the preset snapshot')
-    .refine((r) => r.preset.name === r.presetName, 'presetName differs from the name of the preset snapshot');
+    .refine((r) => (r.preset === null) === Boolean(r.device), 'a run carries a preset snapshot or (a real run) a measured device, one of them')
+    .refine((r) => Boolean(r.real) === Boolean(r.device), 'a real run carries its measured device, and only a real run does')
+    .refine((r) => (r.device ? r.presetId === realDeviceId(r.device.name) : r.preset?.id === r.presetId), 'presetId differs from the id of the preset snapshot or device')
+    .refine((r) => (r.device ? r.presetName === realDeviceLabel(r.device.name) : r.preset?.name === r.presetName), 'presetName differs from the name of the preset snapshot or device');
   return { runSchema, resultSchema };
 }
 
@@ -300,6 +305,7 @@ function issuesText(error: z.ZodError): string {
 
 /** The preset snapshot of a bundled run passes the same validator as a custom preset. */
 function checkSnapshot(preset: unknown, where: string): void {
+  if (preset === null) return; // a real run: its device record was checked with the run
   const v = validatePreset(preset);
   if (!v.ok) refuse(`${where}: its preset snapshot is invalid: ${formatIssues(v.issues.slice(0, 5)).replace(/\n/g, '; ')}`);
 }

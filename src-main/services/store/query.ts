@@ -23,7 +23,7 @@ function likePattern(text: string): string {
 
 /** The columns of a RunSummary (runs table and tags; never results or blobs). */
 export const SUMMARY_COLUMNS = `r.id, r.experiment, r.title, r.preset_id, r.preset_name, r.seed, r.sim_version, r.status, r.error,
-  r.created_at, r.started_at, r.finished_at, r.duration_ms, r.notes,
+  r.created_at, r.started_at, r.finished_at, r.duration_ms, r.notes, (r.device_json IS NOT NULL) AS real,
   (SELECT json_group_array(tag) FROM (SELECT tag FROM run_tags t WHERE t.run_id = r.id ORDER BY tag)) AS tags_json`;
 
 /** The count and page statements of a list query, with their named parameters. */

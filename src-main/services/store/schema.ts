@@ -165,6 +165,20 @@ const V1 = `
 `;
 
 /**
+ * Version 2: real runs. `runs.device_json` holds the measured-device record (src-sim/cuda/run-record.ts
+ * MeasuredDevice) of a run imported from a real GPU's program, in place of a preset: such a run's
+ * `preset_json` is JSON null, its preset id and name are the device's ("real-...", "<name> (real)").
+ * NULL for simulated runs. The immutability trigger is made again with the new column frozen.
+ */
+const V2 = `
+  ALTER TABLE runs ADD COLUMN device_json TEXT;
+  DROP TRIGGER runs_finished_immutable;
+  CREATE TRIGGER runs_finished_immutable BEFORE UPDATE ON runs
+  WHEN OLD.status IN ${FINISHED} AND (${[...FROZEN_COLUMNS, 'device_json'].map((c) => `NEW.${c} IS NOT OLD.${c}`).join(' OR ')})
+  BEGIN SELECT RAISE(ABORT, 'runs: the run is finished; only its title, tags and notes can change'); END;
+`;
+
+/**
  * Version 3: who is executing the runs still queued or running, so that a process opening the
  * database marks interrupted only the runs whose owner is gone (store.ts recoverInterrupted).
  * - lab_owners: one row per process that executes runs on this file (lab service, `run --save`):
@@ -189,6 +203,7 @@ const V3 = `
 /** Every migration, in order. The last one's version is the schema this app writes. */
 export const MIGRATIONS: readonly Migration[] = [
   { version: 1, name: 'runs, results, presets, comparisons', up: (db) => db.exec(V1) },
+  { version: 2, name: 'real runs: measured-device records', up: (db) => db.exec(V2) },
   { version: 3, name: 'run owners', up: (db) => db.exec(V3) },
   { version: 4, name: 'sweeps', up: (db) => db.exec(SWEEPS_SQL) },
 ];

@@ -35,6 +35,8 @@ import { findPreset, PRESETS } from '../../../src-sim/presets';
 import type { Preset } from '../../../src-sim/presets/types';
 import { formatIssues, validatePreset } from '../../../src-sim/presets/validate';
 import { SIM_VERSION } from '../../../src-sim/version';
+import { measuredDeviceSchema, realDeviceId, realDeviceLabel } from '../../../src-sim/cuda/run-record';
+import type { MeasuredDevice, RealRunRecord } from '../../../src-sim/cuda/run-record';
 import { BUNDLE_EXTENSION, checkBundle, readBundle, writeBundle } from './bundle';
 import { decodeJson, encodeJson, fromBytes, toBytes } from './codec';
 import { checkHealth, damaged, isCorrupt, openDatabase } from './database';
@@ -93,6 +95,8 @@ interface SummaryRow {
   duration_ms: number | null;
   notes: string;
   tags_json: string;
+  /** 1 for a run measured on a real GPU (device_json set). */
+  real: number;
 }
 
 function toSummary(r: SummaryRow): RunSummary {
@@ -112,6 +116,7 @@ function toSummary(r: SummaryRow): RunSummary {
     durationMs: r.duration_ms,
     tags: JSON.parse(r.tags_json) as string[],
     notes: r.notes,
+    ...(r.real ? { real: true } : {}),
   };
 }
 
@@ -420,10 +425,11 @@ export class RunStore {
     const withTrace = options.trace ?? true;
     return this.db.transaction(() => {
       const summary = this.getSummary(id);
-      const row = this.sql('SELECT preset_json, params_json FROM runs WHERE id = ?').get(id) as { preset_json: string; params_json: string };
+      const row = this.sql('SELECT preset_json, params_json, device_json FROM runs WHERE id = ?').get(id) as { preset_json: string; params_json: string; device_json: string | null };
       return {
         ...summary,
-        preset: decodeJson<Preset>(row.preset_json),
+        preset: decodeJson<Preset | null>(row.preset_json),
+        ...(row.device_json === null ? {} : { device: decodeJson<MeasuredDevice>(row.device_json) }),
         params: decodeJson<ParamValues>(row.params_json),
         result: summary.status === 'done' ? this.readResult(id, withTrace) : null,
       };
@@ -431,10 +437,38 @@ export class RunStore {
   }
 
   /** The preset snapshot and resolved parameters of a run (no result). */
-  getSnapshot(id: string): { preset: Preset; params: ParamValues } {
+  getSnapshot(id: string): { preset: Preset | null; params: ParamValues } {
     this.getSummary(id); // not-found first
     const row = this.sql('SELECT preset_json, params_json FROM runs WHERE id = ?').get(id) as { preset_json: string; params_json: string };
-    return { preset: decodeJson<Preset>(row.preset_json), params: decodeJson<ParamValues>(row.params_json) };
+    return { preset: decodeJson<Preset | null>(row.preset_json), params: decodeJson<ParamValues>(row.params_json) };
+  }
+
+  /**
+   * Stores a run measured on a real GPU (src-sim/cuda/run-record.ts): finished (done) in one
+   * transaction, with its measured-device record in place of a preset. Immutable from then on,
+   * as every finished run.
+   */
+  saveRealRun(record: RealRunRecord, options: { title?: string; tags?: string[]; notes?: string; durationMs?: number | null } = {}): RunSummary {
+    const device = check(measuredDeviceSchema, record.device, 'device');
+    const experiment = check(FIELDS.experimentId, record.experiment, 'experiment');
+    const title = check(FIELDS.title, (options.title ?? record.title).slice(0, LIMITS.titleChars), 'title');
+    const notes = check(FIELDS.notes, options.notes ?? '', 'notes');
+    const tags = normaliseTags(options.tags ?? []);
+    const stored = toStoredResult(record.result);
+    const now = this.now();
+    const id = randomUUID();
+    this.db.transaction(() => {
+      this
+        .sql(
+          `INSERT INTO runs (id, experiment, title, preset_id, preset_name, params_json, seed, sim_version, status, created_at, started_at, notes, preset_json, device_json)
+           VALUES (?, ?, ?, ?, ?, ?, 0, ?, 'running', ?, ?, ?, 'null', ?)`,
+        )
+        .run(id, experiment, title, realDeviceId(device.name), realDeviceLabel(device.name), encodeJson(record.params), SIM_VERSION, now, now, notes, encodeJson(device));
+      this.insertTags(id, tags);
+      this.insertResult(id, stored);
+      this.sql("UPDATE runs SET status = 'done', finished_at = ?, duration_ms = ? WHERE id = ?").run(now, options.durationMs ?? null, id);
+    })();
+    return this.getSummary(id);
   }
 
   /** The findings of a done run (empty for a run without a result), without reading its series or trace. */
@@ -736,6 +770,7 @@ export class RunStore {
       )
       .run(r.id, r.experiment, r.title, r.presetId, r.presetName, encodeJson(r.params), r.seed, r.simVersion, r.createdAt, r.startedAt, r.notes, encodeJson(r.preset));
     this.insertTags(r.id, r.tags);
+    if (r.device) this.sql('UPDATE runs SET device_json = ? WHERE id = ?').run(encodeJson(r.device), r.id);
     if (r.result) this.insertResult(r.id, r.result);
     this.sql('UPDATE runs SET status = ?, error = ?, finished_at = ?, duration_ms = ? WHERE id = ?').run(r.status, r.error, r.finishedAt, r.durationMs, r.id);
   }

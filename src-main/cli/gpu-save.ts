@@ -1,0 +1,107 @@
+/**
+ * The command line's real-GPU commands that write the database: `gpu import <file> --save` and
+ * `gpu run ... --save` store the program's output as a run (with its measured-device record in
+ * place of a preset), and `gpu preset <runId> --name ...` makes a custom preset from a real run.
+ */
+import { existsSync, readFileSync, statSync } from 'node:fs';
+import { basename } from 'node:path';
+import { ImportError } from '../../src-sim/cuda/import';
+import { deviceLine, realDeviceLabel, realRunRecord } from '../../src-sim/cuda/run-record';
+import type { RealRunRecord } from '../../src-sim/cuda/run-record';
+import { LabError } from '../contract';
+import { GpuService } from '../services/gpu';
+import { RunStore } from '../services/store';
+import { resultJson, resultText, DEFAULT_TRACE_LIMIT } from './format';
+import type { GpuCliOutput } from './gpu';
+import type { StoreContext } from './store';
+import { dbPath } from './store';
+
+export interface GpuSaveOptions {
+  db?: string;
+  'level-gap'?: string;
+  title?: string;
+  name?: string;
+  base?: string;
+}
+
+const json = (value: unknown): string => JSON.stringify(value, null, 2) + '\n';
+
+function levelGap(v: GpuSaveOptions, ctx: StoreContext): number | undefined {
+  if (v['level-gap'] === undefined) return undefined;
+  const gap = Number(v['level-gap']);
+  if (!Number.isFinite(gap) || gap <= 0) throw ctx.usage(`--level-gap must be a positive number of cycles; got "${v['level-gap']}"`);
+  return gap;
+}
+
+function open(db: string, ctx: StoreContext): RunStore {
+  try {
+    return RunStore.open(db, { appVersion: ctx.version, recoverInterrupted: false });
+  } catch (err) {
+    if (err instanceof LabError) throw ctx.usage(err.message);
+    throw err;
+  }
+}
+
+/** Reads, analyses and stores a program's output; prints the stored run's id and its findings. */
+export function saveGpuText(text: string, source: string, measuredAt: number, v: GpuSaveOptions, format: string, ctx: StoreContext): GpuCliOutput {
+  const gap = levelGap(v, ctx);
+  const db = dbPath(v.db, ctx);
+  let record: RealRunRecord;
+  try {
+    record = realRunRecord(text, { source, measuredAt }, gap === undefined ? {} : { levelGap: gap });
+  } catch (e) {
+    if (e instanceof ImportError) throw ctx.usage(`${source}: ${e.message}`);
+    throw e;
+  }
+  const store = open(db, ctx);
+  let id: string;
+  try {
+    id = store.saveRealRun(record, v.title === undefined ? {} : { title: v.title }).id;
+  } catch (err) {
+    if (err instanceof LabError && err.code === 'invalid-args') throw ctx.usage(err.message);
+    throw err;
+  } finally {
+    store.close();
+  }
+  if (format === 'json')
+    return { code: 0, stdout: json({ runId: id, db, experiment: record.experiment, device: record.device, params: record.params, ...resultJson(record.result, DEFAULT_TRACE_LIMIT) }), stderr: '' };
+  const head = [`Saved run ${id} in ${db}: ${record.experiment} on ${realDeviceLabel(record.device.name)}`, `Device: ${deviceLine(record.device)}`, ''];
+  return { code: 0, stdout: head.join('\n') + '\n' + resultText(record.result), stderr: '' };
+}
+
+/** gpu import <file.jsonl> --save [--db file] */
+export function gpuImportSave(file: string, v: GpuSaveOptions, format: string, ctx: StoreContext): GpuCliOutput {
+  let text: string;
+  let mtime: number;
+  try {
+    text = readFileSync(file, 'utf8');
+    mtime = statSync(file).mtimeMs;
+  } catch (e) {
+    throw ctx.usage(`cannot read "${file}": ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}`);
+  }
+  return saveGpuText(text, basename(file), mtime, v, format, ctx);
+}
+
+/** gpu preset <runId> --name <name> [--base <preset>] [--db file] */
+export function gpuPreset(runId: string, v: GpuSaveOptions, format: string, ctx: StoreContext): GpuCliOutput {
+  if (v.name === undefined || v.name.trim() === '') throw ctx.usage('gpu preset needs --name <name>: the new preset\'s name');
+  const db = dbPath(v.db, ctx);
+  if (!existsSync(db)) throw ctx.usage(`no database at ${db} (real runs are saved there by gpulab gpu import ... --save)`);
+  const store = open(db, ctx);
+  try {
+    const gpu = new GpuService({ store, progress: () => {} });
+    const made = gpu.preset({ runId, name: v.name, ...(v.base === undefined ? {} : { base: v.base }) });
+    if (format === 'json') return { code: 0, stdout: json(made), stderr: '' };
+    const lines = [
+      `Saved the custom preset "${made.preset.name}" (id ${made.preset.id}) from ${made.base}, with ${made.applied.length} measured number${made.applied.length === 1 ? '' : 's'}:`,
+      ...made.applied.map((a) => `  ${a.path} = ${a.value}   (${a.finding})`),
+      ...(made.skipped.length ? ['Not used:', ...made.skipped.map((s) => `  ${s.finding}: ${s.reason}`)] : []),
+    ];
+    return { code: 0, stdout: lines.join('\n') + '\n', stderr: '' };
+  } catch (err) {
+    if (err instanceof LabError && err.code !== 'internal') throw ctx.usage(err.message);
+    throw err;
+  } finally {
+    store.close();
+  }
+}

@@ -1,0 +1,141 @@
+/**
+ * The real-GPU calls of the contract (src-main/contract.ts spreads them into CONTRACT): write the
+ * CUDA program of an experiment, import a program's output as a stored run, say whether this machine
+ * can build and run one, run it here (one at a time, with progress events and cancel), and make a
+ * custom preset from a real run's findings. Imports zod and types only.
+ */
+import { z } from 'zod';
+import type { Returns } from './contract';
+import type { PresetSummary } from './contract';
+
+const returns = <T>(): Returns<T> => ({});
+
+/** Limits of the real-GPU calls. */
+export const GPU_LIMITS = {
+  /** Characters of a program's output `gpu.import` takes (the browser mode's JSON body is at most 1 MiB). Larger: `gpulab gpu import --save`. */
+  importChars: 768 * 1024,
+  /** Seconds a program may run under `gpu.run`. */
+  maxTimeoutS: 3600,
+  defaultTimeoutS: 600,
+} as const;
+
+const experimentId = z.string().regex(/^[a-z0-9][a-z0-9-]{0,63}$/, 'must be an experiment id');
+/** Parameters as a form gives them: strings, numbers, booleans, lists of numbers; the experiment resolves and checks them. */
+const gpuParams = z
+  .record(z.string().regex(/^[A-Za-z][A-Za-z0-9]{0,39}$/, 'must be a parameter name'), z.union([z.string().max(2000), z.number(), z.boolean(), z.array(z.number()).max(4000)]))
+  .refine((r) => Object.keys(r).length <= 40, 'at most 40 parameters')
+  .default({});
+const arch = z.string().regex(/^(native|sm_\d{2,3}[af]?)$/, 'must be native or a real architecture such as sm_90');
+const runId = z.string().regex(/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/, 'must be a run id (a lower-case UUID)');
+const presetId = z.string().regex(/^[a-z0-9][a-z0-9-]{0,39}$/, 'must be a preset id: 1-40 lower-case letters, digits and dashes');
+const oneLine = (max: number) => z.string().max(max).refine((s) => !/[\u0000-\u001f\u007f]/.test(s), 'must be one line of text without control characters');
+
+export interface GpuEmitResult {
+  experiment: string;
+  fileName: string;
+  source: string;
+  buildCommand: string;
+  /** The command that runs the program and keeps its output: `./<binary> > <experiment>.jsonl`. */
+  runCommand: string;
+  params: Record<string, unknown>;
+  notes: string[];
+}
+
+export interface GpuStatus {
+  /** nvcc's path, or null when none is found (PATH, then $CUDA_HOME/bin). */
+  nvcc: string | null;
+  nvccVersion: string | null;
+  /** The GPUs `nvidia-smi -L` lists (empty when it is missing or lists none). */
+  gpus: string[];
+  /** Both found: `gpu.run` may be called. */
+  canRun: boolean;
+  /** One line: why not, or what will run. */
+  message: string;
+  /** The run going on now, if any. */
+  job: GpuJob | null;
+}
+
+export interface GpuImportResult {
+  runId: string;
+  experiment: string;
+  device: string;
+  findings: number;
+}
+
+export interface GpuJob {
+  jobId: string;
+  experiment: string;
+  state: 'building' | 'running' | 'importing' | 'done' | 'failed' | 'cancelled';
+  /** What is happening, one line. */
+  phase: string;
+  startedAt: number;
+  /** The stored run, once done. */
+  runId: string | null;
+  error: string | null;
+}
+
+/** `gpu.progress`: the state of the run going on (or just ended). */
+export type GpuProgressEvent = GpuJob;
+
+export interface GpuPresetResult {
+  preset: PresetSummary;
+  base: string;
+  /** The preset fields set from the run, with their provenance. */
+  applied: { path: string; value: number; finding: string }[];
+  /** Findings that had a number but did not go into the preset, and why. */
+  skipped: { finding: string; reason: string }[];
+}
+
+export const GPU_CALLS = {
+  'gpu.emit': {
+    args: z.strictObject({ experiment: experimentId, params: gpuParams, arch: arch.default('native') }),
+    result: returns<GpuEmitResult>(),
+    summary: 'The CUDA program of an experiment for these parameters, and its one-line build command.',
+  },
+  'gpu.import': {
+    args: z.strictObject({
+      /** The program's JSON-lines output. */
+      text: z.string().min(1, 'the file is empty').max(GPU_LIMITS.importChars, `the file is larger than ${GPU_LIMITS.importChars} characters; import it with gpulab gpu import <file> --save`),
+      fileName: oneLine(200).default('import'),
+      /** When the output was made (the file's modification time), ms; default now. */
+      measuredAt: z.number().int().min(0).max(8.64e15).optional(),
+      levelGap: z.number().positive().max(100_000).optional(),
+      title: oneLine(200).optional(),
+    }),
+    result: returns<GpuImportResult>(),
+    summary: "Import a real GPU program's output: validated, analysed and stored as a run with its measured-device record.",
+  },
+  'gpu.status': { args: z.strictObject({}), result: returns<GpuStatus>(), summary: 'Whether this machine has nvcc and an NVIDIA GPU (nvidia-smi -L), and the run going on.' },
+  'gpu.run': {
+    args: z.strictObject({
+      experiment: experimentId,
+      params: gpuParams,
+      timeoutS: z.number().int().min(1).max(GPU_LIMITS.maxTimeoutS).default(GPU_LIMITS.defaultTimeoutS),
+      levelGap: z.number().positive().max(100_000).optional(),
+    }),
+    result: returns<GpuJob>(),
+    summary: 'Build and run the program here (nvcc and a GPU needed), one at a time; gpu.progress events follow it, and it is stored as a run when done.',
+  },
+  'gpu.cancel': { args: z.strictObject({}), result: returns<{ cancelled: boolean }>(), summary: 'Stop the real-GPU run going on (false when none).' },
+  'gpu.preset': {
+    args: z.strictObject({
+      runId,
+      name: oneLine(60).refine((s) => s.trim().length > 0, 'must not be empty'),
+      id: presetId.optional(),
+      /** The preset to clone; default the closest built-in one. */
+      base: presetId.optional(),
+    }),
+    result: returns<GpuPresetResult>(),
+    summary: "Make a custom preset from a real run: the closest preset (or base) with the numbers the run's findings give.",
+  },
+} as const;
+
+export const GPU_PROGRESS_SCHEMA = z.strictObject({
+  jobId: z.string().max(80),
+  experiment: z.string().max(80),
+  state: z.enum(['building', 'running', 'importing', 'done', 'failed', 'cancelled']),
+  phase: z.string().max(300),
+  startedAt: z.number(),
+  runId: z.string().nullable(),
+  error: z.string().nullable(),
+});
