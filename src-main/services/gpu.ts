@@ -61,7 +61,8 @@ function exec(cmd: string, args: string[], opts: { cwd: string; env: NodeJS.Proc
   return new Promise((done) => {
     let child: ChildProcess;
     try {
-      child = spawn(cmd, args, { cwd: opts.cwd, env: opts.env, stdio: ['ignore', 'pipe', 'pipe'] });
+      // Its own process group, so that a stop reaches whatever it started too.
+      child = spawn(cmd, args, { cwd: opts.cwd, env: opts.env, stdio: ['ignore', 'pipe', 'pipe'], detached: process.platform !== 'win32' });
     } catch (err) {
       done({ code: null, stdout: '', stderr: (err as Error).message, killed: null });
       return;
@@ -74,7 +75,12 @@ function exec(cmd: string, args: string[], opts: { cwd: string; env: NodeJS.Proc
     const stop = (why: NonNullable<Exec['killed']>) => {
       if (killed) return;
       killed = why;
-      child.kill('SIGKILL');
+      try {
+        if (process.platform !== 'win32' && child.pid !== undefined) process.kill(-child.pid, 'SIGKILL');
+        else child.kill('SIGKILL');
+      } catch {
+        child.kill('SIGKILL');
+      }
     };
     (child as ChildProcess & { stopWith?: typeof stop }).stopWith = stop;
     const timer = setTimeout(() => stop('timeout'), opts.timeoutMs);
