@@ -9,6 +9,7 @@ export const routes: RouteRecordRaw[] = [
   { path: '/runs/:id', name: 'run', component: () => import('./views/RunView.vue'), props: true, meta: { title: 'Run' } },
   { path: '/sweeps/:id', name: 'sweep', component: () => import('./views/SweepView.vue'), props: true, meta: { title: 'Sweep' } },
   { path: '/runs/:id/cache', name: 'cache', component: () => import('./views/CacheView.vue'), props: true, meta: { title: 'Cache view' } },
+  { path: '/real-gpu', name: 'real-gpu', component: () => import('./views/RealGpuView.vue'), meta: { title: 'Real GPU' } },
   { path: '/compare', name: 'compare', component: () => import('./views/CompareView.vue'), meta: { title: 'Compare' } },
   { path: '/presets', name: 'presets', component: () => import('./views/PresetsView.vue'), meta: { title: 'Presets' } },
   { path: '/reports', name: 'reports', component: () => import('./views/ReportsView.vue'), meta: { title: 'Reports' } },
