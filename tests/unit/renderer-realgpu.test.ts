@@ -1,0 +1,212 @@
+// @vitest-environment happy-dom
+/**
+ * The Real GPU page (src-renderer/src/views/RealGpuView.vue) against a LabApi whose gpu calls do
+ * the real work where it is pure (the generator's program and build line, the import's validation
+ * and analysis of a fixture) and stand in for the store and the process: the parameter fields of
+ * each emitted experiment, a refused parameter marked on its field, the download, the import by file
+ * input and by drop opening the stored run, an import refused with its line, and the run here with
+ * progress and cancel only where gpu.status says nvcc and a GPU exist.
+ */
+import { readFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { flushPromises, mount, type VueWrapper } from '@vue/test-utils';
+import { createPinia, setActivePinia } from 'pinia';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { createMemoryHistory, createRouter, type Router } from 'vue-router';
+import type { GpuJob, GpuStatus, LabApi, LabEvents } from '../../src-main/contract';
+import { GpuService } from '../../src-main/services/gpu';
+import { setLab } from '../../src-renderer/src/api';
+import RealGpuView from '../../src-renderer/src/views/RealGpuView.vue';
+import { gpuParamSpecs, GPU_EXPERIMENTS } from '../../src-sim/cuda/params';
+import { realRunRecord } from '../../src-sim/cuda/run-record';
+import { ImportError } from '../../src-sim/cuda/import';
+
+const FIXTURES = resolve(__dirname, '../fixtures/real/h100');
+const fixture = (name: string): string => readFileSync(join(FIXTURES, `${name}.jsonl`), 'utf8');
+const RUN_ID = '11111111-2222-4333-8444-555555555555';
+
+interface Fake {
+  lab: LabApi;
+  emit: ReturnType<typeof vi.fn>;
+  importCall: ReturnType<typeof vi.fn>;
+  run: ReturnType<typeof vi.fn>;
+  cancel: ReturnType<typeof vi.fn>;
+  fire<E extends keyof LabEvents>(e: E, p: LabEvents[E]): void;
+}
+
+function fakeLab(status: Partial<GpuStatus> = {}): Fake {
+  const gpu = new GpuService({ store: null as never, progress: () => {} });
+  const listeners: { [E in keyof LabEvents]?: ((p: LabEvents[E]) => void)[] } = {};
+  const fail = (e: unknown) => Object.assign(new Error((e as Error).message), { code: 'invalid-args' });
+  const emit = vi.fn(async (a: { experiment: string; params: Record<string, unknown>; arch?: string }) => {
+    try {
+      return gpu.emit({ experiment: a.experiment, params: a.params, arch: a.arch ?? 'native' });
+    } catch (e) {
+      const param = (e as { param?: string }).param;
+      throw Object.assign(new Error(param ? `${param}: ${(e as Error).message}` : (e as Error).message), { code: 'invalid-args' });
+    }
+  });
+  const importCall = vi.fn(async (a: { text: string; fileName: string; measuredAt?: number }) => {
+    try {
+      const r = realRunRecord(a.text, { source: a.fileName, measuredAt: a.measuredAt ?? 0 });
+      return { runId: RUN_ID, experiment: r.experiment, device: `${r.device.name} (real)`, findings: r.result.findings.length };
+    } catch (e) {
+      if (e instanceof ImportError) throw fail({ message: `${a.fileName}: ${e.message}` });
+      throw e;
+    }
+  });
+  const job = (state: GpuJob['state'], extra: Partial<GpuJob> = {}): GpuJob => ({ jobId: 'job-1', experiment: 'pchase-average', state, phase: state, startedAt: 1, runId: null, error: null, ...extra });
+  const run = vi.fn(async () => job('building', { phase: 'building: nvcc -O2 -arch=native' }));
+  const cancel = vi.fn(async () => ({ cancelled: true }));
+  const full: GpuStatus = { nvcc: null, nvccVersion: null, gpus: [], canRun: false, message: 'No nvcc and no NVIDIA GPU on this machine: download the program, run it where there is one, and import its output.', job: null, ...status };
+  const lab = {
+    gpu: { emit, import: importCall, run, cancel, status: vi.fn(async () => full), preset: vi.fn() },
+    runs: { get: vi.fn(), list: vi.fn(async () => ({ total: 0, items: [] })) },
+    on<E extends keyof LabEvents>(e: E, fn: (p: LabEvents[E]) => void) {
+      ((listeners[e] ??= []) as ((p: LabEvents[E]) => void)[]).push(fn);
+      return () => {};
+    },
+  } as unknown as LabApi;
+  return {
+    lab,
+    emit,
+    importCall,
+    run,
+    cancel,
+    fire(e, p) {
+      for (const fn of listeners[e] ?? []) fn(p);
+    },
+  };
+}
+
+let wrapper: VueWrapper | null = null;
+let router: Router;
+
+async function mountPage(fake: Fake): Promise<VueWrapper> {
+  setActivePinia(createPinia());
+  setLab(fake.lab);
+  router = createRouter({
+    history: createMemoryHistory(),
+    routes: [
+      { path: '/real-gpu', component: RealGpuView },
+      { path: '/runs/:id', component: { template: '<div data-testid="run-page">run</div>' } },
+    ],
+  });
+  await router.push('/real-gpu');
+  await router.isReady();
+  wrapper = mount(RealGpuView, { global: { plugins: [router] }, attachTo: document.body });
+  await flushPromises();
+  return wrapper;
+}
+
+/** Lets the form's 250 ms pause before asking for the program pass. */
+async function settle(): Promise<void> {
+  await new Promise((r) => setTimeout(r, 300));
+  await flushPromises();
+}
+
+function setFile(input: HTMLInputElement, file: File): void {
+  Object.defineProperty(input, 'files', { value: [file], configurable: true });
+}
+
+beforeEach(() => {
+  vi.spyOn(URL, 'createObjectURL').mockReturnValue('blob:x');
+  vi.spyOn(URL, 'revokeObjectURL').mockImplementation(() => {});
+});
+afterEach(() => {
+  wrapper?.unmount();
+  wrapper = null;
+  setLab(null);
+  vi.restoreAllMocks();
+});
+
+describe('the Real GPU page', () => {
+  it('lists the emitted experiments, their real-GPU parameters as fields, and the build line of the program', async () => {
+    const fake = fakeLab();
+    const w = await mountPage(fake);
+    const options = w.findAll('[data-testid="real-experiment"] option').map((o) => o.attributes('value'));
+    expect(options).toEqual(GPU_EXPERIMENTS.map((e) => e.id));
+    const first = GPU_EXPERIMENTS[0]!.id;
+    for (const s of gpuParamSpecs(first)) expect(w.find(`[data-testid="param-${s.name}"]`).exists()).toBe(true);
+    expect(w.find('[data-testid="real-build-line"]').text()).toBe(`nvcc -O2 -arch=native -o ${first} ${first}.cu`);
+    await w.find('[data-testid="real-experiment"]').setValue('shared-bank-stride');
+    await flushPromises();
+    expect(w.find('[data-testid="real-build-line"]').text()).toBe('nvcc -O2 -arch=native -o shared-bank-stride shared-bank-stride.cu');
+    expect(w.find('[data-testid="param-carveout"]').exists()).toBe(false);
+    expect(w.find('[data-testid="param-strideTo"]').exists()).toBe(true);
+  });
+
+  it('a refused parameter is marked on its field and the download is off; the program downloads as a .cu file', async () => {
+    const fake = fakeLab();
+    const w = await mountPage(fake);
+    await w.find('[data-testid="real-experiment"]').setValue('pchase-fine');
+    await flushPromises();
+    await w.find('[data-testid="param-stride"] input').setValue('3');
+    await settle();
+    expect(w.find('[data-testid="param-stride"]').classes()).toContain('invalid');
+    expect(w.find('[data-testid="real-download"]').attributes('disabled')).toBeDefined();
+    await w.find('[data-testid="param-stride"] input').setValue('64');
+    await settle();
+    expect(w.find('[data-testid="param-stride"]').classes()).not.toContain('invalid');
+    const click = vi.spyOn(HTMLAnchorElement.prototype, 'click').mockImplementation(() => {});
+    await w.find('[data-testid="real-download"]').trigger('click');
+    await flushPromises();
+    expect(click).toHaveBeenCalled();
+    expect((click.mock.contexts[0] as HTMLAnchorElement).download).toBe('pchase-fine.cu');
+  });
+
+  it('without nvcc and a GPU there is no Run button, only the one-line reason', async () => {
+    const w = await mountPage(fakeLab());
+    expect(w.find('[data-testid="real-run"]').exists()).toBe(false);
+    expect(w.find('[data-testid="real-status"]').text()).toMatch(/No nvcc/);
+  });
+
+  it('imports a file from the file input and opens the stored run', async () => {
+    const fake = fakeLab();
+    const w = await mountPage(fake);
+    const input = w.find('[data-testid="real-file"]').element as HTMLInputElement;
+    setFile(input, new File([fixture('banks-64')], 'banks-64.jsonl', { lastModified: Date.UTC(2026, 10, 2) }));
+    await w.find('[data-testid="real-file"]').trigger('change');
+    await flushPromises();
+    await flushPromises();
+    expect(fake.importCall).toHaveBeenCalledWith(expect.objectContaining({ fileName: 'banks-64.jsonl', measuredAt: Date.UTC(2026, 10, 2) }));
+    expect(router.currentRoute.value.path).toBe(`/runs/${RUN_ID}`);
+  });
+
+  it('a dropped file is imported too; a malformed one is refused with the line the import names', async () => {
+    const fake = fakeLab();
+    const w = await mountPage(fake);
+    const cut = fixture('banks-64').split('\n').slice(0, 3).join('\n');
+    const drop = (file: File) => {
+      const ev = new Event('drop', { bubbles: true, cancelable: true }) as Event & { dataTransfer: unknown };
+      Object.defineProperty(ev, 'dataTransfer', { value: { files: [file] } });
+      w.find('[data-testid="real-drop"]').element.dispatchEvent(ev);
+    };
+    drop(new File([cut], 'cut.jsonl'));
+    await flushPromises();
+    await flushPromises();
+    expect(w.find('[data-testid="real-import-error"]').text()).toMatch(/^cut\.jsonl: .*end line/);
+    expect(router.currentRoute.value.path).toBe('/real-gpu');
+    drop(new File([fixture('fine-16k-warm')], 'fine.jsonl'));
+    await flushPromises();
+    await flushPromises();
+    expect(router.currentRoute.value.path).toBe(`/runs/${RUN_ID}`);
+  });
+
+  it('with nvcc and a GPU: Run starts gpu.run with the form, progress shows, Cancel asks gpu.cancel, done opens the run', async () => {
+    const fake = fakeLab({ nvcc: '/usr/local/cuda/bin/nvcc', nvccVersion: '13.0', gpus: ['GPU 0: NVIDIA H100'], canRun: true, message: 'nvcc 13.0 and 1 GPU found' });
+    const w = await mountPage(fake);
+    await w.find('[data-testid="real-run"]').trigger('click');
+    await flushPromises();
+    expect(fake.run).toHaveBeenCalledWith(expect.objectContaining({ experiment: GPU_EXPERIMENTS[0]!.id }));
+    fake.fire('gpu.progress', { jobId: 'job-1', experiment: 'pchase-average', state: 'running', phase: 'running pchase-average: 4 s', startedAt: 1, runId: null, error: null });
+    await flushPromises();
+    expect(w.find('[data-testid="real-progress"]').text()).toContain('running pchase-average: 4 s');
+    await w.find('[data-testid="real-cancel"]').trigger('click');
+    expect(fake.cancel).toHaveBeenCalled();
+    fake.fire('gpu.progress', { jobId: 'job-1', experiment: 'pchase-average', state: 'done', phase: 'done', startedAt: 1, runId: RUN_ID, error: null });
+    await flushPromises();
+    await flushPromises();
+    expect(router.currentRoute.value.path).toBe(`/runs/${RUN_ID}`);
+  });
+});
