@@ -7,12 +7,12 @@ import { analyseAverageCurve } from '../analysis/average-curve';
 import { analyseBanks, bankFindings, degreeColumn, WARP, type PairProbe } from '../analysis/banks';
 import { isPeriodic, type ChaseRecord } from '../analysis/structure';
 import { classifyRises, tlbLevelsOf, type ElementCurve } from '../analysis/tlb';
-import { flagPeriod, latencyLevels, levelOf } from '../analysis/levels';
+import { latencyLevels } from '../analysis/levels';
 import { PATTERNS, patternStep } from '../experiments/global-latency-patterns';
 import { cannotTell } from '../analysis/cannot-tell';
 import { formatBytes } from '../experiments/params';
 import { traversal } from '../experiments/pchase';
-import { traceFindings } from '../experiments/pchase-fine';
+import { coldFillFindings, traceFindings } from '../experiments/pchase-fine';
 import type { ExperimentResult, Finding, ParamValues, Series, Table } from '../experiments/types';
 import { FORMAT_VERSION } from './common';
 import { checkGpuParams, tlbReachPlan } from './emit';
@@ -381,20 +381,8 @@ function fineResult(o: GpuOutput, gap: number): Pick<ExperimentResult, 'series' 
       evidence: `misses (above ${threshold.toFixed(1)} cycles) of traversals 4..${traversals} (${per} accesses each) compared with traversal 3 (MEI 3.2 (4))`,
     });
   }
-  // A cold first traversal: where an access at or past a level comes every q-th access, a miss past
-  // the level above brought in q x s bytes (a sector, a line, or a prefetched pair of them).
-  if (!o.params.warmup && levels.length > 1) {
-    const first = Array.from(latency.subarray(0, Math.min(n, per)), (v) => levelOf(levels, v));
-    for (let b = 1; b < levels.length; b++) {
-      const q = flagPeriod(first.map((l) => l >= b));
-      const what = `accesses at level ${b + 1} or slower (${Math.round(levels[b].min)} cycles and up) in the first, cold traversal (${first.length} accesses of ${formatBytes(s)})`;
-      findings.push(
-        q === null
-          ? cannotTell(`trace.level${b + 1}.everyBytes`, `Cold traversal: one access at level ${b + 1} or slower every`, `the ${what} come at no single period from the first access`, 'a cold run at a smaller stride, or a longer first traversal')
-          : { key: `trace.level${b + 1}.everyBytes`, label: `Cold traversal: one access at level ${b + 1} or slower every`, value: q * s, unit: 'B', evidence: `${what}: every ${q}-th access from the first, so each such miss brought in ${formatBytes(q * s)}` },
-      );
-    }
-  }
+  // A cold first traversal: the unit each miss brings in, as the simulated experiment reads it.
+  if (!o.params.warmup) findings.push(...coldFillFindings(latency, levels, s, per));
   const x = Float64Array.from({ length: n }, (_, i) => i);
   return {
     series: [

@@ -1,4 +1,5 @@
-import { latencyLevels, levelOf, type LatencyLevel } from '../analysis/levels';
+import { cannotTell } from '../analysis/cannot-tell';
+import { flagPeriod, latencyLevels, levelOf, type LatencyLevel } from '../analysis/levels';
 import type { SpaceId } from '../presets/types';
 import { formatBytes, resolveParams } from './params';
 import { patternAddress, PATTERN_PARAMS, patternSequenceLength } from './global-latency-patterns';
@@ -85,7 +86,8 @@ export const pchaseFine: Experiment = {
     }
     const trace = fineChase(model, m, addressOf, k, progress);
     const n = trace.latency.length;
-    const { findings } = traceFindings(trace.latency, levelGap(p.jitter as number), `${n} recorded latencies, clustered`);
+    const { findings, levels } = traceFindings(trace.latency, levelGap(p.jitter as number), `${n} recorded latencies, clustered`);
+    if (!nonUniform && !p.warmup) findings.push(...coldFillFindings(trace.latency, levels, s, traversal(N, s)));
     const x = new Float64Array(n);
     const index = new Float64Array(n);
     for (let i = 0; i < n; i++) {
@@ -136,3 +138,28 @@ export function traceFindings(latency: ArrayLike<number>, gap: number, clustered
   }
   return { findings, levels };
 }
+
+/**
+ * A cold first traversal's fill units: where the accesses at level b + 1 or slower come every q-th
+ * access from the first, each such miss brought in q x stride bytes (a sector, a line, or a prefetched
+ * pair of them). Findings `trace.level<b+1>.everyBytes`, one per level boundary; also what a real GPU's
+ * cold trace is read with (src-sim/cuda/import.ts).
+ */
+export function coldFillFindings(latency: ArrayLike<number>, levels: readonly LatencyLevel[], stride: number, perTraversal: number): Finding[] {
+  if (levels.length < 2) return [];
+  const first = Array.from({ length: Math.min(latency.length, perTraversal) }, (_, i) => levelOf(levels, latency[i]));
+  const out: Finding[] = [];
+  for (let b = 1; b < levels.length; b++) {
+    const q = flagPeriod(first.map((l) => l >= b));
+    const key = `trace.level${b + 1}.everyBytes`;
+    const label = `Cold traversal: one access at level ${b + 1} or slower every`;
+    const what = `accesses at level ${b + 1} or slower (${Math.round(levels[b].min)} cycles and up) in the first, cold traversal (${first.length} accesses of ${formatBytes(stride)})`;
+    out.push(
+      q === null
+        ? cannotTell(key, label, `the ${what} come at no single period from the first access`, 'a cold run at a smaller stride, or a longer first traversal')
+        : { key, label, value: q * stride, unit: 'B', evidence: `${what}: every ${q}-th access from the first, so each such miss brought in ${formatBytes(q * stride)}` },
+    );
+  }
+  return out;
+}
+
