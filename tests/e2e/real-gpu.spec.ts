@@ -1,0 +1,110 @@
+/**
+ * The Real GPU page in the browser mode, end to end: an H100 output imported through the page's
+ * file input opens as a stored run marked real (its device, no preset or paper beside the findings),
+ * appears in the run library, lines up beside a simulated run of the same parameters in compare,
+ * and makes a preset; the program of an experiment downloads as a .cu file. Screenshots of the
+ * page (light and dark, at 1024 x 700) and of the real run land in test-results/screenshots/.
+ */
+import { expect, test, type Page } from '@playwright/test';
+import { mkdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { useLabServer, waitForRuns, type LabServerHandle } from './lab-server';
+
+const ROOT = fileURLToPath(new URL('../..', import.meta.url));
+const FIXTURE = join(ROOT, 'tests/fixtures/real/h100/banks-64.jsonl');
+
+let lab: LabServerHandle;
+test.describe.configure({ timeout: 180_000 });
+test.use({ viewport: { width: 1024, height: 700 }, acceptDownloads: true });
+useLabServer({ poolSize: 1 }, (started) => {
+  lab = started;
+});
+
+async function openRealGpu(page: Page): Promise<void> {
+  await page.goto(lab.pageUrl);
+  await expect(page.getByTestId('version')).toContainText('browser mode');
+  await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Real GPU', exact: true }).click();
+  await expect(page.getByRole('heading', { level: 1, name: 'Real GPU' })).toBeVisible();
+}
+
+async function shot(page: Page, name: string, fullPage = false): Promise<void> {
+  const dir = join(test.info().project.outputDir, 'screenshots');
+  mkdirSync(dir, { recursive: true });
+  await page.waitForTimeout(1000);
+  const path = join(dir, `${name}.png`);
+  await page.screenshot({ path, fullPage });
+  await test.info().attach(name, { path, contentType: 'image/png' });
+}
+
+test('imports an H100 output through the page and sees the stored run, marked real', async ({ page }) => {
+  await openRealGpu(page);
+  // Without nvcc and a GPU on this machine the page says so in one line and offers no Run button.
+  await expect(page.getByTestId('real-status')).toBeVisible();
+  const status = await lab.api.gpu.status();
+  if (!status.canRun) await expect(page.getByTestId('real-run')).toHaveCount(0);
+
+  await page.getByTestId('real-file').setInputFiles(FIXTURE);
+  await expect(page).toHaveURL(/#\/runs\/[0-9a-f-]{36}/, { timeout: 30_000 });
+  await expect(page.getByTestId('real-badge')).toHaveText('real');
+  await expect(page.getByTestId('run-preset')).toContainText('NVIDIA H100');
+  await expect(page.getByTestId('real-note')).toBeVisible();
+  await expect(page.getByTestId('run-facts')).toContainText('228 KB per SM');
+  await expect(page.getByTestId('rerun')).toHaveCount(0);
+  await shot(page, 'real-run', true);
+  const runId = /#\/runs\/([0-9a-f-]{36})/.exec(page.url())![1]!;
+
+  // The library lists it under the device's name, marked real.
+  const list = await lab.api.runs.list({});
+  expect(list.items.find((r) => r.id === runId)).toMatchObject({ real: true, presetName: expect.stringMatching(/H100.*\(real\)/) });
+  await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Runs', exact: true }).click();
+  await expect(page.getByRole('row', { name: /H100.*\(real\)/ }).first()).toBeVisible();
+
+  // Compare: beside a simulated run of the same experiment and parameters.
+  const real = await lab.api.runs.get({ id: runId });
+  const { runId: simId } = await lab.api.runs.start({ experiment: 'shared-bank-stride', preset: 'fermi', params: { strideFrom: real.params.strideFrom as number, strideTo: real.params.strideTo as number } });
+  const [sim] = await waitForRuns(lab.api, [simId], 120_000);
+  expect(sim!.status).toBe('done');
+  await page.goto(`${lab.origin}/#/runs/${runId}`);
+  await page.getByTestId('compare-simulated').click();
+  await expect(page).toHaveURL(new RegExp(`#/compare\\?runs=${runId}(,|%2C)${simId}`));
+  await expect(page.getByText(/H100.*\(real\)/).first()).toBeVisible();
+  await shot(page, 'real-compare', true);
+
+  // Make a preset from this GPU.
+  await page.goto(`${lab.origin}/#/runs/${runId}`);
+  await page.getByTestId('make-preset').click();
+  await page.getByTestId('preset-name').fill('H100 shared memory');
+  await page.getByTestId('preset-name').press('Enter');
+  await expect(page).toHaveURL(/#\/presets\?id=h100-shared-memory/);
+  const made = (await lab.api.presets.get({ id: 'h100-shared-memory' })).preset;
+  expect(made.provenance['shared.latency.perConflict']).toContain(`run ${runId}`);
+});
+
+test('a malformed output is refused on the page with the line it names; the program downloads', async ({ page }) => {
+  await openRealGpu(page);
+  const cut = readFileSync(FIXTURE, 'utf8').split('\n').slice(0, 3).join('\n');
+  await page.getByTestId('real-file').setInputFiles({ name: 'cut.jsonl', mimeType: 'text/plain', buffer: Buffer.from(cut) });
+  await expect(page.getByTestId('real-import-error')).toContainText('cut.jsonl');
+  await expect(page.getByTestId('real-import-error')).toContainText('end line');
+  await page.getByTestId('real-experiment').selectOption('pchase-fine');
+  await expect(page.getByTestId('real-build-line')).toHaveText('nvcc -O2 -arch=native -o pchase-fine pchase-fine.cu');
+  const [download] = await Promise.all([page.waitForEvent('download'), page.getByTestId('real-download').click()]);
+  expect(download.suggestedFilename()).toBe('pchase-fine.cu');
+  const text = readFileSync((await download.path())!, 'utf8');
+  expect(text).toContain('__global__');
+});
+
+test('screenshots of the Real GPU page, light and dark, fit 1024 x 700 without a horizontal scroll', async ({ page }) => {
+  for (const scheme of ['light', 'dark'] as const) {
+    await page.emulateMedia({ colorScheme: scheme });
+    await openRealGpu(page);
+    await expect(page.getByTestId('real-build-line')).toBeVisible();
+    const overflow = await page.evaluate(() => {
+      const d = (globalThis as unknown as { document: { documentElement: { scrollWidth: number; clientWidth: number } } }).document.documentElement;
+      return d.scrollWidth - d.clientWidth;
+    });
+    await shot(page, `real-gpu-${scheme}`);
+    expect(overflow).toBeLessThanOrEqual(0);
+  }
+});
