@@ -185,6 +185,19 @@ describe('real runs in the store', () => {
   });
 });
 
+describe('the PDF report of a real run', () => {
+  it('names the measured device and sets no preset or paper value beside the findings', async () => {
+    const store = tmp.open({ now: clock.now });
+    const real = store.saveRealRun(record('banks-64'));
+    const { exportPdf, reportFindings } = await import('../../src-main/services/export/pdf');
+    const file = await exportPdf(store, [real.id], { appVersion: 'test' });
+    expect(Buffer.from(file.bytes).subarray(0, 5).toString()).toBe('%PDF-');
+    const rows = reportFindings(store.getRun(real.id));
+    expect(rows.length).toBe(record('banks-64').result.findings.length);
+    for (const r of rows) expect(r.verdict).toBeNull();
+  });
+});
+
 describe('a preset from a real run', () => {
   it('clones the closest preset and puts in the numbers the findings give, each with where it was measured', () => {
     const avg = record('avg-l1');

@@ -222,6 +222,11 @@ describe('browser mode: hostile arguments are refused and nothing is stored', ()
       ['bundles.import', '{"bytes":{"$u8":"AAAA"}}', 400],
       ['exports.pdf', '{"runIds":["00000000-0000-4000-8000-000000000000"],"title":"a\\u0007"}', 400],
       ['app.version', '{"x":1}', 400],
+      ['gpu.emit', '{"experiment":"../x"}', 400],
+      ['gpu.import', '{"text":123,"fileName":"a.jsonl"}', 400],
+      ['gpu.import', '{"text":"{}","fileName":"a.jsonl","__proto__":{"x":1}}', 400],
+      ['gpu.run', '{"experiment":"pchase-average","timeoutS":99999}', 400],
+      ['gpu.preset', '{"runId":"00000000-0000-4000-8000-000000000000","name":"x"}', 404],
     ];
     const before = runCount();
     for (const [name, body, status] of cases) {
