@@ -24,7 +24,7 @@ const PROGRESS_INTERVAL_MS = 100;
  * progress callback, which every experiment calls as it goes) and, between runs, on a timer. A
  * worker whose owner died (killed, crashed) exits instead of finishing a run nobody will read.
  */
-const OWNER_CHECK_MS = 250;
+const OWNER_CHECK_MS = 100;
 
 /** Electron's `process.parentPort` (typed here so the worker needs no Electron types). */
 interface ParentPortLike {

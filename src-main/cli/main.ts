@@ -564,7 +564,7 @@ const COMMANDS: Record<string, Command> = {
   },
   'bundle import': {
     usage: 'bundle import <file> [--db <file>] [--format text|json]',
-    summary: 'Import a bundle: all of its runs or (when it is malformed or tampered with) none.',
+    summary: 'Import a bundle: all of its runs or (when it is malformed or damaged) none.',
     options: ['db', 'format'],
     formats: ['text', 'json'],
     positionals: [1, 1],

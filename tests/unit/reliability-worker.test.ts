@@ -1,0 +1,40 @@
+import { spawn } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { describe, expect, it } from 'vitest';
+import { tsxExecArgv } from '../../src-main/services/pool/node-launcher';
+
+/** Running (a zombie waiting for whoever adopted it to reap it counts as exited). */
+const alive = (pid: number): boolean => {
+  try {
+    process.kill(pid, 0);
+  } catch {
+    return false;
+  }
+  try {
+    return !/^\d+ \(.*\) Z/.test(readFileSync(`/proc/${pid}/stat`, 'utf8'));
+  } catch {
+    return process.platform !== 'linux';
+  }
+};
+
+describe('a simulation process whose owner dies', () => {
+  it('exits within a second, in the middle of a long run', async () => {
+    const parent = spawn(process.execPath, [...tsxExecArgv(), fileURLToPath(new URL('./fixtures/orphan-parent.ts', import.meta.url))], { stdio: ['ignore', 'pipe', 'inherit'] });
+    const workerPid = await new Promise<number>((resolve) => {
+      let out = '';
+      parent.stdout.on('data', (c: Buffer) => {
+        out += c.toString();
+        if (out.includes('\n')) resolve(Number(out.split('\n')[0]));
+      });
+    });
+    expect(alive(workerPid)).toBe(true);
+    process.kill(parent.pid!, 'SIGKILL');
+    const t0 = Date.now();
+    while (alive(workerPid) && Date.now() - t0 < 5_000) await new Promise((r) => setTimeout(r, 50));
+    const ms = Date.now() - t0;
+    if (alive(workerPid)) process.kill(workerPid, 'SIGKILL');
+    console.log(`worker exited ${ms} ms after its owner was killed`);
+    expect(ms).toBeLessThan(1_500);
+  }, 60_000);
+});
