@@ -50,6 +50,7 @@ export function gpuExperiment(id: string): Experiment {
 /** Parameters that describe the simulated chip and mean nothing on hardware: refused when given. */
 const REFUSED: Record<string, string> = {
   tpc: 'the TPC placement is a setting of the simulated chip; a real GPU schedules the block on a multiprocessor of its own choosing',
+  l1Config: 'the L1 configuration is a setting of the simulated preset; on a real GPU the carveout parameter asks the driver for a shared-memory split',
   jitter: "the jitter is seeded noise the simulator adds; a real GPU's noise is its own (the programs time several passes and report their spread)",
 };
 

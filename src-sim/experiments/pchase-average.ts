@@ -1,4 +1,6 @@
-import type { SpaceId } from '../presets/types';
+import { DEFAULT_L1_CONFIG, withL1Config } from '../presets/l1-config';
+import type { Preset, SpaceId } from '../presets/types';
+import { L1_CONFIG_PARAM } from './structure-probes';
 import { formatBytes, resolveParams } from './params';
 import { averageChase, checkSpace, checkStride, checkWork, CLOCK_PARAM, JITTER_PARAM, Measurement, openSpace, SPACE_PARAM, TPC_PARAM, traversal } from './pchase';
 import type { Experiment, ParamSpec, ParamValues, Series } from './types';
@@ -14,6 +16,7 @@ const params: ParamSpec[] = [
   { name: 'sizeTo', label: 'Largest array', unit: 'B', kind: 'bytes', default: 32768, min: 4, max: 2 ** 34, description: 'Last array size N (inclusive).' },
   { name: 'sizeStep', label: 'Size step', unit: 'B', kind: 'bytes', default: 256, min: 4, max: 2 ** 34, description: 'Increment of N between points.' },
   { name: 'traversals', label: 'Timed traversals', unit: '', kind: 'integer', default: 2, min: 1, max: 64, description: 'Timed passes over the array after one untimed warm-up pass (at least 256 timed loads).' },
+  L1_CONFIG_PARAM,
   TPC_PARAM,
   JITTER_PARAM,
   CLOCK_PARAM,
@@ -34,6 +37,18 @@ function timedAccesses(N: number, s: number, traversals: number): number {
   return Math.max(256, traversal(N, s) * traversals);
 }
 
+/** The preset with the L1 configuration the run asks for (global memory only), refused naming the parameter. */
+function configured(preset: Preset, p: ParamValues): Preset {
+  const id = p.l1Config as string;
+  if (id === DEFAULT_L1_CONFIG) return preset;
+  if (p.space !== 'global' && p.space !== 'global-cg') throw new ExperimentError(`parameter "l1Config" applies to global memory; space is ${String(p.space)}`, 'l1Config');
+  try {
+    return withL1Config(preset, id);
+  } catch (e) {
+    throw new ExperimentError(`parameter "l1Config": ${(e as Error).message}`, 'l1Config');
+  }
+}
+
 /** Average latency against array size for given strides (Saavedra; WONG Listings 1-2, Figs 10-13, 16-18). */
 export const pchaseAverage: Experiment = {
   id: 'pchase-average',
@@ -49,14 +64,16 @@ export const pchaseAverage: Experiment = {
   },
   check(preset, p) {
     checkSpace(preset, p.space as SpaceId, p.tpc as number);
+    configured(preset, p);
     const ns = sweepSizes(p);
     for (const s of p.strides as number[]) for (const N of ns) checkStride(N, s, 'sizeFrom', 'strides');
   },
-  run(preset, raw, seed, progress) {
+  run(given, raw, seed, progress) {
     const p = resolveParams(params, raw);
     const strides = p.strides as number[];
     const ns = sweepSizes(p);
-    this.check!(preset, p);
+    this.check!(given, p);
+    const preset = configured(given, p);
     checkWork(this.estimate(preset, p));
     const series: Series[] = [];
     const total = strides.length * ns.length;

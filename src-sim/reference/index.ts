@@ -10,6 +10,7 @@ import { ROWS as WONG } from './rows-wong';
 import { ROWS as SL1 } from './rows-sl1';
 import { ROWS as SIMT } from './rows-simt';
 import { ROWS as MODERN } from './rows-modern';
+import { ROWS as H100 } from './rows-h100';
 import type { ReproductionRow, RowResult } from './types';
 
 export type { ReproductionRow, RowResult, Reference, CheckResult, CheckKind, KindDecl } from './types';
@@ -20,7 +21,7 @@ export type { PlanParams, RowPlan } from './plan';
 export type { CheckStatus, KindTotals, RowGate } from './gate';
 
 /** Every implemented row of REPRODUCTION.md (MEI and WONG memory rows, WONG's SIMT rows, LASH and SL1 timing rows) and the modern presets' rows (JIA18, JIA19, ABD22, LUO24). */
-export const REPRODUCTION_ROWS: readonly ReproductionRow[] = [...CORE, ...STRUCTURE, ...TLB, ...WONG, ...CORE_WONG, ...SIMT, ...LASH, ...SL1, ...MODERN];
+export const REPRODUCTION_ROWS: readonly ReproductionRow[] = [...CORE, ...STRUCTURE, ...TLB, ...WONG, ...CORE_WONG, ...SIMT, ...LASH, ...SL1, ...MODERN, ...H100];
 
 /** Selects rows by id ("MEI-T3"), paper ("MEI", "WONG") or "all"; throws with the known ids otherwise. */
 export function selectRows(selector: string): ReproductionRow[] {
@@ -30,7 +31,7 @@ export function selectRows(selector: string): ReproductionRow[] {
   if (byPaper.length) return byPaper;
   const byId = REPRODUCTION_ROWS.filter((r) => r.id.toLowerCase() === s.toLowerCase());
   if (byId.length) return byId;
-  throw new Error(`unknown row "${selector}"; use all, MEI, WONG, LASH, SL1, JIA18, JIA19, ABD22, LUO24 or one of: ${REPRODUCTION_ROWS.map((r) => r.id).join(', ')}`);
+  throw new Error(`unknown row "${selector}"; use all, MEI, WONG, LASH, SL1, JIA18, JIA19, ABD22, LUO24, H100 or one of: ${REPRODUCTION_ROWS.map((r) => r.id).join(', ')}`);
 }
 
 /** One step of `reproduce`: which (row, preset) is about to run, and how many there are. */

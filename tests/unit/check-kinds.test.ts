@@ -13,7 +13,7 @@ import { checkOne, kindOf } from '../../src-sim/reference/check';
 import { PREDICTED, calibrated } from '../../src-sim/reference/kinds';
 import type { CheckResult, Reference, RowResult } from '../../src-sim/reference/types';
 
-const PAPER_KEYS = ['MEI', 'WONG', 'LASH', 'SL1', 'JIA18', 'JIA19', 'ABD22', 'LUO24'];
+const PAPER_KEYS = ['MEI', 'WONG', 'LASH', 'SL1', 'JIA18', 'JIA19', 'ABD22', 'LUO24', 'H100'];
 
 /** Removes parenthesised details (innermost first): the sources are named outside them. */
 function stripParens(s: string): string {

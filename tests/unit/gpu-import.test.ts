@@ -7,6 +7,8 @@ import { thrown } from './thrown';
 import { findNvcc } from '../../src-main/cli/gpu';
 import { importGpuOutput, ImportError, parseGpuOutput } from '../../src-sim/cuda/import';
 import type { Finding } from '../../src-sim/experiments/types';
+import { findPreset } from '../../src-sim/presets';
+import { selectRows } from '../../src-sim/reference';
 
 const ROOT = resolve(__dirname, '../..');
 const FIXTURES = join(ROOT, 'tests/fixtures/real/h100');
@@ -191,6 +193,22 @@ describe('import of the H100 carveout, cold-fill, TLB and pattern runs', () => {
     expect(p4).toBeGreaterThan(400);
     expect(r.tables[0].rows).toHaveLength(6);
     expect(r.notes.some((n) => n.startsWith('Patterns 1 and 2 differ by less than'))).toBe(true);
+  });
+});
+
+describe('the Hopper preset against the H100', () => {
+  it("every reference of H100-REAL is what the import reads from the fixture its citation names", () => {
+    const row = selectRows('H100-REAL')[0];
+    const refs = row.references(findPreset('hopper')!);
+    expect(refs.length).toBeGreaterThanOrEqual(9);
+    for (const ref of refs) {
+      expect(ref.kind?.kind ?? row.kind.kind, ref.name).toBe('predicted');
+      const m = /tests\/fixtures\/real\/h100\/([\w-]+)\.jsonl \(([^:;)]+)/.exec(ref.citation);
+      expect(m, ref.citation).not.toBeNull();
+      const [, file, key] = m as RegExpExecArray;
+      const v = finding(importGpuOutput(fixture(file)).findings, key.trim()).value;
+      expect(typeof v === 'number' ? Math.round(v * 100) / 100 : v, `${ref.name}: ${file} ${key}`).toBe(ref.value);
+    }
   });
 });
 
