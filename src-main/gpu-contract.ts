@@ -28,7 +28,9 @@ const gpuParams = z
 const arch = z.string().regex(/^(native|sm_\d{2,3}[af]?)$/, 'must be native or a real architecture such as sm_90');
 const runId = z.string().regex(/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/, 'must be a run id (a lower-case UUID)');
 const presetId = z.string().regex(/^[a-z0-9][a-z0-9-]{0,39}$/, 'must be a preset id: 1-40 lower-case letters, digits and dashes');
-const oneLine = (max: number) => z.string().max(max).refine((s) => !/[\u0000-\u001f\u007f]/.test(s), 'must be one line of text without control characters');
+// eslint-disable-next-line no-control-regex
+const CONTROL = /[\u0000-\u001f\u007f]/;
+const oneLine = (max: number) => z.string().max(max).refine((s) => !CONTROL.test(s), 'must be one line of text without control characters');
 
 export interface GpuEmitResult {
   experiment: string;
