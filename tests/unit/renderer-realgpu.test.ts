@@ -210,3 +210,85 @@ describe('the Real GPU page', () => {
     expect(router.currentRoute.value.path).toBe(`/runs/${RUN_ID}`);
   });
 });
+
+describe('the run view of a real run', () => {
+  async function mountRealRun(): Promise<{ w: VueWrapper; preset: ReturnType<typeof vi.fn>; list: ReturnType<typeof vi.fn> }> {
+    const { default: RunView } = await import('../../src-renderer/src/views/RunView.vue');
+    const rec = realRunRecord(fixture('banks-64'), { source: 'banks-64.jsonl', measuredAt: Date.UTC(2026, 10, 3) });
+    const detail = {
+      id: RUN_ID,
+      experiment: rec.experiment,
+      title: rec.title,
+      presetId: 'real-nvidia-h100-80gb-hbm3',
+      presetName: `${rec.device.name} (real)`,
+      seed: 0,
+      simVersion: '1',
+      status: 'done',
+      error: null,
+      createdAt: 1,
+      startedAt: 1,
+      finishedAt: 1,
+      durationMs: null,
+      tags: [],
+      notes: '',
+      real: true,
+      preset: null,
+      device: rec.device,
+      params: rec.params,
+      result: { ...rec.result, series: rec.result.series.map((s) => ({ ...s, x: Float64Array.from(s.x), y: Float64Array.from(s.y) })) },
+    };
+    const preset = vi.fn(async () => ({ preset: { id: 'h100-measured', name: 'H100 measured' }, base: 'titan', applied: [{ path: 'shared.latency.base', value: 29.08, finding: 'shared.base' }], skipped: [] }));
+    const list = vi.fn(async () => ({ total: 0, items: [] }));
+    const lab = {
+      runs: { get: vi.fn(async () => detail), list, start: vi.fn() },
+      presets: { list: vi.fn(async () => []), get: vi.fn() },
+      experiments: { list: vi.fn(async () => []) },
+      reproduce: { references: vi.fn(async () => ({ runId: RUN_ID, rows: [], findings: [], unmatched: [] })) },
+      gpu: { preset },
+      app: { version: vi.fn() },
+      on: () => () => {},
+    } as unknown as LabApi;
+    setActivePinia(createPinia());
+    setLab(lab);
+    router = createRouter({
+      history: createMemoryHistory(),
+      routes: [
+        { path: '/runs/:id', component: RunView, props: true },
+        { path: '/:p(.*)*', component: { template: '<div />' } },
+      ],
+    });
+    await router.push(`/runs/${RUN_ID}`);
+    wrapper = mount(RunView, { props: { id: RUN_ID }, global: { plugins: [router] }, attachTo: document.body });
+    await flushPromises();
+    return { w: wrapper, preset, list };
+  }
+
+  it('shows the device marked real, its record, no rerun, and no preset or paper value beside the findings', async () => {
+    const { w } = await mountRealRun();
+    expect(w.find('[data-testid="real-badge"]').text()).toBe('real');
+    expect(w.find('[data-testid="run-preset"]').text()).toContain('NVIDIA H100 80GB HBM3');
+    expect(w.find('[data-testid="meta-device"]').text()).toContain('(real)');
+    expect(w.find('[data-testid="meta-measured"]').text()).toContain('banks-64.jsonl');
+    expect(w.find('[data-testid="rerun"]').exists()).toBe(false);
+    expect(w.find('[data-testid="real-note"]').exists()).toBe(true);
+    expect(w.text()).toContain('29.08');
+  });
+
+  it('makes a preset from the run with the name typed, then opens it', async () => {
+    const { w, preset } = await mountRealRun();
+    await w.find('[data-testid="make-preset"]').trigger('click');
+    await w.find('[data-testid="preset-name"]').setValue('H100 measured');
+    await w.find('[data-testid="preset-form"]').trigger('submit');
+    await flushPromises();
+    expect(preset).toHaveBeenCalledWith({ runId: RUN_ID, name: 'H100 measured' });
+    expect(router.currentRoute.value.fullPath).toBe('/presets?id=h100-measured');
+  });
+
+  it('compare with simulated says so when no simulated run of these parameters exists', async () => {
+    const { w, list } = await mountRealRun();
+    await w.find('[data-testid="compare-simulated"]').trigger('click');
+    await flushPromises();
+    expect(list).toHaveBeenCalledWith(expect.objectContaining({ experiment: 'shared-bank-stride', status: ['done'] }));
+    expect(router.currentRoute.value.path).toBe(`/runs/${RUN_ID}`);
+  });
+});
