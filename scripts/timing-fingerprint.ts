@@ -72,9 +72,15 @@ async function main(): Promise<void> {
       const preset = findPreset(id.startsWith('sl1') ? 'titan' : 'fermi480');
       if (!preset) continue;
       const s = process.cpuUsage();
-      const res = ex.run(preset, {}, 1, () => undefined);
+      let text: string;
+      try {
+        text = `result=${tap.hash(tap.stableText(ex.run(preset, {}, 1, () => undefined)))}`;
+      } catch (e) {
+        // An experiment whose defaults the preset refuses: its message is part of the fingerprint.
+        text = `result=error ${(e instanceof Error ? e.message : String(e)).split('\n')[0]}`;
+      }
       flush(`${id}@${preset.id}`);
-      console.log(`${id}@${preset.id} result=${tap.hash(tap.stableText(res))}`);
+      console.log(`${id}@${preset.id} ${text}`);
       const d = process.cpuUsage(s);
       console.log(`# ${id} cpu ${((d.user + d.system) / 1e6).toFixed(1)} s`);
     }

@@ -95,6 +95,7 @@ class Engine {
     l1.lsu = lsu;
     lsu.oc = oc;
     lsu.sched = sched;
+    sched.lsuBusy = lsu.lsuBusy;
     oc.lsu = lsu;
     oc.sched = sched;
     sl1.lsu = lsu;
@@ -163,14 +164,15 @@ class Engine {
     const smWake = m.smWake;
     const useMiq = miq.miqE > 0;
     const useNet = net.ejQ > 0;
+    const useDram = dq.dqCap > 0 || dq.dramT !== null;
     for (;;) {
       this.processEvents();
       let act = false;
       if (useMiq) for (let sm = 0; sm < sms; sm++) if (miq.step(sm)) act = true;
       for (let sm = 0; sm < sms; sm++) if (lsu.step(sm)) act = true;
       if (useNet && net.step()) act = true;
-      if (l2.step()) act = true;
-      if (dq.step()) act = true;
+      if (l2.qSlices > 0 && l2.step()) act = true;
+      if (useDram && dq.step()) act = true;
       for (let sm = 0; sm < sms; sm++) if (smBlocks[sm] > 0 && sched.step(sm)) act = true;
       if (dispatch.pending) {
         dispatch.step();

@@ -66,6 +66,7 @@ export class Dispatch {
     this.pending = 0;
     this.doneWarps = 0;
     this.totalWarps = 0;
+    this.issue = null as unknown as Issue;
   }
 
   /** A kernel starts: no block is dealt yet. Throws when one block does not fit an empty SM. */

@@ -180,7 +180,7 @@ export class DramQueue {
     bytes = Math.ceil(bytes / this.burst) * this.burst;
     const busy = bytes * this.chanCyclesPerByte;
     this.chFree[ch] = t + busy;
-    this.st.bytesDram += bytes;
+    this.st.bytesDram[0] += bytes;
     this.st.reqDram++;
     return t + busy;
   }

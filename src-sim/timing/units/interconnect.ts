@@ -31,8 +31,8 @@ export class Interconnect {
   /** Next free cycle of each SM's port up and down, and of the shared crossbar each way. */
   declare readonly upFree: Float64Array;
   declare readonly downFree: Float64Array;
-  declare upTotalFree: number;
-  declare downTotalFree: number;
+  /** The shared crossbar's next free cycle up (0) and down (1): fractional cycles, kept in a Float64Array so the unit's shape never changes. */
+  declare readonly totalFree: Float64Array;
   /** interconnect.responsePorts: each slice's own output port (next free cycle), cycles per byte there. */
   declare readonly respPorts: boolean;
   declare readonly slDownFree: Float64Array;
@@ -63,8 +63,8 @@ export class Interconnect {
     this.totalCyclesPerByte = 1 / c.interconnect.bytesPerCycleTotal;
     this.upFree = new Float64Array(m.sms);
     this.downFree = new Float64Array(m.sms);
-    this.upTotalFree = 0;
-    this.downTotalFree = 0;
+    this.totalFree = new Float64Array(2);
+    this.l2 = null as unknown as L2Slices;
     this.respPorts = c.interconnect.responsePorts === true;
     this.slDownFree = new Float64Array(c.l2.partitions);
     this.slCyclesPerByte = c.l2.partitions / c.interconnect.bytesPerCycleTotal;
@@ -97,8 +97,9 @@ export class Interconnect {
     const m = this.m;
     const sm = this.pk.pSm[p];
     const bytes = this.upBytes(p);
-    let t = m.now > this.upTotalFree ? m.now : this.upTotalFree;
-    this.upTotalFree = t + bytes * this.totalCyclesPerByte;
+    const tf = this.totalFree;
+    let t = m.now > tf[0] ? m.now : tf[0];
+    tf[0] = t + bytes * this.totalCyclesPerByte;
     if (this.upFree[sm] > t) t = this.upFree[sm];
     this.upFree[sm] = t + bytes * this.smCyclesPerByte;
     if (this.ejQ > 0) {
@@ -119,8 +120,9 @@ export class Interconnect {
     const pk = this.pk;
     const sm = pk.pSm[p];
     const bytes = this.respPorts ? pk.pBytes[p] + REQUEST_BYTES : pk.pBytes[p];
-    let t = ready > this.downTotalFree ? ready : this.downTotalFree;
-    this.downTotalFree = t + bytes * this.totalCyclesPerByte;
+    const tf = this.totalFree;
+    let t = ready > tf[1] ? ready : tf[1];
+    tf[1] = t + bytes * this.totalCyclesPerByte;
     if (this.respPorts) {
       // responsePorts: the slice's own port first (one flit per interconnect cycle per node).
       const sl = pk.pSlice[p];
@@ -129,7 +131,7 @@ export class Interconnect {
     }
     if (this.downFree[sm] > t) t = this.downFree[sm];
     this.downFree[sm] = t + bytes * this.smCyclesPerByte;
-    this.st.bytesIcnt += bytes;
+    this.st.bytesIcnt[0] += bytes;
     this.m.events.push(Math.ceil(t + bytes * this.smCyclesPerByte + this.latency), EV_SM_ARRIVE, p);
   }
 

@@ -132,6 +132,7 @@ export class L2Slices {
     this.qLen = new Int32Array(P);
     this.qMask = new Int32Array(Math.ceil(P / 32));
     this.qSlices = 0;
+    this.dq = null as unknown as DramQueue;
   }
 
   /** A request reached its slice (EV_L2_ARRIVE): it joins the slice's queue. */

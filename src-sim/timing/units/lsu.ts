@@ -55,7 +55,15 @@ export class Lsu {
   declare readonly wbPort: boolean;
   declare readonly wbFree: Float64Array;
 
+  // The scoreboard's arrays (machine.ts), held directly: one property load instead of two.
+  declare readonly rPending: Int32Array;
+  declare readonly rReady: Float64Array;
+  declare readonly wPending: Int32Array;
+
   constructor(m: Machine, pk: Packets, st: Stats, co: Coalescer, net: Interconnect, l1: L1) {
+    this.rPending = m.rPending;
+    this.rReady = m.rReady;
+    this.wPending = m.wPending;
     this.m = m;
     this.pk = pk;
     this.st = st;
@@ -74,6 +82,8 @@ export class Lsu {
     this.bypassBytes = m.c.bypassBytes;
     this.wbPort = m.c.writebackPort === true;
     this.wbFree = new Float64Array(S);
+    this.oc = null as unknown as OperandCollector;
+    this.sched = null as unknown as Scheduler;
   }
 
   /** The LSU of sm takes warp w's instruction, whose groups are in its buffer; `reg` its destination (-1: none). */
@@ -86,11 +96,11 @@ export class Lsu {
     m.lsuStall[sm] = -1;
     if (reg >= 0) {
       const i = w * R + reg;
-      m.rPending[i]++;
-      m.wPending[w]++;
+      this.rPending[i]++;
+      this.wPending[w]++;
       m.rIssue[i] = m.now;
-      m.rReady[i] = m.now;
-    } else if (m.acks) m.wPending[w]++; // storeAcks: the warp cannot end while the LSU still serves its store
+      this.rReady[i] = m.now;
+    } else if (m.acks) this.wPending[w]++; // storeAcks: the warp cannot end while the LSU still serves its store
   }
 
   /** One cycle of an SM's LSU: serves one group; true when it served one (or is still busy with the last). */
@@ -114,8 +124,8 @@ export class Lsu {
         let mask = co.gMask[g];
         for (let b = 0; mask !== 0; b++, mask >>>= 1) {
           if (!(mask & 1)) continue;
-          m.rPending[w * R + r]++;
-          m.wPending[w]++;
+          this.rPending[w * R + r]++;
+          this.wPending[w]++;
           this.net.sendUp(this.pk.alloc(sm, PK_READ, addr + b * seg, seg, w, r, now));
         }
         break;
@@ -131,7 +141,7 @@ export class Lsu {
         if (r >= 0) {
           const i = w * R + r;
           const ready = t + this.shLatency;
-          if (m.rReady[i] < ready) m.rReady[i] = ready;
+          if (this.rReady[i] < ready) this.rReady[i] = ready;
         }
         break;
       }
@@ -146,7 +156,7 @@ export class Lsu {
     } else {
       this.lsuBusy[sm] = 0;
       if (r >= 0) this.complete(w, r, now);
-      else if (m.acks && --m.wPending[w] === 0) m.wake(w);
+      else if (m.acks && --this.wPending[w] === 0) m.wake(w);
       const oc = this.oc;
       if (oc.ocN > 0) oc.toLsu(sm);
       else if (oc.memQ > 0) oc.nextFromQueue(sm);
@@ -169,11 +179,11 @@ export class Lsu {
   complete(w: number, r: number, t: number): void {
     const m = this.m;
     const i = w * R + r;
-    if (m.rReady[i] < t) m.rReady[i] = t;
-    const left = --m.wPending[w];
-    if (--m.rPending[i] === 0) {
+    if (this.rReady[i] < t) this.rReady[i] = t;
+    const left = --this.wPending[w];
+    if (--this.rPending[i] === 0) {
       if (r !== m.k.hiddenReg) {
-        this.st.latSum += m.rReady[i] - m.rIssue[i];
+        this.st.latSum[0] += this.rReady[i] - m.rIssue[i];
         this.st.latCount++;
       }
     } else if (left !== 0) return;
@@ -206,17 +216,17 @@ export class Lsu {
       // storeAcks: a store's reply; the warp may end once none is outstanding. GPGPU-Sim's
       // averagemflatency counts it too (simt_core_cluster::icnt_cycle calls memlatstat_read_done for
       // every data response, WRITE_ACKs included).
-      this.st.fetchLatSum += m.now - pk.pIssue[p];
+      this.st.fetchLatSum[0] += m.now - pk.pIssue[p];
       this.st.fetchLatCount++;
       const w = pk.pA[p];
-      if (--m.wPending[w] === 0) {
+      if (--this.wPending[w] === 0) {
         m.wake(w);
         if (m.smWake[sm] > m.now) m.smWake[sm] = m.now;
       }
       pk.free(p);
       return;
     }
-    this.st.fetchLatSum += m.now - pk.pIssue[p];
+    this.st.fetchLatSum[0] += m.now - pk.pIssue[p];
     this.st.fetchLatCount++;
     if (pk.pKind[p] === PK_L1FILL) this.l1.fill(sm, pk.pA[p]);
     else this.complete(pk.pA[p], pk.pB[p], this.writebackAt(sm));

@@ -93,6 +93,7 @@ export class Machine {
     this.now = 0;
     this.events = new EventQueue(8192);
     this.prog = [];
+    this.k = null as unknown as CompiledKernel;
 
     const W = this.sms * this.maxW;
     this.wState = new Uint8Array(W);

@@ -67,6 +67,8 @@ export class OperandCollector {
     this.ocLast = new Int32Array(S);
     this.ocNext = new Float64Array(S);
     this.slotUsed = new Uint8Array(S * Math.max(1, memQ));
+    this.lsu = null as unknown as Lsu;
+    this.sched = null as unknown as Scheduler;
   }
 
   /** Group buffer regions the coalescer needs: one per LSU and one per queue slot. */

@@ -1,5 +1,6 @@
 import { schedulerOf } from '../types';
 import * as K from './codes';
+import type { CInstr } from '../compile';
 import type { Fetch } from './fetch';
 import type { Issue } from './issue';
 import type { Machine } from './machine';
@@ -41,6 +42,34 @@ export class Scheduler {
   declare readonly wLsuListed: Uint8Array;
   declare readonly lsuWaiters: Int32Array;
   declare readonly lsuWaitTop: Int32Array;
+  // The machine's and the memory pipeline's arrays this unit reads in its hot loop, held directly
+  // (the same arrays, never reallocated): one property load instead of two.
+  declare readonly wState: Uint8Array;
+  declare readonly wWait: Float64Array;
+  declare readonly wNext: Float64Array;
+  declare readonly wAge: Float64Array;
+  declare readonly wPc: Int32Array;
+  declare readonly wPhase: Uint8Array;
+  declare readonly wPending: Int32Array;
+  declare readonly wAluRemain: Int32Array;
+  declare readonly rPending: Int32Array;
+  declare readonly rReady: Float64Array;
+  declare readonly mqLen: Int32Array;
+  declare readonly ocIdoc: Int32Array;
+  declare readonly memQ: number;
+  declare readonly ocN: number;
+  declare readonly schedNext: Float64Array;
+  declare readonly smWake: Float64Array;
+  /** The cycle being stepped (m.now, copied at the start of step: probe, canIssue and wakeTime run only inside it). */
+  declare now: number;
+  /** The kernel's program and its hidden register (set by start), the fetch unit's buffers. */
+  declare prog: CInstr[];
+  declare hiddenReg: number;
+  declare readonly ibufSize: number;
+  declare readonly wIb: Int32Array;
+  declare readonly wIbReady: Float64Array;
+  /** Set by the engine: the LSUs' busy flags (lsu.ts). */
+  declare lsuBusy: Uint8Array;
 
   constructor(m: Machine, fetch: Fetch, oc: OperandCollector, issueUnit: Issue) {
     const S = m.sms;
@@ -54,21 +83,56 @@ export class Scheduler {
     this.wLsuListed = new Uint8Array(S * m.maxW);
     this.lsuWaiters = new Int32Array(S * m.maxW);
     this.lsuWaitTop = new Int32Array(S);
+    this.wState = m.wState;
+    this.wWait = m.wWait;
+    this.wNext = m.wNext;
+    this.wAge = m.wAge;
+    this.wPc = m.wPc;
+    this.wPhase = m.wPhase;
+    this.wPending = m.wPending;
+    this.wAluRemain = m.wAluRemain;
+    this.rPending = m.rPending;
+    this.rReady = m.rReady;
+    this.schedNext = m.schedNext;
+    this.smWake = m.smWake;
+    this.now = 0;
+    this.prog = [];
+    this.hiddenReg = 0;
+    this.ibufSize = fetch.ibufSize;
+    this.wIb = fetch.wIb;
+    this.wIbReady = fetch.wIbReady;
+    this.lsuBusy = new Uint8Array(0);
+    this.mqLen = oc.mqLen;
+    this.ocIdoc = oc.ocIdoc;
+    this.memQ = oc.memQ;
+    this.ocN = oc.ocN;
   }
 
-  /** A kernel starts: no scheduler has issued a warp of it. */
+  /** The LSU of sm is idle with nothing queued (operand-collector.ts idle, inline). */
+  private lsuIdle(sm: number): boolean {
+    return this.lsuBusy[sm] === 0 && this.mqLen[sm] === 0;
+  }
+
+  /** An ordinary memory instruction may issue on sm now (operand-collector.ts room, inline). */
+  private lsuRoom(sm: number): boolean {
+    if (this.ocN > 0) return this.ocIdoc[sm] < 0;
+    return this.lsuBusy[sm] === 0 || this.mqLen[sm] < this.memQ;
+  }
+
+  /** A kernel starts (m.k and m.prog set): no scheduler has issued a warp of it. */
   start(): void {
     const m = this.m;
+    this.prog = m.prog;
+    this.hiddenReg = m.k.hiddenReg;
     m.schedNext.fill(0);
     for (let sm = 0; sm < m.sms; sm++) this.lastIssued.fill(-1, sm * m.nsched, (sm + 1) * m.nsched);
   }
 
   private regsReady(w: number, uses: Int32Array): boolean {
-    const m = this.m;
     const b = w * R;
     for (let i = 0; i < uses.length; i++) {
       const r = b + uses[i];
-      if (m.rPending[r] !== 0 || m.rReady[r] > m.now) return false;
+      if (this.rPending[r] !== 0 || this.rReady[r] > this.now) return false;
     }
     return true;
   }
@@ -80,13 +144,13 @@ export class Scheduler {
    */
   private probe(sm: number, w: number): boolean {
     const m = this.m;
-    if (m.wNext[w] > m.now) return false;
+    if (this.wNext[w] > this.now) return false;
     if (this.canIssue(sm, w)) return true;
     const t = this.wakeTime(sm, w);
-    m.wNext[w] = t;
+    this.wNext[w] = t;
     // (waits on the LSU: an ordinary access for room in its queue, an S-L1 access for it to be idle)
-    if (t === Infinity && !this.oc.idle(sm) && !this.wLsuListed[w] && m.wState[w] === W_ACTIVE) {
-      const ins = m.prog[m.wPc[w]];
+    if (t === Infinity && !this.lsuIdle(sm) && !this.wLsuListed[w] && this.wState[w] === W_ACTIVE) {
+      const ins = this.prog[this.wPc[w]];
       if (ins.op === OP_LD || ins.op === OP_ST || ins.op === OP_EXIT) {
         this.wLsuListed[w] = 1;
         this.lsuWaiters[sm * m.maxW + this.lsuWaitTop[sm]++] = w;
@@ -108,57 +172,53 @@ export class Scheduler {
 
   /** Whether warp w (on SM sm) can issue its next instruction this cycle. */
   private canIssue(sm: number, w: number): boolean {
-    const m = this.m;
-    const now = m.now;
-    if (m.wState[w] !== W_ACTIVE || m.wWait[w] > now) return false;
-    const f = this.fetch;
-    if (f.ibufSize > 0 && (f.wIb[w] === 0 || f.wIbReady[w] > now)) return false;
-    if (m.rPending[w * R + m.k.hiddenReg] !== 0) return false;
-    const ins = m.prog[m.wPc[w]];
+    const now = this.now;
+    if (this.wState[w] !== W_ACTIVE || this.wWait[w] > now) return false;
+    if (this.ibufSize > 0 && (this.wIb[w] === 0 || this.wIbReady[w] > now)) return false;
+    if (this.rPending[w * R + this.hiddenReg] !== 0) return false;
+    const ins = this.prog[this.wPc[w]];
     switch (ins.op) {
       case OP_ALU:
-        if (m.wAluRemain[w] > 0) return true;
-        return this.regsReady(w, ins.uses) && (ins.dst < 0 || m.rPending[w * R + ins.dst] === 0);
+        if (this.wAluRemain[w] > 0) return true;
+        return this.regsReady(w, ins.uses) && (ins.dst < 0 || this.rPending[w * R + ins.dst] === 0);
       case OP_LD:
-        if (ins.sl1 && m.wPhase[w] < 2) return m.rPending[w * R + ins.dst] === 0;
-        return (ins.sl1 ? this.oc.idle(sm) : this.oc.room(sm)) && m.rPending[w * R + ins.dst] === 0;
+        if (ins.sl1 && this.wPhase[w] < 2) return this.rPending[w * R + ins.dst] === 0;
+        return (ins.sl1 ? this.lsuIdle(sm) : this.lsuRoom(sm)) && this.rPending[w * R + ins.dst] === 0;
       case OP_ST:
         if (!this.regsReady(w, ins.uses)) return false;
-        if (ins.sl1 && m.wPhase[w] < 2) return true;
-        return ins.sl1 ? this.oc.idle(sm) : this.oc.room(sm);
+        if (ins.sl1 && this.wPhase[w] < 2) return true;
+        return ins.sl1 ? this.lsuIdle(sm) : this.lsuRoom(sm);
       case OP_SYNC:
         return true;
       case OP_EXIT:
-        if (m.wPhase[w] === 1) return true;
-        if (m.wPhase[w] === 2) return this.oc.idle(sm);
-        return m.wPending[w] === 0;
+        if (this.wPhase[w] === 1) return true;
+        if (this.wPhase[w] === 2) return this.lsuIdle(sm);
+        return this.wPending[w] === 0;
     }
     return false;
   }
 
   /** Earliest cycle after now at which warp w could issue if no event happened (Infinity: only an event can free it). */
   private wakeTime(sm: number, w: number): number {
-    const m = this.m;
-    const now = m.now;
-    if (m.wState[w] !== W_ACTIVE) return Infinity;
-    if (m.rPending[w * R + m.k.hiddenReg] !== 0) return Infinity;
-    let t = m.wWait[w] > now ? m.wWait[w] : now + 1;
-    const f = this.fetch;
-    if (f.ibufSize > 0) {
-      if (f.wIb[w] === 0) return Infinity; // the fetch unit wakes it
-      if (f.wIbReady[w] > t) t = f.wIbReady[w];
+    const now = this.now;
+    if (this.wState[w] !== W_ACTIVE) return Infinity;
+    if (this.rPending[w * R + this.hiddenReg] !== 0) return Infinity;
+    let t = this.wWait[w] > now ? this.wWait[w] : now + 1;
+    if (this.ibufSize > 0) {
+      if (this.wIb[w] === 0) return Infinity; // the fetch unit wakes it
+      if (this.wIbReady[w] > t) t = this.wIbReady[w];
     }
-    const ins = m.prog[m.wPc[w]];
+    const ins = this.prog[this.wPc[w]];
     const b = w * R;
-    if (ins.op === OP_ALU && m.wAluRemain[w] > 0) return t;
-    if (ins.op === OP_EXIT) return m.wPending[w] === 0 || m.wPhase[w] === 1 ? t : Infinity;
-    if ((ins.op === OP_LD || ins.op === OP_ALU) && ins.dst >= 0 && m.rPending[b + ins.dst] !== 0) return Infinity;
+    if (ins.op === OP_ALU && this.wAluRemain[w] > 0) return t;
+    if (ins.op === OP_EXIT) return this.wPending[w] === 0 || this.wPhase[w] === 1 ? t : Infinity;
+    if ((ins.op === OP_LD || ins.op === OP_ALU) && ins.dst >= 0 && this.rPending[b + ins.dst] !== 0) return Infinity;
     for (let i = 0; i < ins.uses.length; i++) {
       const r = b + ins.uses[i];
-      if (m.rPending[r] !== 0) return Infinity;
-      if (m.rReady[r] > t) t = m.rReady[r];
+      if (this.rPending[r] !== 0) return Infinity;
+      if (this.rReady[r] > t) t = this.rReady[r];
     }
-    if ((ins.op === OP_LD || ins.op === OP_ST) && !(ins.sl1 ? this.oc.idle(sm) : this.oc.room(sm)) && !(ins.sl1 && m.wPhase[w] < 2)) return Infinity;
+    if ((ins.op === OP_LD || ins.op === OP_ST) && !(ins.sl1 ? this.lsuIdle(sm) : this.lsuRoom(sm)) && !(ins.sl1 && this.wPhase[w] < 2)) return Infinity;
     return t;
   }
 
@@ -167,14 +227,17 @@ export class Scheduler {
     const m = this.m;
     const end = first - (first % m.maxW) + m.maxW;
     let lo = Infinity;
-    for (let w = first; w < end; w += m.nsched) if (m.wNext[w] < lo) lo = m.wNext[w];
+    for (let w = first; w < end; w += m.nsched) if (this.wNext[w] < lo) lo = this.wNext[w];
     return lo;
   }
 
   /** One cycle of an SM's schedulers (and its memory pipeline and fetch unit); true when any issued. */
   step(sm: number): boolean {
     const m = this.m;
-    if (m.smWake[sm] > m.now) return false;
+    const now = m.now;
+    const smWake = this.smWake;
+    if (smWake[sm] > now) return false;
+    this.now = now;
     const oc = this.oc;
     const fetch = this.fetch;
     // (the LSU taking an instruction keeps the clock running: the main loop's LSU step serves it)
@@ -182,12 +245,12 @@ export class Scheduler {
     const S = m.nsched;
     const maxW = m.maxW;
     const base = sm * maxW;
-    const schedNext = m.schedNext;
+    const schedNext = this.schedNext;
     // Schedulers go in a fixed order each cycle, as GPGPU-Sim's issue stage (the LSU takes one instruction per cycle).
     for (let s = 0; s < S; s++) {
       const li = sm * S + s;
-      if (this.schedFree[li] > m.now) continue; // still issuing its previous instruction
-      if (schedNext[li] > m.now) continue; // every warp's wake time is still ahead: no probe could succeed
+      if (this.schedFree[li] > now) continue; // still issuing its previous instruction
+      if (schedNext[li] > now) continue; // every warp's wake time is still ahead: no probe could succeed
       const last = this.lastIssued[li];
       let pick = -1;
       if (this.gto) {
@@ -196,8 +259,8 @@ export class Scheduler {
           let bestAge = Infinity;
           for (let l = s; l < maxW; l += S) {
             const w = base + l;
-            if (m.wAge[w] < bestAge && this.probe(sm, w)) {
-              bestAge = m.wAge[w];
+            if (this.wAge[w] < bestAge && this.probe(sm, w)) {
+              bestAge = this.wAge[w];
               pick = w;
             }
           }
@@ -207,8 +270,7 @@ export class Scheduler {
         const count = Math.ceil((maxW - s) / S);
         let k = last >= 0 ? ((last - base - s) / S + 1) % count : 0;
         let lo = Infinity;
-        const wNext = m.wNext;
-        const now = m.now;
+        const wNext = this.wNext;
         for (let n = 0; n < count; n++, k = k + 1 === count ? 0 : k + 1) {
           const w = base + s + k * S;
           const nx = wNext[w];
@@ -228,13 +290,13 @@ export class Scheduler {
       if (pick >= 0) {
         this.lastIssued[li] = pick;
         this.issueUnit.execute(sm, pick);
-        if (fetch.ibufSize > 0 && --fetch.wIb[pick] === 0 && m.wState[pick] !== W_DONE) fetch.request(sm, pick);
-        this.schedFree[li] = m.now + m.issueCycles;
+        if (fetch.ibufSize > 0 && --fetch.wIb[pick] === 0 && this.wState[pick] !== W_DONE) fetch.request(sm, pick);
+        this.schedFree[li] = now + m.issueCycles;
         any = true;
       }
     }
-    if (fetch.fqLen[sm] > 0 && fetch.fetchFree[sm] <= m.now) fetch.step(sm);
-    if (any) m.smWake[sm] = m.now + 1;
+    if (fetch.fqLen[sm] > 0 && fetch.fetchFree[sm] <= now) fetch.step(sm);
+    if (any) smWake[sm] = now + 1;
     else {
       // Nothing could issue: sleep until the earliest warp could, or until an event wakes the SM.
       // Every warp of a free scheduler was probed or has a wake time still ahead (wNext); a busy
@@ -246,19 +308,19 @@ export class Scheduler {
       let t = Infinity;
       for (let s = 0; s < S; s++) {
         const free = this.schedFree[sm * S + s];
-        const lo = free > m.now ? free : schedNext[sm * S + s];
+        const lo = free > now ? free : schedNext[sm * S + s];
         if (lo < t) t = lo;
       }
       if (fetch.fqLen[sm] > 0) {
-        const f = fetch.fetchFree[sm] > m.now ? fetch.fetchFree[sm] : m.now + 1;
+        const f = fetch.fetchFree[sm] > now ? fetch.fetchFree[sm] : now + 1;
         if (f < t) t = f;
       }
-      m.smWake[sm] = t;
+      smWake[sm] = t;
     }
     if (oc.ocN > 0) {
       // Stages that moved or entries issued this cycle: when the pipeline can move next.
       if (oc.mqLen[sm] > 0) oc.stepTime(sm);
-      if (oc.mqLen[sm] > 0 && m.smWake[sm] > oc.ocNext[sm]) m.smWake[sm] = oc.ocNext[sm];
+      if (oc.mqLen[sm] > 0 && smWake[sm] > oc.ocNext[sm]) smWake[sm] = oc.ocNext[sm];
     }
     return any;
   }

@@ -38,6 +38,8 @@ export class Sl1Lines {
     this.tag = new Float64Array(0);
     this.dirty = new Uint8Array(0);
     this.slots = 0;
+    this.lsu = null as unknown as Lsu;
+    this.oc = null as unknown as OperandCollector;
   }
 
   /** A kernel starts: room for its cached arrays. */

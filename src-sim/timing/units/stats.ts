@@ -10,6 +10,9 @@ import { S_MISSQUEUE } from './codes';
  */
 export class Stats {
   // ---- counters (written by the unit named) ----
+  // Sums that may pass 2^30 or be fractional (latencies, bytes, occupancy) are single-slot
+  // Float64Arrays: a number field that turns from a small integer into a double changes the
+  // object's shape mid-run, and with it the code of every unit that holds this object.
   /** Scheduler, S-L1. */
   declare warpInstructions: number;
   /** L1 (loads), LSU. */
@@ -22,14 +25,14 @@ export class Stats {
   declare hitL2: number;
   /** DRAM queue. */
   declare reqDram: number;
-  declare bytesDram: number;
+  declare readonly bytesDram: Float64Array;
   /** Interconnect. */
-  declare bytesIcnt: number;
+  declare readonly bytesIcnt: Float64Array;
   /** Scoreboard: load latency (issue to the register's last group), per register. */
-  declare latSum: number;
+  declare readonly latSum: Float64Array;
   declare latCount: number;
   /** LSU writeback: every response's time from its packet's creation. */
-  declare fetchLatSum: number;
+  declare readonly fetchLatSum: Float64Array;
   declare fetchLatCount: number;
   /** LSU stall cycles by reason (index S_*; 4: a full L1 miss queue, kept apart from LASH's reasons). */
   declare readonly stalls: Float64Array;
@@ -51,8 +54,8 @@ export class Stats {
   declare readonly epochLen: number;
   declare readonly sms: number;
   declare epochIdx: number;
-  declare accMshr: number;
-  declare accMerger: number;
+  declare readonly accMshr: Float64Array;
+  declare readonly accMerger: Float64Array;
   declare accInstr: number;
   declare accStall: number;
   declare readonly eCycle: number[];
@@ -69,11 +72,12 @@ export class Stats {
     this.hitL1 = 0;
     this.fetchL1 = 0;
     this.hitL2 = 0;
-    this.bytesIcnt = 0;
-    this.bytesDram = 0;
-    this.latSum = 0;
+    this.bytesIcnt = new Float64Array(1);
+    this.bytesDram = new Float64Array(1);
+    // (fractional: a Float64Array slot, so the object's shape never changes during a run)
+    this.latSum = new Float64Array(1);
     this.latCount = 0;
-    this.fetchLatSum = 0;
+    this.fetchLatSum = new Float64Array(1);
     this.fetchLatCount = 0;
     this.stalls = new Float64Array(5);
     this.sharedAccesses = 0;
@@ -90,8 +94,8 @@ export class Stats {
     this.epochLen = Math.max(1, Math.round(epochCycles));
     this.sms = sms;
     this.epochIdx = 0;
-    this.accMshr = 0;
-    this.accMerger = 0;
+    this.accMshr = new Float64Array(1);
+    this.accMerger = new Float64Array(1);
     this.accInstr = 0;
     this.accStall = 0;
     this.eCycle = [];
@@ -114,8 +118,8 @@ export class Stats {
     while (t < end) {
       const boundary = (this.epochIdx + 1) * this.epochLen;
       const seg = (end < boundary ? end : boundary) - t;
-      this.accMshr += this.mshrInUse * seg;
-      this.accMerger += this.mergersInUse * seg;
+      this.accMshr[0] += this.mshrInUse * seg;
+      this.accMerger[0] += this.mergersInUse * seg;
       t += seg;
       if (t >= boundary) this.closeEpoch(this.epochLen);
     }
@@ -123,12 +127,12 @@ export class Stats {
 
   closeEpoch(len: number): void {
     this.eCycle.push(this.epochIdx * this.epochLen);
-    this.eMshr.push(this.accMshr / len / this.sms);
-    this.eMerger.push(this.accMerger / len / this.sms);
+    this.eMshr.push(this.accMshr[0] / len / this.sms);
+    this.eMerger.push(this.accMerger[0] / len / this.sms);
     this.eInstr.push(this.accInstr);
     this.eStall.push(this.accStall);
-    this.accMshr = 0;
-    this.accMerger = 0;
+    this.accMshr[0] = 0;
+    this.accMerger[0] = 0;
     this.accInstr = 0;
     this.accStall = 0;
     this.epochIdx++;
@@ -155,7 +159,7 @@ export class Stats {
         l1: this.reqL1 > 0 ? (this.reqL1 - this.hitL1) / this.reqL1 : 0,
         l2: this.reqL2 > 0 ? (this.reqL2 - this.hitL2) / this.reqL2 : 0,
       },
-      bytes: { interconnect: this.bytesIcnt, dram: dram ? dram.bytes : this.bytesDram },
+      bytes: { interconnect: this.bytesIcnt[0], dram: dram ? dram.bytes : this.bytesDram[0] },
       // With the command-level model: GPGPU-Sim's bw_util (dram.cc), data-bus cycles of the column
       // commands over all DRAM cycles of all channels.
       dramUtilisation:
@@ -163,9 +167,9 @@ export class Stats {
           ? 0
           : dram
             ? (dram.colCmds * dram.busCycles) / ((channels * cycles) / dram.period)
-            : this.bytesDram / (bytesPerCycle * cycles),
-      avgMemLatency: this.latCount > 0 ? this.latSum / this.latCount : 0,
-      avgFetchLatency: this.fetchLatCount > 0 ? this.fetchLatSum / this.fetchLatCount : 0,
+            : this.bytesDram[0] / (bytesPerCycle * cycles),
+      avgMemLatency: this.latCount > 0 ? this.latSum[0] / this.latCount : 0,
+      avgFetchLatency: this.fetchLatCount > 0 ? this.fetchLatSum[0] / this.fetchLatCount : 0,
       peak: { mshrEntries: this.peakMshr, mergerFields: this.peakMergers },
       l1Fetches: this.fetchL1,
       ...(missQueue ? { missQueueStalls: this.stalls[S_MISSQUEUE] } : {}),
