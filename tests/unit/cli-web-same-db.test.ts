@@ -9,7 +9,7 @@ import { startLabServer } from '../../src-main/web/server';
 import type { LabServer } from '../../src-main/web/server';
 import { TempDir, testLab } from './lab-fixtures';
 
-/* The issue's "done when": a run started through the browser mode's HTTP API and one started by
+/* One database for every front end: a run started through the browser mode's HTTP API and one started by
    `gpulab run --save` land in the same database with identical results for the same seed, while
    the browser mode keeps the database open (and a run of its own going, which the CLI leaves
    alone). */

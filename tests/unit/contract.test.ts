@@ -61,7 +61,7 @@ const VALID: { [K in CallName]: ArgsOf<K> } = {
 };
 
 describe('the contract accepts good input', () => {
-  it('declares every call of the brief, namespaced', () => {
+  it('declares every call of the workbench, namespaced', () => {
     expect([...CALL_NAMES].sort()).toEqual(
       [
         'runs.start', 'runs.check', 'runs.list', 'runs.get', 'runs.trace', 'runs.cancel', 'runs.update', 'runs.delete',

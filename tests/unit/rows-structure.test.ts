@@ -11,7 +11,7 @@ const preset = (id: string): Preset => findPreset(id) as Preset;
 const clone = <T>(v: T): T => JSON.parse(JSON.stringify(v)) as T;
 
 describe('cache-structure rows', () => {
-  it('has the rows of the brief, each reference cited to MEI', () => {
+  it('has the cache-structure rows, each reference cited to MEI', () => {
     expect(ROWS.map((r) => r.id)).toEqual(['MEI-T4', 'MEI-F8', 'MEI-F9', 'MEI-L1-48', 'MEI-F12', 'MEI-METHOD']);
     for (const r of ROWS)
       for (const id of r.presets) {

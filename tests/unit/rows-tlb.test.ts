@@ -10,7 +10,7 @@ const MB = 1024 * KB;
 const preset = (id: string): Preset => findPreset(id) as Preset;
 
 describe('TLB rows', () => {
-  it('has the rows of the brief, each reference cited to its paper', () => {
+  it('has the TLB rows, each reference cited to its paper', () => {
     expect(ROWS.map((r) => r.id)).toEqual(['MEI-F10/F11', 'MEI-PAGE', 'MEI-K512', 'WONG-F13..F15', 'WONG-F16']);
     for (const r of ROWS)
       for (const id of r.presets) {

@@ -15,7 +15,7 @@ const row = (id: string) => {
 const check = (res: ReturnType<typeof runRow>, name: string) => res.checks.find((c) => c.name === name);
 
 describe('WONG memory rows on the Tesla preset', () => {
-  it('has the rows of the brief, each citing WONG for every reference', () => {
+  it('has the WONG memory rows, each citing WONG for every reference', () => {
     expect(ROWS.map((r) => r.id)).toEqual(['WONG-CLK', 'WONG-SHM', 'WONG-GLB', 'WONG-F10..F12', 'WONG-F17/F18', 'WONG-F20/F21']);
     for (const r of ROWS) {
       expect(r.paper).toBe('WONG');

@@ -45,7 +45,7 @@ interface Generated {
   jitter: number;
 }
 
-/** Seeded random geometries over the ranges of the brief: line 16..256 B, 1..64 sets, 1..24 ways, four policies, three index styles. */
+/** Seeded random geometries over these ranges: line 16..256 B, 1..64 sets, 1..24 ways, four policies, three index styles. */
 function generate(seed: number, count: number): Generated[] {
   const rng = new Rng(seed);
   const pick = <T>(a: readonly T[]): T => a[rng.int(a.length)];
