@@ -8,6 +8,7 @@
  *   npx tsx scripts/timing-fingerprint.ts                   # every LASH and SL1 row
  *   npx tsx scripts/timing-fingerprint.ts --quick           # a representative subset, for iteration
  *   npx tsx scripts/timing-fingerprint.ts --rows LASH-F4,SL1-F5 --experiments
+ *   npx tsx scripts/timing-fingerprint.ts --rows none --experiments --experiments-only launch-sweep
  *   npx tsx scripts/timing-fingerprint.ts > /tmp/after.txt && diff <(grep -v '^#' /tmp/before.txt) <(grep -v '^#' /tmp/after.txt)
  *
  * Lines starting with '#' carry timings and are not part of the fingerprint.
@@ -66,10 +67,11 @@ async function main(): Promise<void> {
     }
   }
   if (argv.includes('--experiments')) {
-    for (const id of TIMING_EXPERIMENTS) {
+    const only = arg('--experiments-only')?.split(',');
+    for (const id of only ?? TIMING_EXPERIMENTS) {
       const ex = findExperiment(id);
       if (!ex) continue;
-      const preset = findPreset(id.startsWith('sl1') ? 'titan' : 'fermi480');
+      const preset = findPreset(id.startsWith('sl1') || id === 'launch-sweep' ? 'titan' : 'fermi480');
       if (!preset) continue;
       const s = process.cpuUsage();
       let text: string;
