@@ -14,6 +14,7 @@ import { createMemoryHistory, createRouter, type Router } from 'vue-router';
 import type { ExperimentInfo, LabApi, LabEvents, RunDetail, RunReferences } from '../../src-main/contract';
 import { setLab } from '../../src-renderer/src/api';
 import LabChart from '../../src-renderer/src/components/LabChart.vue';
+import { setTheme } from '../../src-renderer/src/composables/theme';
 import { compare, findingRows, formatDeviation, formatValue, rowTags, trueValue } from '../../src-renderer/src/composables/findings';
 import { byteInterval, byteTicks, chartGroups, seriesOption, startsAtZero, traceOption, traceWindow, traceWindowUpdate, wantsLogX, xExtent, type ChartSeries } from '../../src-renderer/src/composables/runcharts';
 import { useNotify } from '../../src-renderer/src/stores/notify';
@@ -804,6 +805,23 @@ describe('LabChart', () => {
     expect(chart.getOption().xAxis[0].type).toBe('log');
     w.unmount();
     expect(chart.isDisposed()).toBe(true);
+  });
+
+  it("follows the sidebar's theme: its title and legend take the dark theme's text colour, and back", async () => {
+    const w = mount(LabChart, { props: { series: [s('a')], title: 'T' }, attachTo: document.body });
+    await flushPromises();
+    const vm = w.vm as unknown as { chart: { getOption(): Loose } };
+    const colour = (): unknown => vm.chart.getOption().title[0].textStyle.color;
+    const light = colour();
+    setTheme('dark');
+    await flushPromises();
+    expect(colour()).not.toBe(light);
+    expect(vm.chart.getOption().legend[0].textStyle.color).toBe(colour());
+    setTheme('light');
+    await flushPromises();
+    expect(colour()).toBe(light);
+    setTheme('system');
+    w.unmount();
   });
 });
 

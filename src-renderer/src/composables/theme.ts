@@ -36,3 +36,9 @@ export function setTheme(choice: ThemeChoice): void {
   }
   globalThis.dispatchEvent?.(new Event(THEME_EVENT));
 }
+
+/** Whether the workbench shows dark now: the choice, or the system's scheme where the choice is "system". */
+export function isDark(): boolean {
+  if (themeChoice.value !== 'system') return themeChoice.value === 'dark';
+  return typeof window !== 'undefined' && typeof window.matchMedia === 'function' && window.matchMedia('(prefers-color-scheme: dark)').matches;
+}
