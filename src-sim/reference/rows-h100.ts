@@ -53,7 +53,7 @@ const H100_REAL: ReproductionRow = {
     beside(
       known(
         lat('L2 hit latency', 290.7, `${H100}/avg-l2.jsonl (s = 64 B.plateau1.latency)`),
-        `the preset takes LUO24's 263 cycles, measured on an H800; this H100 reads 290.7 (and 291.4 with L1 bypassed): 9.5 % more (${DOC})`,
+        `the preset takes LUO24's 263 cycles, measured on an H800; this H100 reads 290.7 (and 291.4 with L1 bypassed): 9.5 % more: ${DOC}.`,
       ),
       'pchase-average',
       's = 64 B.plateau1.latency',
@@ -62,7 +62,7 @@ const H100_REAL: ReproductionRow = {
     beside(
       known(
         lat('device memory latency (cold misses)', 692.9, `${H100}/fine-16k-cold.jsonl (trace.level2.latency)`),
-        `the preset takes LUO24's 478.8 cycles (H800); this H100's cold misses read 521 to 1141 cycles, mean 692.9: the model is 31 % fast (${DOC})`,
+        `the preset takes LUO24's 478.8 cycles (H800); this H100's cold misses read 521 to 1141 cycles, mean 692.9: the model is 31 % fast: ${DOC}.`,
       ),
       'pchase-fine',
       'trace.level2.latency',
@@ -71,7 +71,7 @@ const H100_REAL: ReproductionRow = {
     beside(
       known(
         exact('L1 size with no shared memory', 240 * KB, 'B', `${H100}/avg-l1.jsonl (s = 128 B.level1.sizeBytes; the chase asks for carveout 0)`),
-        `the preset gives the L1 all 256 KB of the SM's on-chip memory when shared memory takes none; the H100's chase sees 240 KB (16 KB less) (${DOC})`,
+        `the preset gives the L1 all 256 KB of the SM's on-chip memory when shared memory takes none; the H100's chase sees 240 KB (16 KB less): ${DOC}.`,
       ),
       'pchase-average',
       's = 128 B.level1.sizeBytes',
@@ -80,7 +80,7 @@ const H100_REAL: ReproductionRow = {
     beside(
       known(
         exact('L1 size with 228 KB of shared memory', 20 * KB, 'B', `${H100}/avg-l1-c100.jsonl (s = 128 B.level1.sizeBytes; carveout 100 %)`),
-        `the preset's smallest L1 is the 28 KB the Hopper Tuning Guide leaves beside 228 KB of shared memory; the H100's chase sees 20 KB at every carveout from 10 % up (${DOC})`,
+        `the preset's smallest L1 is the 28 KB the Hopper Tuning Guide leaves beside 228 KB of shared memory; the H100's chase sees 20 KB at every carveout from 10 % up: ${DOC}.`,
       ),
       'pchase-average',
       's = 128 B.level1.sizeBytes',
@@ -89,7 +89,7 @@ const H100_REAL: ReproductionRow = {
     beside(exact('L1 fill unit (a cold miss every ...)', 32, 'B', `${H100}/fine-cold-s4.jsonl (trace.level2.everyBytes)`), 'pchase-fine', 'trace.level2.everyBytes', COLD_S4),
     known(
       exact('device-memory fill unit (an access to it every ...)', 64, 'B', `${H100}/fine-cold-s4.jsonl (trace.level3.everyBytes: the level of the device memory's latency)`),
-      `the preset fills L2 by 32 B sectors from device memory; the H100 brings in 64 B at a time (a 4 B-stride cold chase reaches device memory every 16th access, with L1 or without) (${DOC})`,
+      `the preset fills L2 by 32 B sectors from device memory; the H100 brings in 64 B at a time (a 4 B-stride cold chase reaches device memory every 16th access, with L1 or without): ${DOC}.`,
     ),
     beside(lat('shared memory latency', 29.08, `${H100}/banks-64.jsonl (shared.base)`), 'shared-bank-stride', 'shared.base', BANKS),
     beside(exact('shared memory cost per further conflicting access', 2, 'cycles', `${H100}/banks-64.jsonl (shared.perConflict)`), 'shared-bank-stride', 'shared.perConflict', BANKS),

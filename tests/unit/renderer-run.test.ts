@@ -28,12 +28,20 @@ import { fermi } from '../../src-sim/presets/fermi';
 import { kepler } from '../../src-sim/presets/kepler';
 import { tesla } from '../../src-sim/presets/tesla';
 import { titan } from '../../src-sim/presets/titan';
+import { hopper } from '../../src-sim/presets/hopper';
 
 // ---------------------------------------------------------------------------------------------
 // findings.ts
 // ---------------------------------------------------------------------------------------------
 
 describe('true values from the preset snapshot', () => {
+  it('a sectored cache: the line size a chase sees and a plateau below the line are the sector\'s', () => {
+    const p = { strides: [32], sizeFrom: 2 * 2 ** 20, sizeTo: 16 * 2 ** 20, sizeStep: 2 * 2 ** 20 };
+    // Hopper's L1: 128 B lines of 32 B sectors. At a 32 B stride every access misses the L1 and hits L2.
+    expect(trueValue('cache.lineBytes', hopper, { space: 'global' })).toMatchObject({ value: 32 });
+    expect(trueValue('s = 32 B.plateau1.latency', hopper, p)?.value).toBe(hopper.spaces.global.latency['L2/l1']);
+  });
+
   it('cache.* is the probed first level of the chosen space, with the L1 configuration applied', () => {
     const g = { space: 'global' };
     expect(trueValue('cache.sizeBytes', fermi, g)?.value).toBe(16 * 1024);

@@ -155,6 +155,9 @@ function levelProperty(level: CacheLevelConfig, prop: string, at: string): TrueV
     case 'reachBytes':
       return { value: level.sizeBytes, source: `${at}.sizeBytes`, tolerance: 'exact' };
     case 'lineBytes':
+      // A sectored cache fills one sector a miss: the unit a chase sees is the sector, not the line.
+      if (g.sectorBytes) return { value: g.sectorBytes, source: `${at}.geometry.sectorBytes (a chase sees the ${g.sectorBytes} B sector a miss fills; lines of ${g.lineBytes} B)`, tolerance: 'exact' };
+      return { value: g.lineBytes, source: `${at}.geometry.lineBytes`, tolerance: 'exact' };
     case 'entryBytes':
       return { value: g.lineBytes, source: `${at}.geometry.lineBytes`, tolerance: 'exact' };
     case 'sets':
@@ -484,7 +487,8 @@ function plateauLatency(path: PathConfig, source: string, state: PlateauState, s
     const name = path.levels[level]?.name ?? 'memory';
     return !t || level < t.virtualLevels ? `${name}/-` : `${name}/${['l1', 'l2', 'miss'][state.tlb]}`;
   };
-  const lines = path.levels.slice(0, state.data).map((l) => l.geometry.lineBytes);
+  // What a miss brings in: the sector of a sectored cache, else the line.
+  const lines = path.levels.slice(0, state.data).map((l) => l.geometry.sectorBytes ?? l.geometry.lineBytes);
   const period = Math.max(1, ...lines.map((line) => Math.ceil(line / stride)));
   const used = new Map<string, number>();
   let sum = 0;
