@@ -364,6 +364,44 @@ describe('clone, edit and save', () => {
   });
 });
 
+describe('the simulator memory bound in the editor', () => {
+  it('refuses a 32 GB L2 as it is entered, beside its size, with the size asked and the limit, and saves nothing', async () => {
+    const fake = fakeLab();
+    const w = await mountPresets(fake.lab);
+    await w.get('[data-testid="preset-clone"]').trigger('click');
+    await flushPromises();
+    const size = 'spaces.global.levels.1.sizeBytes';
+    const errors = () => field(w, size).findAll('[data-testid="field-error"]').map((e) => e.text()).join(' ');
+    expect(errors()).toBe('');
+
+    // 32 GB of 128 B lines in 16 ways: 16,777,216 sets. The refusal shows before anything is sent.
+    await type(w, size, '32 GB');
+    await type(w, 'spaces.global.levels.1.geometry.sets', '16777216');
+    expect(w.get('[data-testid="derived-cache:L2@chip"]').classes()).not.toContain('mismatch');
+    expect(errors()).toMatch(/asks for [\d.]+ GB of simulator memory, over the limit of 512 MB/);
+    expect(errors()).toContain('is a 32 GB cache');
+    expect(errors()).toContain('make it smaller');
+    expect(fake.presets.saveCustom).not.toHaveBeenCalled();
+
+    // Save refuses it without sending it.
+    await w.get('[data-testid="preset-editor"]').trigger('submit');
+    await flushPromises();
+    expect(fake.presets.saveCustom).not.toHaveBeenCalled();
+    expect(fake.custom.size).toBe(0);
+    expect(w.get('[data-testid="preset-save-summary"]').text()).toContain('not saved');
+    expect(w.find('[data-testid="preset-editor"]').exists()).toBe(true);
+
+    // Back within the bound, the message goes and the preset saves.
+    await type(w, size, '1 MB');
+    await type(w, 'spaces.global.levels.1.geometry.sets', '512');
+    expect(errors()).toBe('');
+    await w.get('[data-testid="preset-editor"]').trigger('submit');
+    await flushPromises();
+    expect(fake.presets.saveCustom).toHaveBeenCalledTimes(1);
+    expect(fake.custom.get('fermi-custom')?.spaces.global.levels[1]).toMatchObject({ sizeBytes: 1 << 20, geometry: { sets: 512 } });
+  });
+});
+
 describe('deleting a custom preset', () => {
   it('asks first (Escape keeps it), then deletes and reloads the catalog', async () => {
     const fake = fakeLab();

@@ -17,6 +17,7 @@ import { GENERATIONS } from '../../../src-sim/presets/types';
 import type { CacheGeometry, ReplacementPolicy } from '../../../src-sim/model/types';
 import type { Preset } from '../../../src-sim/presets/types';
 import { L1_ALLOCATE_POLICIES, SET_INDEX_FUNCTIONS, type TimingConfig } from '../../../src-sim/timing/types';
+import { stateMemoryProblem } from '../../../src-sim/presets/state-memory';
 import { formatBytes, formatQuantity } from './quantity';
 
 // ---------------------------------------------------------------------------------------------
@@ -894,4 +895,32 @@ export function placeIssues(issues: readonly Issue[], fields: readonly FieldDesc
     placed.other.push(`${issue.path}: ${issue.message}`);
   }
   return placed;
+}
+
+// ---------------------------------------------------------------------------------------------
+// The memory bound, checked as the draft changes
+// ---------------------------------------------------------------------------------------------
+
+/** A draft over the simulator's memory bound: the message and the field it belongs beside (null: none on the form). */
+export interface MemoryIssue {
+  fieldId: string | null;
+  message: string;
+}
+
+/**
+ * The validator's memory-bound refusal of a draft (src-sim/presets/state-memory.ts: the state asked
+ * for, the limit and the largest cache), placed beside that cache's size field (or its first field
+ * on the form); null while the draft is within the bound.
+ */
+export function memoryIssue(preset: Preset, fields: readonly FieldDesc[]): MemoryIssue | null {
+  let problem: ReturnType<typeof stateMemoryProblem>;
+  try {
+    problem = stateMemoryProblem(preset);
+  } catch {
+    return null; // a shape the validator refuses anyway
+  }
+  if (!problem) return null;
+  const under = (f: FieldDesc) => f.paths.some((p) => p === problem.path || p.startsWith(`${problem.path}.`));
+  const at = fields.find((f) => f.paths.includes(`${problem.path}.sizeBytes`)) ?? fields.find(under);
+  return { fieldId: at?.id ?? null, message: problem.message };
 }
