@@ -16,6 +16,7 @@ import { findPreset } from '../../src-sim/presets';
 import { SIM_VERSION } from '../../src-sim/version';
 import { inProcess, nextEvent, TempDir, TEST_CATALOGUE, testLab } from './lab-fixtures';
 import { bytesOf } from './store-fixtures';
+import { PRESETS } from '../../src-sim/presets';
 
 const tmp = new TempDir();
 const labs: LabService[] = [];
@@ -201,7 +202,7 @@ describe('LabService: runs', () => {
     const mine = { ...structuredClone(findPreset('fermi')!), id: 'my-fermi', name: 'My Fermi' };
     expect(await lab.api.presets.saveCustom({ preset: mine as unknown as Record<string, unknown> })).toMatchObject({ id: 'my-fermi', builtin: false });
     const list = await lab.api.presets.list();
-    expect(list.map((p) => p.id)).toEqual(['tesla', 'fermi', 'fermi480', 'kepler', 'titan', 'my-fermi']);
+    expect(list.map((p) => p.id)).toEqual([...PRESETS.map((p) => p.id), 'my-fermi']);
     const { runId } = await lab.api.runs.start({ experiment: 'shared-bank-stride', preset: 'my-fermi', params: { strideTo: 4, accesses: 16 } });
     await lab.finished(runId);
     await lab.api.presets.saveCustom({ preset: { ...mine, name: 'Renamed' } as unknown as Record<string, unknown> });

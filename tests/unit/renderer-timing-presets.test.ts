@@ -189,9 +189,10 @@ describe('the preset view and the editor', () => {
     await input.setValue('4');
     await flushPromises();
     expect(l1()).toContain('MLP bound 128 requests');
-    await w.get('[data-testid="field-timing.l1.sets"] input').setValue('64');
+    // Fewer sets: with Fermi's 48 KB of shared memory a larger L1 would not fit the SM's 64 KB.
+    await w.get('[data-testid="field-timing.l1.sets"] input').setValue('16');
     await flushPromises();
-    expect(l1()).toContain('L1 size 32 KB = 64 sets x 4 ways x 128 B');
+    expect(l1()).toContain('L1 size 8 KB = 16 sets x 4 ways x 128 B');
     // Text that is not a whole number stays in the field with a message, and blocks saving.
     await input.setValue('four');
     await flushPromises();
@@ -229,7 +230,7 @@ describe('the preset view and the editor', () => {
     const sent = saveCustom.mock.calls[2]![0].preset as unknown as Preset & { timing: TimingConfig };
     expect([sent.chip.sms, sent.timing.sms]).toEqual([16, 16]);
     expect(sent.provenance['timing.sms']).toBe(editedProvenance('fermi'));
-    expect(sent.timing.l1).toMatchObject({ mshrMergers: 4, sets: 64 });
+    expect(sent.timing.l1).toMatchObject({ mshrMergers: 4, sets: 16 });
     expect(sent.timing.l2).toEqual(TIMING.l2);
     expect(sent.provenance['timing.l1.mshrMergers']).toBe(editedProvenance('fermi'));
     expect(sent.provenance['timing.l1.sets']).toBe(editedProvenance('fermi'));

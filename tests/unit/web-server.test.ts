@@ -20,6 +20,7 @@ import { LabServerError, startLabServer } from '../../src-main/web/server';
 import type { LabServer } from '../../src-main/web/server';
 import { inProcess, NodeEventSource, raw, TempDir, testLab } from './lab-fixtures';
 import { bytesOf } from './store-fixtures';
+import { PRESETS } from '../../src-sim/presets';
 
 const tmp = new TempDir();
 const staticDir = tmp.file('renderer');
@@ -237,7 +238,7 @@ describe('browser mode: hostile arguments are refused and nothing is stored', ()
     expect(tampered.status).toBe(400);
     expect(errorOf(tampered.text).code).toBe('invalid-bundle');
     expect(runCount()).toBe(before);
-    expect((await lab.api.presets.list()).length).toBe(5);
+    expect((await lab.api.presets.list()).length).toBe(PRESETS.length);
   });
 });
 
