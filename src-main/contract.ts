@@ -372,6 +372,18 @@ export interface AppVersion {
   electron: string | null;
 }
 
+/** app.checkDatabase: the full integrity check of the database file ("gpulab db check"). */
+export interface DatabaseCheck {
+  /** The database file checked. */
+  file: string;
+  ok: boolean;
+  /** What SQLite's integrity_check found (at most 50 lines); none when ok. */
+  problems: string[];
+  /** What to do about a damaged file; null when ok. */
+  advice: string | null;
+  durationMs: number;
+}
+
 /** A paper's value for one quantity, with the REPRODUCTION.md rows that cite it. */
 export interface PaperValue {
   rowIds: string[];
@@ -558,6 +570,7 @@ export const CONTRACT = {
     summary: "The papers' values beside a run's findings, matched and checked (no simulation).",
   },
   'app.version': { args: noArgs, result: returns<AppVersion>(), summary: 'Versions of the app, simulator, schema and runtime.' },
+  'app.checkDatabase': { args: noArgs, result: returns<DatabaseCheck>(), summary: "The full integrity check of the database file: ok, or SQLite's problems and what to do." },
   // Sweeps: plans of many runs (src-main/sweep-contract.ts).
   ...SWEEP_CALLS,
   // Real GPUs: emitted programs, their outputs imported and run here (src-main/gpu-contract.ts).

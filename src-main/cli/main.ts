@@ -1,6 +1,6 @@
 /**
  * The `gpulab` command line: listing presets and experiments, headless runs and the papers'
- * reproduction, and the database commands (cli/store.ts: `run --save`, `runs ...`, `bundle ...`).
+ * reproduction, and the database commands (cli/store.ts: `run --save`, `runs ...`, `bundle ...`, `db check`).
  * `runCli` builds the whole output before anything is printed, so a failure leaves stdout empty
  * and says one line on stderr.
  */
@@ -114,7 +114,7 @@ const gpuContext = (ctx: CliContext) => ({ usage: (message: string) => new CliEr
 const USER_ERRORS: readonly LabErrorCode[] = ['invalid-args', 'not-found', 'conflict', 'immutable', 'invalid-preset', 'invalid-bundle'];
 
 /** Commands with subcommands: `runs list` is COMMANDS['runs list']. */
-const GROUPS = ['runs', 'bundle', 'gpu'] as const;
+const GROUPS = ['runs', 'bundle', 'db', 'gpu'] as const;
 
 function parse(argv: string[]) {
   return parseArgs({ args: argv, options: OPTIONS, allowPositionals: true, strict: true });
@@ -570,6 +570,14 @@ const COMMANDS: Record<string, Command> = {
     positionals: [1, 1],
     run: async (args, v, format, ctx) => (await store()).bundleImport(args[0], v, format, storeContext(ctx)),
   },
+  'db check': {
+    usage: 'db check [--db <file>] [--format text|json]',
+    summary: "Check the whole database file (SQLite's integrity_check): ok (exit 0), or its problems and what to do (exit 1).",
+    options: ['db', 'format'],
+    formats: ['text', 'json'],
+    positionals: [0, 0],
+    run: async (_args, v, format, ctx) => (await store()).dbCheck(v, format, storeContext(ctx)),
+  },
   sweep: {
     usage: 'sweep <plan.json> [--db <file>] [--slurm <dir> [--partition p] [--account a] [--max-parallel M]] | sweep task <dir>/plan.json --index <i> [--out <dir>/bundles/] | sweep collect <dir> [--db <file>] [--resubmit]',
     summary: 'Run a sweep plan on this machine (resumable), or write it as a Slurm job array, run one of its tasks, collect its bundles (docs/SWEEPS.md).',
@@ -706,6 +714,7 @@ function helpText(command?: string): string {
     '  gpulab runs list --experiment pchase-average --status done',
     '  gpulab runs export <run-id> <run-id> --pdf report.pdf',
     '  gpulab bundle export <run-id> --out runs.gmlbundle',
+    '  gpulab db check',
     '  gpulab reproduce all',
     '  gpulab gpu emit pchase-average --param strides=32,128 --param sizeTo=384KB --out ./prog',
     '',

@@ -1,6 +1,6 @@
 /**
  * The command line's database commands: `runs list|show|delete|export`, `bundle export|import`,
- * and the saving half of `run --save`. Each takes `--db <file>` (default: the desktop app's
+ * `db check`, and the saving half of `run --save`. Each takes `--db <file>` (default: the desktop app's
  * database, services/paths.ts) and validates what it asks of the store through the contract's
  * `parseArgs`, as the IPC handlers and HTTP routes do.
  *
@@ -11,7 +11,7 @@
  */
 import { existsSync, mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
-import type { RunDetail, RunSummary } from '../contract';
+import type { DatabaseCheck, RunDetail, RunSummary } from '../contract';
 import { LabError, LIMITS, parseArgs, RUN_STATUSES } from '../contract';
 import { findExperiment } from '../../src-sim/experiments';
 import type { Experiment, ExperimentResult, ParamValues, Progress } from '../../src-sim/experiments/types';
@@ -317,4 +317,28 @@ export function savedOutput(saved: SavedRun, head: { json: Record<string, unknow
   if (format === 'csv') return { code: EXIT_OK, stdout: seriesCsv(saved.result.series), stderr: `gpulab: saved as run ${saved.runId} in ${saved.db}\n` };
   if (format === 'json') return ok(json({ runId: saved.runId, db: saved.db, ...head.json, ...resultJson(saved.result, traceLimit) }));
   return ok([`Saved as run ${saved.runId} in ${saved.db}`, ...head.text, ''].join('\n') + '\n' + resultText(saved.result));
+}
+
+// ---------------------------------------------------------------------------------------------
+// db check
+
+/**
+ * The full integrity check of a database: "ok" (exit 0), or the problems SQLite found, one a line
+ * and each naming the file, then what to do (exit 1). A file too damaged to open is the same
+ * failure, with the reason its opening gave.
+ */
+export async function dbCheck(o: { db?: string }, format: string, ctx: StoreContext): Promise<StoreCliOutput> {
+  const db = dbPath(o.db, ctx);
+  let check: DatabaseCheck;
+  try {
+    check = await withStore(openExisting(db, ctx), (s) => s.checkDatabase());
+  } catch (e) {
+    if (!(e instanceof LabError && e.code === 'database-invalid')) throw e;
+    check = { file: db, ok: false, problems: [e.message], advice: null, durationMs: 0 };
+  }
+  if (format === 'json') return { code: check.ok ? EXIT_OK : EXIT_FAILED, stdout: json(check), stderr: '' };
+  if (check.ok) return ok(`ok\n`);
+  const lines = check.problems.map((p) => `${check.file}: ${p.replace(/\s*\n\s*/g, '; ')}`);
+  if (check.advice) lines.push(`${check.file}: the database is damaged: ${check.advice}`);
+  return { code: EXIT_FAILED, stdout: '', stderr: `${lines.join('\n')}\n` };
 }

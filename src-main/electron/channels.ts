@@ -36,6 +36,7 @@ export const CALL_CHANNELS = [
   'reproduce.cancel',
   'reproduce.references',
   'app.version',
+  'app.checkDatabase',
   'sweeps.check',
   'sweeps.start',
   'sweeps.list',

@@ -338,6 +338,7 @@ export class LabService {
       },
       'reproduce.references': (a) => this.runReferences(a.runId),
       'app.version': () => this.version(),
+      'app.checkDatabase': () => store.checkDatabase(),
       'sweeps.check': (a) => this.sweeps.check(a.plan),
       'sweeps.start': (a) => this.sweeps.start(a.plan, a.resume),
       'sweeps.list': () => this.sweeps.list(),

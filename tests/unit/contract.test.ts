@@ -45,6 +45,7 @@ const VALID: { [K in CallName]: ArgsOf<K> } = {
   'reproduce.cancel': {},
   'reproduce.references': { runId: RUN },
   'app.version': {},
+  'app.checkDatabase': {},
   'sweeps.check': { plan: { experiment: 'pchase-fine', presets: ['fermi'], axes: [{ param: 'iterations', values: [64, 128] }] } },
   'sweeps.start': { plan: { experiment: 'pchase-fine', presets: ['fermi', 'kepler'], params: { size: '4KB' }, axes: [{ param: 'stride', range: { from: 32, to: 128, times: 2 } }], seed: { rule: 'per-point', base: 7 } }, resume: false },
   'sweeps.list': {},
@@ -67,7 +68,7 @@ describe('the contract accepts good input', () => {
         'runs.start', 'runs.check', 'runs.list', 'runs.get', 'runs.trace', 'runs.cancel', 'runs.update', 'runs.delete',
         'presets.list', 'presets.get', 'presets.saveCustom', 'presets.deleteCustom', 'experiments.list',
         'comparisons.save', 'comparisons.list', 'comparisons.get', 'comparisons.delete',
-        'bundles.export', 'bundles.import', 'exports.csv', 'exports.pdf', 'reproduce.rows', 'reproduce.cancel', 'reproduce.references', 'app.version',
+        'bundles.export', 'bundles.import', 'exports.csv', 'exports.pdf', 'reproduce.rows', 'reproduce.cancel', 'reproduce.references', 'app.version', 'app.checkDatabase',
         'sweeps.check', 'sweeps.start', 'sweeps.list', 'sweeps.get', 'sweeps.cancel', 'sweeps.delete', 'sweeps.csv',
         'gpu.emit', 'gpu.import', 'gpu.status', 'gpu.run', 'gpu.cancel', 'gpu.preset',
       ].sort(),
@@ -263,6 +264,6 @@ describe('the API object', () => {
     expectTypeOf<ResultOf<'runs.start'>>().toEqualTypeOf<{ runId: string }>();
     expectTypeOf<LabCalls['app']['version']>().parameters.toEqualTypeOf<[args?: ArgsOf<'app.version'>]>();
     expectTypeOf<LabApi['on']>().toBeFunction();
-    expect(Object.keys(CONTRACT)).toHaveLength(38);
+    expect(Object.keys(CONTRACT)).toHaveLength(39);
   });
 });

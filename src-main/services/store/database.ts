@@ -113,12 +113,14 @@ export function isCorrupt(err: unknown): boolean {
   return typeof code === 'string' && (code.startsWith('SQLITE_CORRUPT') || /malformed/i.test((err as Error).message));
 }
 
+/** What to do about a damaged database file. */
+export function damagedAdvice(file: string): string {
+  return `restore it from a backup, or save what still reads (gpulab runs list / bundle export --db "${file}") and start a new database`;
+}
+
 /** The refusal of a damaged database: which file, what SQLite found, and what to do. */
 export function damaged(file: string, detail: string): LabError {
-  return new LabError(
-    'database-invalid',
-    `the database "${file}" is damaged (${detail.slice(0, 300)}): restore it from a backup, or save what still reads (gpulab runs list / bundle export --db "${file}") and start a new database; GPU Memory Lab changed nothing in it`,
-  );
+  return new LabError('database-invalid', `the database "${file}" is damaged (${detail.slice(0, 300)}): ${damagedAdvice(file)}; GPU Memory Lab changed nothing in it`);
 }
 
 /**

@@ -17,6 +17,7 @@ import type {
   BundleImportReport,
   Comparison,
   ComparisonSummary,
+  DatabaseCheck,
   FileResult,
   PresetRecord,
   PresetSummary,
@@ -39,7 +40,7 @@ import { measuredDeviceSchema, realDeviceId, realDeviceLabel } from '../../../sr
 import type { MeasuredDevice, RealRunRecord } from '../../../src-sim/cuda/run-record';
 import { BUNDLE_EXTENSION, checkBundle, readBundle, writeBundle } from './bundle';
 import { decodeJson, encodeJson, fromBytes, toBytes } from './codec';
-import { checkHealth, damaged, isCorrupt, openDatabase } from './database';
+import { checkHealth, damaged, damagedAdvice, isCorrupt, openDatabase } from './database';
 import type { Migration } from './schema';
 import { listSql, SUMMARY_COLUMNS } from './query';
 
@@ -307,6 +308,14 @@ export class RunStore {
       if (isCorrupt(err)) return [(err as Error).message];
       throw err;
     }
+  }
+
+  /** checkIntegrity with the file, its verdict, what to do about a damaged file and how long it took (app.checkDatabase, "gpulab db check"). */
+  checkDatabase(): DatabaseCheck {
+    const t0 = performance.now();
+    const problems = this.checkIntegrity();
+    const ok = problems.length === 0;
+    return { file: this.file, ok, problems, advice: ok ? null : damagedAdvice(this.file), durationMs: Math.round(performance.now() - t0) };
   }
 
   /** A damaged-file error as the message a user can act on; anything else unchanged. */
