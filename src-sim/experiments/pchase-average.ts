@@ -2,7 +2,7 @@ import { DEFAULT_L1_CONFIG, withL1Config } from '../presets/l1-config';
 import type { Preset, SpaceId } from '../presets/types';
 import { L1_CONFIG_PARAM } from './structure-probes';
 import { formatBytes, resolveParams } from './params';
-import { averageChase, checkSpace, checkStride, checkWork, CLOCK_PARAM, JITTER_PARAM, Measurement, openSpace, SPACE_PARAM, TPC_PARAM, traversal } from './pchase';
+import { averageChase, checkSpace, checkStride, checkWork, CLOCK_PARAM, genericNote, JITTER_PARAM, Measurement, openSpace, SPACE_PARAM, TPC_PARAM, traversal } from './pchase';
 import type { Experiment, ParamSpec, ParamValues, Series } from './types';
 import { ExperimentError } from './types';
 import { Rng } from '../rng';
@@ -78,12 +78,14 @@ export const pchaseAverage: Experiment = {
     const series: Series[] = [];
     const total = strides.length * ns.length;
     let done = 0;
+    let generic: string | null = null;
     strides.forEach((s, si) => {
       const y = new Float64Array(ns.length);
       ns.forEach((N, i) => {
         // Each point is its own kernel launch: cold structures, its own seeded randomness.
         const pointSeed = Rng.derive(seed, si * 100_000 + i);
         const model = openSpace(preset, p.space as SpaceId, pointSeed, p.tpc as number);
+        generic ??= genericNote(model);
         const m = Measurement.from(preset, p, pointSeed);
         y[i] = averageChase(model, m, N, s, timedAccesses(N, s, p.traversals as number));
         progress(++done, total, `stride ${formatBytes(s)}`);
@@ -119,6 +121,6 @@ export const pchaseAverage: Experiment = {
     const findings = read.flatMap(({ a, rd }, i) => readingFindings(a, rd, strides[i], series[i].name));
     // Two strides or more: the hierarchy they agree on (sizes the stride does not move, plateaus two strides read alike).
     if (read.length >= 2) findings.push(...readHierarchy(read));
-    return { series, tables: [], findings, notes: [] };
+    return { series, tables: [], findings, notes: generic !== null ? [generic] : [] };
   },
 };

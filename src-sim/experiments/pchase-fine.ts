@@ -3,7 +3,7 @@ import { flagPeriod, latencyLevels, levelOf, type LatencyLevel } from '../analys
 import type { SpaceId } from '../presets/types';
 import { formatBytes, resolveParams } from './params';
 import { patternAddress, PATTERN_PARAMS, patternSequenceLength } from './global-latency-patterns';
-import { checkSpace, checkStride, checkWork, CLOCK_PARAM, fineChase, JITTER_PARAM, levelGap, Measurement, openSpace, SPACE_PARAM, TPC_PARAM, traversal } from './pchase';
+import { checkSpace, checkStride, checkWork, CLOCK_PARAM, fineChase, genericNote, JITTER_PARAM, levelGap, Measurement, openSpace, SPACE_PARAM, TPC_PARAM, traversal, warmChase } from './pchase';
 import type { Experiment, Finding, ParamSpec, ParamValues, Series } from './types';
 import { ExperimentError, MAX_TRACE } from './types';
 
@@ -67,14 +67,7 @@ export const pchaseFine: Experiment = {
       k = patternSequenceLength(pp);
       addressOf = (i) => patternAddress(pp, i);
     } else {
-      if (p.warmup) {
-        const per = traversal(N, s);
-        for (let i = 0; i < per; i++) {
-          model.access(j0);
-          j0 += s;
-          if (j0 >= N) j0 -= N;
-        }
-      }
+      if (p.warmup) j0 = warmChase(model, N, s, traversal(N, s));
       // A[j] = (j + s) mod N (MEI Listing 3), followed from j0 as the kernel would, without storing A.
       let j = j0;
       addressOf = () => {
@@ -101,6 +94,8 @@ export const pchaseFine: Experiment = {
     const notes = nonUniform
       ? ["Non-uniform initialisation: MEI's sequence over global memory (see global-latency-patterns for its pattern table)."]
       : [`N = ${formatBytes(N)}, s = ${formatBytes(s)}: ${traversal(N, s)} accesses per traversal; ${p.warmup ? 'after one untimed traversal' : 'from a cold start'}.`];
+    const generic = genericNote(model);
+    if (generic !== null) notes.push(generic);
     if (trace.dropped > 0)
       notes.push(`The trace keeps the first ${n.toLocaleString('en')} of ${k.toLocaleString('en')} accesses (${trace.dropped.toLocaleString('en')} run but not recorded), to bound a run's memory.`);
     return { series, tables: [], findings, notes, trace };

@@ -1,3 +1,5 @@
+import { compilePath } from '../model/compiled';
+import type { Reader } from '../model/compiled';
 import { Chip, PathModel } from '../model/path';
 import type { PathConfig } from '../model/path';
 import type { Preset, SpaceId } from '../presets/types';
@@ -88,7 +90,7 @@ export function levelGap(jitter: number): number {
 export class Measurement {
   private readonly rng: Rng;
   constructor(
-    private readonly overhead: number,
+    readonly overhead: number,
     private readonly jitter: number,
     seed: number,
   ) {
@@ -104,6 +106,38 @@ export class Measurement {
     if (this.jitter === 0) return latency + this.overhead;
     return latency + this.overhead + (this.rng.next() * 2 - 1) * this.jitter;
   }
+
+  /** For the compiled path: null when a reading is latency + overhead (no jitter), else this. */
+  get reader(): Reader | null {
+    return this.jitter === 0 ? null : this;
+  }
+}
+
+/**
+ * One line for an experiment's notes when a model's path runs generically rather than compiled for
+ * its geometry (model/compiled.ts), else null. Results are the same either way.
+ */
+export function genericNote(model: PathModel): string | null {
+  const c = compilePath(model);
+  return typeof c === 'string' ? c : null;
+}
+
+/**
+ * `count` untimed accesses of a uniform-stride chase from index j (base + j, j advancing by s modulo
+ * N); returns the next j. Runs on the path compiled for the model's geometry where there is one.
+ */
+export function warmChase(model: PathModel, N: number, s: number, count: number, j = 0, base = 0): number {
+  const c = compilePath(model);
+  if (typeof c !== 'string') {
+    c.walk(N, s, base, j, count);
+    return c.next;
+  }
+  for (let i = 0; i < count; i++) {
+    model.access(base + j);
+    j += s;
+    if (j >= N) j -= N;
+  }
+  return j;
 }
 
 export function checkStride(N: number, s: number, nameN = 'size', nameS = 'stride'): void {
@@ -131,6 +165,12 @@ export function traversal(N: number, s: number): number {
  */
 export function averageChase(model: PathModel, m: Measurement, N: number, s: number, accesses: number, base = 0): number {
   const per = traversal(N, s);
+  const c = compilePath(model);
+  if (typeof c !== 'string') {
+    // The same accesses and the same sum, in the same order, on the path compiled for this geometry.
+    c.walk(N, s, base, 0, per);
+    return c.walk(N, s, base, c.next, accesses, m.reader, m.overhead) / accesses;
+  }
   let j = 0;
   for (let i = 0; i < per; i++) {
     model.access(base + j);
@@ -204,6 +244,13 @@ export function fineChase(
 ): Trace {
   const rec = new TraceRecorder(k, [...model.config.levels.map((l) => l.name), 'memory']);
   const tick = Math.max(1, Math.floor(k / 50));
+  const c = compilePath(model);
+  if (typeof c !== 'string') {
+    // The same loop on the path compiled for this geometry (the recorder is fresh: it keeps the first
+    // accesses up to its capacity and counts the rest).
+    c.trace(addresses, k, rec.trace, rec.trace.address.length, m.reader, m.overhead, progress ?? null, tick);
+    return rec.trace;
+  }
   for (let i = 0; i < k; i++) {
     const addr = addresses(i);
     rec.record(model, addr, m.read(model.access(addr)));
