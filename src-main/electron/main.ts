@@ -9,20 +9,23 @@
  *   the lab's events forwarded to the window, the menu (menu.ts), the window.
  * - The window is hardened: sandboxed renderer with context isolation and no Node, no remote
  *   content, no new windows or navigation away, no permissions, a strict Content Security Policy.
+ * - The renderer is served on its own origin, `app://lab/` (app-protocol.ts: a privileged standard
+ *   scheme registered before ready, answering only files of the built renderer), not `file://`.
  * - Quitting is graceful: the first before-quit is held until `lab.close()` has cancelled the
  *   simulations still going and recorded their runs as interrupted; then the app quits.
  */
-import { app, BrowserWindow, dialog, ipcMain, Menu, session, utilityProcess } from 'electron';
+import { app, BrowserWindow, dialog, ipcMain, Menu, protocol, session, utilityProcess } from 'electron';
 import type { IpcMainInvokeEvent } from 'electron';
 import { readFile, stat } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
-import { fileURLToPath, pathToFileURL } from 'node:url';
+import { fileURLToPath } from 'node:url';
 import { LIMITS } from '../contract';
 import { createLab } from '../services/lab';
 import type { LabService } from '../services/lab';
 import { DB_FILE_NAME, userDataDir } from '../services/paths';
 import { ElectronLauncher } from '../services/pool';
 import { BUNDLE_EXTENSION } from '../services/store';
+import { APP_INDEX_URL, APP_SCHEME, APP_SCHEME_PRIVILEGES, isAppIndex, isAppOrigin, serveAppRequest } from './app-protocol';
 import { APP_TITLE } from './channels';
 import { CSP_HEADER } from './csp';
 import { forwardLabEvents, registerLabIpc } from './ipc';
@@ -31,10 +34,8 @@ import { WORKER_PATH } from './worker-path';
 
 const here = dirname(fileURLToPath(import.meta.url)); // out/main
 const PRELOAD = join(here, '../preload/index.cjs');
+/** The built renderer: the only files app://lab/ serves. */
 const RENDERER_DIR = join(here, '../renderer');
-const INDEX_HTML = join(RENDERER_DIR, 'index.html');
-const RENDERER_DIR_URL = pathToFileURL(RENDERER_DIR + '/').href;
-const INDEX_URL = pathToFileURL(INDEX_HTML);
 
 /** The Vite dev server of `electron-vite dev`; never used by a packaged app. */
 const DEV_URL = !app.isPackaged && process.env.ELECTRON_RENDERER_URL ? new URL(process.env.ELECTRON_RENDERER_URL) : null;
@@ -47,20 +48,20 @@ function parseUrl(raw: string): URL | null {
   }
 }
 
-/** A resource of this app: the built renderer's files, or the dev server in development. */
+/** A resource of this app: the built renderer's files (app://lab/...), or the dev server in development. */
 function isAppUrl(raw: string): boolean {
   const u = parseUrl(raw);
   if (!u) return false;
   if (DEV_URL) return u.host === DEV_URL.host && ['http:', 'https:', 'ws:', 'wss:'].includes(u.protocol);
-  return u.protocol === 'file:' && u.href.startsWith(RENDERER_DIR_URL);
+  return isAppOrigin(raw);
 }
 
-/** Our page itself (any route of it): out/renderer/index.html, or the dev server's origin. */
+/** Our page itself (any route of it): app://lab/index.html, or the dev server's origin. */
 function isAppPage(raw: string): boolean {
   const u = parseUrl(raw);
   if (!u) return false;
   if (DEV_URL) return u.origin === DEV_URL.origin;
-  return u.protocol === 'file:' && u.host === INDEX_URL.host && u.pathname === INDEX_URL.pathname;
+  return isAppIndex(raw);
 }
 
 let lab: LabService | null = null;
@@ -90,7 +91,7 @@ function harden(): void {
     callback({ cancel: !(isAppUrl(url) || url.startsWith('devtools://') || url.startsWith('data:')) });
   });
   if (!DEV_URL) {
-    // The index.html meta tag carries the same policy for file:// pages; the header covers the rest.
+    // app://lab/ sends the policy with every response (app-protocol.ts); this covers anything else the session loads.
     s.webRequest.onHeadersReceived((details, callback) => {
       callback({ responseHeaders: { ...details.responseHeaders, 'Content-Security-Policy': [CSP_HEADER] } });
     });
@@ -134,8 +135,7 @@ function createWindow(): BrowserWindow {
   win.on('closed', () => {
     if (mainWindow === win) mainWindow = null;
   });
-  if (DEV_URL) void win.loadURL(DEV_URL.href);
-  else void win.loadFile(INDEX_HTML);
+  void win.loadURL(DEV_URL ? DEV_URL.href : APP_INDEX_URL);
   return win;
 }
 
@@ -145,8 +145,7 @@ function showView(route: string): void {
   if (!win || win.isDestroyed()) return;
   if (win.isMinimized()) win.restore();
   win.focus();
-  if (DEV_URL) void win.loadURL(new URL(`#${route}`, DEV_URL).href);
-  else void win.loadFile(INDEX_HTML, { hash: route });
+  void win.loadURL(DEV_URL ? new URL(`#${route}`, DEV_URL).href : `${APP_INDEX_URL}#${route}`);
 }
 
 const message = (err: unknown): string => (err instanceof Error ? err.message : String(err));
@@ -211,6 +210,8 @@ function onBeforeQuit(event: { preventDefault(): void }): void {
 
 function start(): void {
   harden();
+  // The renderer's files on app://lab/ (the dev server serves them under electron-vite dev).
+  if (!DEV_URL) protocol.handle(APP_SCHEME, (request) => serveAppRequest(request, RENDERER_DIR));
   const dbPath = join(app.getPath('userData'), DB_FILE_NAME);
   try {
     lab = createLab({
@@ -247,6 +248,8 @@ function start(): void {
 }
 
 app.enableSandbox();
+// Before ready, or Chromium treats app: as an opaque scheme: a standard, secure origin for the renderer.
+protocol.registerSchemesAsPrivileged([{ scheme: APP_SCHEME, privileges: APP_SCHEME_PRIVILEGES }]);
 if (!app.requestSingleInstanceLock()) {
   app.quit();
 } else {

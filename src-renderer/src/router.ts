@@ -18,7 +18,7 @@ export const routes: RouteRecordRaw[] = [
 ];
 
 export function makeRouter() {
-  // Hash history: works from file:// in Electron and from the loopback server alike.
+  // Hash history: works on app://lab/index.html in Electron and from the loopback server alike.
   const router = createRouter({ history: createWebHashHistory(), routes });
   router.afterEach((to) => {
     document.title = `${String(to.meta.title ?? 'GPU Memory Lab')} · GPU Memory Lab`;

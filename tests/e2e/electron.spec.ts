@@ -4,6 +4,7 @@ import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { CALL_NAMES } from '../../src-main/contract';
 import type { LabApi } from '../../src-main/contract';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
@@ -43,13 +44,27 @@ test('the desktop app opens one window on the workbench, with window.lab (the co
   try {
     const page = await app.firstWindow();
     await expect(page).toHaveTitle(/GPU Memory Lab/);
+    // The renderer's own origin, not file://: its files only, with the policy sent as a header.
+    expect(page.url()).toMatch(/^app:\/\/lab\/index\.html(#.*)?$/);
+    const served = await page.evaluate(async () => {
+      const r = await fetch('app://lab/index.html');
+      return { status: r.status, csp: r.headers.get('content-security-policy'), type: r.headers.get('content-type') };
+    });
+    expect(served).toMatchObject({ status: 200, type: 'text/html; charset=utf-8', csp: expect.stringContaining("default-src 'none'") });
+    const escaped = await page.evaluate(() =>
+      fetch('app://lab/assets/%2e%2e%2f%2e%2e%2fmain%2findex.js').then(
+        (r) => r.status,
+        () => 'refused',
+      ),
+    );
+    expect([404, 'refused']).toContain(escaped);
     const version = await page.evaluate(() => (globalThis as unknown as Page).lab?.app.version());
     expect(version?.simulator).toMatch(/^\d+\.\d+\.\d+/);
     expect(version?.electron).toMatch(/^\d+\./);
     expect(version?.schema).toBeGreaterThan(0);
     // Every namespace of the contract, and nothing that reaches IPC directly.
     const keys = await page.evaluate(() => Object.keys((globalThis as unknown as Page).lab ?? {}).sort());
-    expect(keys).toEqual(['app', 'bundles', 'comparisons', 'exports', 'experiments', 'on', 'presets', 'reproduce', 'runs']);
+    expect(keys).toEqual([...new Set(CALL_NAMES.map((n) => n.split('.')[0]!)), 'on'].sort());
     expect(await page.evaluate(async () => (await (globalThis as unknown as Page).lab!.runs.list()).total)).toBe(0);
     // A refused call rejects with its code and message across the context bridge.
     const refused = await page.evaluate(() =>

@@ -1,6 +1,6 @@
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { dirname, join, resolve } from 'node:path';
+import { join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { CALL_NAMES, EVENT_NAMES } from '../../src-main/contract';
@@ -8,6 +8,7 @@ import { APP_TITLE, CALL_CHANNELS, EVENT_CHANNELS } from '../../src-main/electro
 import { menuTemplate } from '../../src-main/electron/menu';
 import { DB_FILE_NAME, userDataDir } from '../../src-main/services/paths';
 import { ElectronLauncher } from '../../src-main/services/pool';
+import type * as AppProtocol from '../../src-main/electron/app-protocol';
 
 /* The Electron main process and the preload against a stand-in of Electron's API (and of the lab
    service): the window and what it may do, the IPC handlers of every call and who may call them,
@@ -64,6 +65,12 @@ const h = vi.hoisted(() => {
       return windows.find((w) => w.webContents === wc) ?? null;
     }
   }
+  /** The order of the steps that must happen before and after ready. */
+  const order: string[] = [];
+  const protocol = {
+    registerSchemesAsPrivileged: vi.fn((_schemes: unknown[]) => void order.push('registerSchemesAsPrivileged')),
+    handle: vi.fn((_scheme: string, _handler: Listener) => void order.push('handle')),
+  };
   const app = {
     isPackaged: false,
     enableSandbox: vi.fn(),
@@ -71,7 +78,7 @@ const h = vi.hoisted(() => {
     setPath: vi.fn(),
     getPath: (name: string) => (name === 'userData' ? '/home/someone/.config/gpu-memory-lab' : `/tmp/${name}`),
     on: (event: string, fn: Listener) => appListeners.set(event, [...(appListeners.get(event) ?? []), fn]),
-    whenReady: () => Promise.resolve(),
+    whenReady: () => Promise.resolve().then(() => void order.push('ready')),
     getVersion: () => '9.8.7',
     quit: vi.fn(),
   };
@@ -90,6 +97,7 @@ const h = vi.hoisted(() => {
   };
   const electron = {
     app,
+    protocol,
     BrowserWindow: FakeWindow,
     ipcMain: { handle: (channel: string, fn: Listener) => ipcHandlers.set(channel, fn), removeHandler: (channel: string) => ipcHandlers.delete(channel) },
     Menu: {
@@ -126,6 +134,8 @@ const h = vi.hoisted(() => {
   };
   const createLab = vi.fn((_options: Record<string, unknown>) => lab);
   return {
+    order,
+    protocol,
     appListeners,
     ipcHandlers,
     session,
@@ -145,11 +155,24 @@ const h = vi.hoisted(() => {
 
 vi.mock('electron', () => h.electron);
 vi.mock('../../src-main/services/lab', () => ({ createLab: h.createLab }));
+vi.mock('../../src-main/electron/app-protocol', async (importOriginal) => {
+  const actual = await importOriginal<typeof AppProtocol>();
+  return { ...actual, serveAppRequest: vi.fn(actual.serveAppRequest) };
+});
 vi.mock('../../src-main/electron/worker-path', () => ({ WORKER_PATH: '/app/out/main/chunks/worker-0.js', unpackedPath: (p: string) => p }));
 
-let indexHtml = '';
+/** The URL the window loaded. */
+let pageUrl = '';
+/** The renderer's files as they were when built (out/renderer next to out/main: here src-main/renderer). */
+const RENDERER_DIR = resolve(__dirname, '../../src-main/renderer');
 /** What the main process did at start-up, kept before Vitest clears the mocks' calls between tests. */
-const startup = { enableSandbox: 0, setPath: [] as unknown[][], createLab: [] as Record<string, unknown>[][] };
+const startup = {
+  enableSandbox: 0,
+  setPath: [] as unknown[][],
+  createLab: [] as Record<string, unknown>[][],
+  privileged: [] as unknown[][],
+  handled: [] as unknown[][],
+};
 const tmp = mkdtempSync(join(tmpdir(), 'gpulab-electron-'));
 afterAll(() => rmSync(tmp, { recursive: true, force: true }));
 
@@ -157,10 +180,12 @@ beforeAll(async () => {
   vi.stubEnv('ELECTRON_RENDERER_URL', '');
   await import('../../src-main/electron/main');
   await new Promise((r) => setTimeout(r, 0)); // app.whenReady().then(...)
-  indexHtml = h.windows[0]?.loads[0]?.path ?? '';
+  pageUrl = h.windows[0]?.loads[0]?.path ?? '';
   startup.enableSandbox = h.electron.app.enableSandbox.mock.calls.length;
   startup.setPath = [...h.electron.app.setPath.mock.calls];
   startup.createLab = [...h.createLab.mock.calls];
+  startup.privileged = [...h.protocol.registerSchemesAsPrivileged.mock.calls];
+  startup.handled = [...h.protocol.handle.mock.calls];
   vi.unstubAllEnvs();
 });
 
@@ -173,7 +198,7 @@ function beforeRequest(url: string): boolean {
 const win = () => h.windows[0];
 const handler = (name: string) => h.ipcHandlers.get(name) as (event: unknown, args?: unknown) => unknown;
 /** An invoke event from the main window's top frame showing `url`. */
-function fromPage(url = pathToFileURL(indexHtml).href) {
+function fromPage(url = pageUrl) {
   const wc = win().webContents;
   wc.mainFrame.url = url;
   return { sender: wc, senderFrame: wc.mainFrame };
@@ -187,7 +212,30 @@ describe('the Electron main process', () => {
     expect(prefs).toMatchObject({ contextIsolation: true, sandbox: true, nodeIntegration: false, webSecurity: true, webviewTag: false });
     expect(String(prefs.preload)).toMatch(/[\\/]preload[\\/]index\.cjs$/);
     expect(win().options.title).toBe(APP_TITLE);
-    expect(indexHtml).toMatch(/[\\/]renderer[\\/]index\.html$/);
+    expect(pageUrl).toBe('app://lab/index.html');
+  });
+
+  it('serves the renderer on app://lab/, a privileged standard scheme registered before ready, never from file://', async () => {
+    expect(startup.privileged).toEqual([[[{ scheme: 'app', privileges: expect.objectContaining({ standard: true, secure: true, supportFetchAPI: true }) }]]]);
+    const privileges = (startup.privileged[0]![0] as { privileges: Record<string, unknown> }[])[0]!.privileges;
+    expect(privileges).not.toHaveProperty('bypassCSP');
+    expect(h.order.indexOf('registerSchemesAsPrivileged')).toBeLessThan(h.order.indexOf('ready'));
+    expect(h.order.indexOf('ready')).toBeLessThan(h.order.indexOf('handle'));
+    expect(startup.handled).toHaveLength(1);
+    expect(startup.handled[0]![0]).toBe('app');
+    expect(win().loads.every((l) => !l.path.startsWith('file:') && !('hash' in l))).toBe(true);
+
+    // The handler answers from the built renderer folder only, with the policy on every response.
+    const serve = startup.handled[0]![1] as (request: { url: string; method: string }) => Promise<Response>;
+    const { serveAppRequest } = await import('../../src-main/electron/app-protocol');
+    const spy = vi.mocked(serveAppRequest);
+    spy.mockClear();
+    const page = await serve({ url: 'app://lab/index.html', method: 'GET' });
+    expect(spy).toHaveBeenCalledWith({ url: 'app://lab/index.html', method: 'GET' }, RENDERER_DIR);
+    expect(page.headers.get('content-security-policy')).toContain("default-src 'none'");
+    const outside = await serve({ url: 'app://lab/%2e%2e/%2e%2e/package.json', method: 'GET' });
+    expect(outside.status).toBe(404);
+    expect(outside.headers.get('content-security-policy')).toContain("default-src 'none'");
   });
 
   it('opens the lab on <userData>/lab.db with simulations in utility processes', () => {
@@ -202,11 +250,15 @@ describe('the Electron main process', () => {
   });
 
   it('loads nothing remote: only the renderer’s own files pass', () => {
-    expect(beforeRequest(pathToFileURL(indexHtml).href)).toBe(false);
-    expect(beforeRequest(pathToFileURL(join(dirname(indexHtml), 'assets/index.js')).href)).toBe(false);
+    expect(beforeRequest('app://lab/index.html')).toBe(false);
+    expect(beforeRequest('app://lab/assets/index.js')).toBe(false);
     expect(beforeRequest('https://example.com/tracker.js')).toBe(true);
     expect(beforeRequest('http://localhost:5173/')).toBe(true);
     expect(beforeRequest(pathToFileURL('/etc/passwd').href)).toBe(true);
+    // file:// is no longer the app's, not even the renderer folder; nor is another host of the scheme.
+    expect(beforeRequest(pathToFileURL(join(RENDERER_DIR, 'index.html')).href)).toBe(true);
+    expect(beforeRequest('app://elsewhere/index.html')).toBe(true);
+    expect(beforeRequest('app://user@lab/index.html')).toBe(true);
   });
 
   it('sends a strict Content Security Policy header', () => {
@@ -236,7 +288,8 @@ describe('the Electron main process', () => {
       return event.preventDefault.mock.calls.length > 0;
     };
     expect(navigate('https://example.com')).toBe(true);
-    expect(navigate(pathToFileURL(indexHtml).href)).toBe(false);
+    expect(navigate(`${pageUrl}#/runs`)).toBe(false);
+    expect(navigate(pathToFileURL(join(RENDERER_DIR, 'index.html')).href)).toBe(true);
     const attach = { preventDefault: vi.fn() };
     on.get('will-attach-webview')?.(attach);
     expect(attach.preventDefault).toHaveBeenCalled();
@@ -258,18 +311,20 @@ describe('the Electron main process', () => {
     // Any route of the page is the page; the lab's refusals travel back as they are.
     const failure = { ok: false, error: { code: 'not-found', message: 'no run with id "x"' } };
     h.lab.dispatch.mockResolvedValueOnce(failure);
-    expect(await handler('runs.get')(fromPage(`${pathToFileURL(indexHtml).href}#/runs/x`), { id: 'x' })).toBe(failure);
+    expect(await handler('runs.get')(fromPage(`${pageUrl}#/runs/x`), { id: 'x' })).toBe(failure);
   });
 
   it('refuses every call from anything but the main window’s top frame on our page, without reaching the lab', async () => {
     h.lab.dispatch.mockClear();
     const wc = win().webContents;
-    const page = pathToFileURL(indexHtml).href;
+    const page = pageUrl;
     const stranger = { mainFrame: { url: page }, isDestroyed: () => false, send: () => {} };
     const events = [
       fromPage('https://example.com/'), // a foreign page in our window
-      fromPage(pathToFileURL(join(dirname(indexHtml), 'assets/evil.html')).href), // another file than the page
+      fromPage('app://lab/assets/evil.html'), // another file than the page
       fromPage(pathToFileURL('/tmp/index.html').href),
+      fromPage(pathToFileURL(join(RENDERER_DIR, 'index.html')).href), // the renderer's file, but on file://
+      fromPage('app://other/index.html'),
       { sender: wc, senderFrame: { url: page } }, // a subframe
       { sender: wc, senderFrame: null }, // a frame that is gone
       { sender: stranger, senderFrame: stranger.mainFrame }, // another webContents
@@ -306,7 +361,7 @@ describe('the Electron main process', () => {
     const item = (id: string) => file!.submenu.find((i) => i.id === id)!;
 
     item('export-report').click!();
-    expect(win().loads.at(-1)).toEqual({ path: indexHtml, hash: '/reports' });
+    expect(win().loads.at(-1)).toEqual({ path: 'app://lab/index.html#/reports' });
 
     const bundle = join(tmp, 'runs.gmlbundle');
     writeFileSync(bundle, Uint8Array.of(1, 2, 3, 4));
@@ -316,7 +371,7 @@ describe('the Electron main process', () => {
     expect(h.lab.api.bundles.import).toHaveBeenCalledTimes(1);
     expect(Array.from(h.lab.api.bundles.import.mock.calls[0][0].bytes)).toEqual([1, 2, 3, 4]);
     expect(h.dialog.showMessageBox.mock.calls[0]).toContainEqual(expect.objectContaining({ message: 'Imported 2 runs.' }));
-    await vi.waitFor(() => expect(win().loads.at(-1)).toEqual({ path: indexHtml, hash: '/runs' }));
+    await vi.waitFor(() => expect(win().loads.at(-1)).toEqual({ path: 'app://lab/index.html#/runs' }));
 
     // A cancelled dialog imports nothing.
     h.dialog.showOpenDialog.mockResolvedValueOnce({ canceled: true, filePaths: [] });
