@@ -144,9 +144,12 @@ function set(obj: unknown, path: string[], value: unknown): void {
  * The preset: `base` cloned, renamed, and the run's numbers put in one at a time; a change the
  * preset validator refuses is taken back and listed with the validator's reason.
  */
+/** A preset is JSON data (it is stored and bundled as JSON): a deep copy through JSON. */
+const cloneJson = <T>(x: T): T => JSON.parse(JSON.stringify(x)) as T;
+
 export function presetFromRealRun(run: RealRunFindings, base: Preset, names: { id: string; name: string }): PresetFromRun {
   const source = `measured on ${run.device.name}, ${measuredDay(run.device)}, run ${run.id}`;
-  const p = structuredClone(base) as Preset;
+  const p = cloneJson(base);
   p.id = names.id;
   p.name = names.name;
   p.device = `${run.device.name} (measured)`;
@@ -154,7 +157,7 @@ export function presetFromRealRun(run: RealRunFindings, base: Preset, names: { i
   const { list, skipped } = candidates(run, base);
   const applied: PresetFromRun['applied'] = [];
   for (const c of list) {
-    const before = structuredClone(p);
+    const before = cloneJson(p);
     const changed: { path: string; value: number }[] = [];
     if (c.kind === 'latency-level') {
       const table = get(p, c.path) as Record<string, number>;
