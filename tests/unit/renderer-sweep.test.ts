@@ -38,7 +38,7 @@ const DETAIL: SweepDetail = {
     [32, 16, 110],
     [64, 8, 200],
     [64, 16, null],
-  ].map(([s, it, v], index) => ({ index, preset: 'fermi', values: { stride: s!, iterations: it! }, seed: 1, status: v === null ? 'running' : 'done', runId: null, runs: 1, durationMs: 5, error: null, metrics: v === null ? {} : { lat: v } })),
+  ].map(([s, it, v], index) => ({ index, preset: 'fermi', values: { stride: s!, iterations: it! }, seed: 1, status: v === null ? 'running' : 'done', runId: null, runs: 1, durationMs: 5, error: null, metrics: (v === null ? {} : { lat: v }) as Record<string, number> })),
 };
 
 let calls: { name: string; args: unknown }[];
