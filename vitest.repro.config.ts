@@ -1,6 +1,9 @@
 import { defineConfig } from 'vitest/config';
 
-/** Heavy reproductions: the blind random-geometry suite of the analysers (`npm run test:repro`). */
+/**
+ * Heavy reproductions (`npm run test:repro`): the blind random-geometry suites of the analysers, the
+ * LASH and SL1 studies' rows, and the store under gigabyte inputs.
+ */
 export default defineConfig({
   test: {
     include: ['tests/repro/**/*.test.ts'],

@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { DEFAULT_TRACE_LIMIT, resultJson, seriesCsv } from '../../src-main/cli/format';
+import { runCli } from '../../src-main/cli/main';
 import { EXPERIMENTS } from '../../src-sim/experiments';
 import type { ExperimentResult, Trace } from '../../src-sim/experiments/types';
 import { findPreset, PRESETS } from '../../src-sim/presets';
@@ -21,9 +22,15 @@ interface Ran {
   stderr: string;
 }
 
-function lab(...args: string[]): Ran {
+/** The command line as a process: its entry, output and exit code (the version and help tests go through it). */
+function labProcess(...args: string[]): Ran {
   const r = spawnSync(process.execPath, ['--import', 'tsx', 'src-main/cli.ts', ...args], { cwd: ROOT, encoding: 'utf8', timeout: 60_000 });
   return { code: r.status, stdout: r.stdout, stderr: r.stderr };
+}
+
+/** The command line in this process (runCli, what the entry prints), without a process start each. */
+async function lab(...args: string[]): Promise<Ran> {
+  return runCli(args, { version: PKG.version, readFile: (path) => readFileSync(path, 'utf8'), status: null });
 }
 
 /** A bad-input failure: exit 2, nothing on stdout, exactly one line on stderr. */
@@ -39,28 +46,28 @@ function expectUsageError(r: Ran, fragment: string | RegExp): void {
 const small = ['--param', 'sizeFrom=1KB', '--param', 'sizeTo=20KB', '--param', 'strides=64,128'];
 
 describe('gpulab --version and help', () => {
-  it('prints the package version and the simulator version', () => {
-    const r = lab('--version');
+  it('prints the package version and the simulator version', async () => {
+    const r = labProcess('--version');
     expect(r.code).toBe(0);
     expect(r.stdout).toBe(`gpulab ${PKG.version} (simulator ${SIM_VERSION})\n`);
   });
 
-  it('lists every command in help, --help and with no command at all', () => {
+  it('lists every command in help, --help and with no command at all', async () => {
     for (const args of [['help'], ['--help'], []]) {
-      const r = lab(...args);
+      const r = await lab(...args);
       expect(r.code).toBe(0);
       for (const c of ['presets', 'experiments', 'run', 'reproduce']) expect(r.stdout).toContain(`  ${c}`);
     }
   });
 
-  it('shows the options of one command', () => {
-    const r = lab('run', '--help');
+  it('shows the options of one command', async () => {
+    const r = labProcess('run', '--help');
     expect(r.code).toBe(0);
     expect(r.stdout).toMatch(/^Usage: gpulab run <experiment>/);
     expect(r.stdout).toContain('--preset-file');
   });
 
-  it('runs the same CLI through bin/gpulab.mjs from another directory', () => {
+  it('runs the same CLI through bin/gpulab.mjs from another directory', async () => {
     const r = spawnSync(process.execPath, [join(ROOT, 'bin/gpulab.mjs'), '--version'], { cwd: tmp, encoding: 'utf8' });
     expect(r.status).toBe(0);
     expect(r.stdout).toBe(`gpulab ${PKG.version} (simulator ${SIM_VERSION})\n`);
@@ -70,14 +77,14 @@ describe('gpulab --version and help', () => {
 });
 
 describe('gpulab presets / preset', () => {
-  it('lists every preset with its device in text', () => {
-    const r = lab('presets');
+  it('lists every preset with its device in text', async () => {
+    const r = await lab('presets');
     expect(r.code).toBe(0);
     for (const p of PRESETS) expect(r.stdout).toMatch(new RegExp(`^${p.id}\\s+.*${p.device.replace(/[()]/g, '.')}`, 'm'));
   });
 
-  it('gives the key sizes as JSON', () => {
-    const r = lab('presets', '--format', 'json');
+  it('gives the key sizes as JSON', async () => {
+    const r = await lab('presets', '--format', 'json');
     expect(r.code).toBe(0);
     const rows = JSON.parse(r.stdout) as Record<string, unknown>[];
     expect(rows.map((x) => x.id)).toEqual(PRESETS.map((p) => p.id));
@@ -89,16 +96,16 @@ describe('gpulab presets / preset', () => {
     ]);
   });
 
-  it('prints one preset in full, equal to the built-in data', () => {
-    const r = lab('preset', 'kepler');
+  it('prints one preset in full, equal to the built-in data', async () => {
+    const r = await lab('preset', 'kepler');
     expect(r.code).toBe(0);
     expect(JSON.parse(r.stdout)).toEqual(JSON.parse(JSON.stringify(findPreset('kepler'))));
   });
 });
 
 describe('gpulab experiments', () => {
-  it('describes every experiment and parameter as JSON', () => {
-    const r = lab('experiments', '--format', 'json');
+  it('describes every experiment and parameter as JSON', async () => {
+    const r = await lab('experiments', '--format', 'json');
     expect(r.code).toBe(0);
     const list = JSON.parse(r.stdout) as { id: string; params: Record<string, unknown>[] }[];
     expect(list.map((e) => e.id)).toEqual(EXPERIMENTS.map((e) => e.id));
@@ -113,8 +120,8 @@ describe('gpulab experiments', () => {
     });
   });
 
-  it('shows one experiment with its parameters, defaults and ranges in text', () => {
-    const r = lab('experiments', 'pchase-average');
+  it('shows one experiment with its parameters, defaults and ranges in text', async () => {
+    const r = await lab('experiments', 'pchase-average');
     expect(r.code).toBe(0);
     expect(r.stdout).toMatch(/^pchase-average: /);
     expect(r.stdout).toMatch(/^\s+strides\s+bytes-list\s+B\s+64 B\s+4 B \.\. 1 GB/m);
@@ -123,8 +130,8 @@ describe('gpulab experiments', () => {
 });
 
 describe('gpulab run', () => {
-  it('prints findings, series and parameters in text, and no progress when stderr is not a terminal', () => {
-    const r = lab('run', 'pchase-average', '--preset', 'fermi', ...small);
+  it('prints findings, series and parameters in text, and no progress when stderr is not a terminal', async () => {
+    const r = await lab('run', 'pchase-average', '--preset', 'fermi', ...small);
     expect(r.code).toBe(0);
     expect(r.stderr).toBe('');
     expect(r.stdout).toContain('Preset: Fermi (GeForce GTX 560 Ti)');
@@ -133,8 +140,8 @@ describe('gpulab run', () => {
     expect(r.stdout).toMatch(/^s = 64 B\s+77\s+1 KB\s+20 KB\s+116 cycles/m);
   });
 
-  it('gives the whole result as JSON, resolved parameters included, the same for the same seed', () => {
-    const a = lab('run', 'pchase-average', '--preset', 'fermi', ...small, '--format', 'json', '--seed', '7');
+  it('gives the whole result as JSON, resolved parameters included, the same for the same seed', async () => {
+    const a = await lab('run', 'pchase-average', '--preset', 'fermi', ...small, '--format', 'json', '--seed', '7');
     expect(a.code).toBe(0);
     const res = JSON.parse(a.stdout);
     expect(res).toMatchObject({ experiment: 'pchase-average', seed: 7, simVersion: SIM_VERSION, preset: { id: 'fermi', builtIn: true } });
@@ -146,13 +153,13 @@ describe('gpulab run', () => {
       expect(s.y).toHaveLength(77);
     }
     for (const key of ['tables', 'findings', 'notes']) expect(Array.isArray(res[key])).toBe(true);
-    const b = lab('run', 'pchase-average', '--preset', 'fermi', ...small, '--format', 'json', '--seed', '7');
+    const b = await lab('run', 'pchase-average', '--preset', 'fermi', ...small, '--format', 'json', '--seed', '7');
     expect(b.stdout).toBe(a.stdout);
   });
 
-  it('writes the series as long-form CSV (series,x,y) with the values of the JSON', () => {
-    const csv = lab('run', 'pchase-average', '--preset', 'kepler', ...small, '--format', 'csv');
-    const js = JSON.parse(lab('run', 'pchase-average', '--preset', 'kepler', ...small, '--format', 'json').stdout);
+  it('writes the series as long-form CSV (series,x,y) with the values of the JSON', async () => {
+    const csv = await lab('run', 'pchase-average', '--preset', 'kepler', ...small, '--format', 'csv');
+    const js = JSON.parse((await lab('run', 'pchase-average', '--preset', 'kepler', ...small, '--format', 'json')).stdout);
     expect(csv.code).toBe(0);
     const lines = csv.stdout.trimEnd().split('\n');
     expect(lines[0]).toBe('series,x,y');
@@ -161,7 +168,7 @@ describe('gpulab run', () => {
     expect(lines[78]).toBe(`s = 128 B,${js.series[1].x[0]},${js.series[1].y[0]}`);
   });
 
-  it('refuses bad input with exit code 2, one line on stderr and nothing on stdout', () => {
+  it('refuses bad input with exit code 2, one line on stderr and nothing on stdout', async () => {
     const cases: [string[], RegExp][] = [
       [['frobnicate'], /unknown command "frobnicate"/],
       [['run', 'no-such-experiment', '--preset', 'fermi'], /unknown experiment "no-such-experiment"; known: pchase-average/],
@@ -183,55 +190,55 @@ describe('gpulab run', () => {
       [['--frobnicate'], /unknown option --frobnicate/],
       [['reproduce'], /missing argument/],
     ];
-    for (const [args, fragment] of cases) expectUsageError(lab(...args), fragment);
+    for (const [args, fragment] of cases) expectUsageError(await lab(...args), fragment);
   });
 });
 
 describe('gpulab run with a custom preset file', () => {
   const fermi = JSON.parse(JSON.stringify(findPreset('fermi')));
 
-  it('runs a valid copy of Fermi under its own id and simulates exactly what Fermi does', () => {
+  it('runs a valid copy of Fermi under its own id and simulates exactly what Fermi does', async () => {
     const file = join(tmp, 'my-fermi.json');
     writeFileSync(file, JSON.stringify({ ...fermi, id: 'my-fermi', name: 'My Fermi' }));
-    const custom = lab('run', 'pchase-average', '--preset-file', file, ...small, '--format', 'json');
+    const custom = await lab('run', 'pchase-average', '--preset-file', file, ...small, '--format', 'json');
     expect(custom.code).toBe(0);
     const c = JSON.parse(custom.stdout);
     expect(c.preset).toMatchObject({ id: 'my-fermi', name: 'My Fermi', builtIn: false });
-    const builtIn = JSON.parse(lab('run', 'pchase-average', '--preset', 'fermi', ...small, '--format', 'json').stdout);
+    const builtIn = JSON.parse((await lab('run', 'pchase-average', '--preset', 'fermi', ...small, '--format', 'json')).stdout);
     expect(c.series).toEqual(builtIn.series);
   });
 
-  it('refuses a preset whose L1 size disagrees with its geometry, with the validator message', () => {
+  it('refuses a preset whose L1 size disagrees with its geometry, with the validator message', async () => {
     const bad = JSON.parse(JSON.stringify(fermi));
     bad.id = 'bad-fermi';
     bad.spaces.global.levels[0].sizeBytes = 20480;
     const file = join(tmp, 'bad-fermi.json');
     writeFileSync(file, JSON.stringify(bad));
     expectUsageError(
-      lab('run', 'pchase-average', '--preset-file', file),
+      await lab('run', 'pchase-average', '--preset-file', file),
       /invalid preset file ".*bad-fermi\.json": spaces\.global\.levels\.0\.sizeBytes: L1: size 20480 B does not equal 32 sets x 4 ways x 128 B = 16384 B/,
     );
   });
 
-  it('refuses malformed JSON, a missing file and a built-in id', () => {
+  it('refuses malformed JSON, a missing file and a built-in id', async () => {
     const broken = join(tmp, 'broken.json');
     writeFileSync(broken, '{"id": "x",');
-    expectUsageError(lab('run', 'pchase-average', '--preset-file', broken), /is not valid JSON/);
-    expectUsageError(lab('run', 'pchase-average', '--preset-file', join(tmp, 'absent.json')), /cannot read preset file .*ENOENT/);
+    expectUsageError(await lab('run', 'pchase-average', '--preset-file', broken), /is not valid JSON/);
+    expectUsageError(await lab('run', 'pchase-average', '--preset-file', join(tmp, 'absent.json')), /cannot read preset file .*ENOENT/);
     const same = join(tmp, 'same.json');
     writeFileSync(same, JSON.stringify(fermi));
-    expectUsageError(lab('run', 'pchase-average', '--preset-file', same), /uses the id of the built-in preset "fermi"/);
+    expectUsageError(await lab('run', 'pchase-average', '--preset-file', same), /uses the id of the built-in preset "fermi"/);
   });
 });
 
 describe('gpulab reproduce', () => {
-  it('refuses an unknown row with the list of known ones', () => {
-    expectUsageError(lab('reproduce', 'NO-SUCH-ROW'), /unknown row "NO-SUCH-ROW"; use all, MEI, WONG/);
+  it('refuses an unknown row with the list of known ones', async () => {
+    expectUsageError(await lab('reproduce', 'NO-SUCH-ROW'), /unknown row "NO-SUCH-ROW"; use all, MEI, WONG/);
   });
 
   const row = REPRODUCTION_ROWS[0];
-  it.runIf(row !== undefined)('prints {rows, passed, failed, gate, totals} as JSON, one row per preset with its checks and their kinds, and exits 1 only when the gate closes', () => {
-    const r = lab('reproduce', row.id, '--format', 'json');
+  it.runIf(row !== undefined)('prints {rows, passed, failed, gate, totals} as JSON, one row per preset with its checks and their kinds, and exits 1 only when the gate closes', async () => {
+    const r = await lab('reproduce', row.id, '--format', 'json');
     expect(r.stderr).toBe('');
     const out = JSON.parse(r.stdout);
     expect(Object.keys(out).sort()).toEqual(['failed', 'gate', 'passed', 'rows', 'totals']);
@@ -256,11 +263,11 @@ describe('gpulab reproduce', () => {
     expect(r.code).toBe(out.gate.open ? 0 : 1);
   });
 
-  it.runIf(row !== undefined)('runs a row on the preset given instead of its own, and reports it in text', () => {
+  it.runIf(row !== undefined)('runs a row on the preset given instead of its own, and reports it in text', async () => {
     const target = PRESETS.find((p) => p.id !== row.presets[0]) ?? PRESETS[0];
-    const json = JSON.parse(lab('reproduce', row.id, '--preset', target.id, '--format', 'json').stdout);
+    const json = JSON.parse((await lab('reproduce', row.id, '--preset', target.id, '--format', 'json')).stdout);
     expect(json.rows.map((x: { preset: string }) => x.preset)).toEqual([target.id]);
-    const text = lab('reproduce', row.id);
+    const text = await lab('reproduce', row.id);
     expect(text.stdout).toMatch(new RegExp(`^(PASS|KNOWN|FAIL|UNEXPECTED PASS)  ${row.id} on ${row.presets[0]}`, 'm'));
     expect(text.stdout).toMatch(/^ {6}\[(predicted|calibrated|specification)\] +\S/m);
     expect(text.stdout).toMatch(/^Predicted checks \(reproductions\): \d+ of \d+ passed\.$/m);
@@ -281,7 +288,7 @@ describe('output formatting', () => {
     dropped,
   });
 
-  it('cuts a long trace to the limit and counts what it cut as dropped', () => {
+  it('cuts a long trace to the limit and counts what it cut as dropped', async () => {
     const r: ExperimentResult = { series: [], tables: [], findings: [], notes: [], trace: trace(50, 3) };
     const j = resultJson(r, 20) as { trace: Record<string, unknown> };
     expect(j.trace.address).toEqual(Array.from({ length: 20 }, (_, i) => i * 128));
@@ -290,7 +297,7 @@ describe('output formatting', () => {
     expect(JSON.parse(JSON.stringify(resultJson(r, DEFAULT_TRACE_LIMIT))).trace.address).toHaveLength(50);
   });
 
-  it('quotes CSV series names that hold commas or quotes, and leaves missing values empty', () => {
+  it('quotes CSV series names that hold commas or quotes, and leaves missing values empty', async () => {
     const csv = seriesCsv([
       { name: 'N = 16, "hot"', x: [1, 2], y: [3.5, NaN], xLabel: '', xUnit: '', yLabel: '', yUnit: '' },
     ]);

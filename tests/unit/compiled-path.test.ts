@@ -222,6 +222,14 @@ function presetSpaces(): { what: string; preset: Preset; space: SpaceId }[] {
   return out;
 }
 
+/**
+ * How much to compare: `npm test` a third of it, the full set (300 random geometries, 12,000 accesses a
+ * preset space) in `npm run test:repro` (tests/repro/compiled-path-full.test.ts sets it).
+ */
+const FULL = process.env.GPULAB_EQUIVALENCE === 'full';
+const PRESET_ACCESSES = FULL ? 12_000 : 4_000;
+const GEOMETRIES = FULL ? 300 : 100;
+
 describe('compiled access path: the same latencies and state as the golden model', () => {
   const cases = presetSpaces();
 
@@ -235,17 +243,17 @@ describe('compiled access path: the same latencies and state as the golden model
         const offset = tpc < 0 ? offsets.reduce((a, b) => a + b, 0) / offsets.length : offsets.length === 1 ? offsets[0] : offsets[tpc];
         const page = cfg.translation?.pageBytes ?? 4096;
         const span = Math.max(4 * (cfg.levels.at(-1)?.sizeBytes ?? 65536), 64 * page);
-        accesses += comparePath(cfg, 7 + tpc, offset, stream(new Rng(accesses + 1), 12_000, span, page), `${what} tpc ${tpc}`);
+        accesses += comparePath(cfg, 7 + tpc, offset, stream(new Rng(accesses + 1), PRESET_ACCESSES, span, page), `${what} tpc ${tpc}`);
       }
     }
     expect(cases.length).toBeGreaterThan(40);
     console.log(`compiled path: ${cases.length} preset spaces x 2 placements, ${accesses} accesses`);
   });
 
-  it('300 random geometries (every policy, index function, unequal sets, sectors, TLBs, page windows)', { timeout: 120_000 }, () => {
+  it(`${GEOMETRIES} random geometries (every policy, index function, unequal sets, sectors, TLBs, page windows)`, { timeout: 300_000 }, () => {
     let accesses = 0;
     const seen = { lru: 0, fifo: 0, random: 0, fermi: 0, bits: 0, xor: 0, interleave: 0, unequal: 0, sectored: 0, filter: 0, noAllocate: 0, window: 0 };
-    for (let t = 0; t < 300; t++) {
+    for (let t = 0; t < GEOMETRIES; t++) {
       const rng = new Rng(1000 + t);
       const cfg = randomPath(rng);
       const all = [...cfg.levels, ...(cfg.translation ? [cfg.translation.l1, cfg.translation.l2] : [])];
@@ -264,7 +272,7 @@ describe('compiled access path: the same latencies and state as the golden model
       accesses += comparePath(cfg, 1000 + t, rng.int(3) * 0.5, stream(rng, 4000, cap * pick(rng, [1, 2, 8]), page), `random geometry ${t}: ${JSON.stringify(cfg)}`);
     }
     for (const [k, v] of Object.entries(seen)) expect(v, k).toBeGreaterThan(5);
-    console.log(`compiled path: 300 random geometries, ${accesses} accesses, ${JSON.stringify(seen)}`);
+    console.log(`compiled path: ${GEOMETRIES} random geometries, ${accesses} accesses, ${JSON.stringify(seen)}`);
   });
 
   it('the experiments: averageChase and fineChase give what the generic loops give, jitter and clock overhead included', { timeout: 120_000 }, () => {

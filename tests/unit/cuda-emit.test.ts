@@ -1,5 +1,6 @@
-import { execFileSync } from 'node:child_process';
-import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { execFile, execFileSync } from 'node:child_process';
+import { promisify } from 'node:util';
+import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -176,13 +177,14 @@ describe('the programs compile', () => {
   const nvcc = findNvcc();
   if (!nvcc) console.log('cuda-emit: skipping the nvcc builds: no nvcc on PATH or in $CUDA_HOME/bin');
   for (const e of GPU_EXPERIMENTS) {
-    it.skipIf(!nvcc)(`${e.id} builds with nvcc -O2 -arch=sm_90`, () => {
+    // Concurrent: each build waits on its own nvcc process.
+    it.concurrent.skipIf(!nvcc)(`${e.id} builds with nvcc -O2 -arch=sm_90`, async () => {
       const p = emitProgram(e.id, {}, { arch: 'sm_90' });
       const dir = join(tmp, e.id);
-      execFileSync('mkdir', ['-p', dir]);
+      mkdirSync(dir, { recursive: true });
       writeFileSync(join(dir, p.fileName), p.source);
       const args = p.buildCommand.split(' ').slice(1);
-      execFileSync(nvcc as string, [...args.slice(0, -3), '-Werror', 'all-warnings', ...args.slice(-3)], { cwd: dir, stdio: 'pipe', timeout: 120_000 });
+      await promisify(execFile)(nvcc as string, [...args.slice(0, -3), '-Werror', 'all-warnings', ...args.slice(-3)], { cwd: dir, timeout: 120_000 });
     });
   }
 });

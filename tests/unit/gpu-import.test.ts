@@ -5,6 +5,7 @@ import { join, resolve } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { thrown } from './thrown';
 import { findNvcc } from '../../src-main/cli/gpu';
+import { runCli } from '../../src-main/cli/main';
 import { importGpuOutput, ImportError, parseGpuOutput } from '../../src-sim/cuda/import';
 import type { Finding } from '../../src-sim/experiments/types';
 import { findPreset } from '../../src-sim/presets';
@@ -37,6 +38,11 @@ interface Ran {
 function lab(args: string[], env: NodeJS.ProcessEnv = process.env): Ran {
   const r = spawnSync(process.execPath, ['--import', 'tsx', 'src-main/cli.ts', ...args], { cwd: ROOT, encoding: 'utf8', timeout: 120_000, env });
   return { code: r.status, stdout: r.stdout, stderr: r.stderr };
+}
+
+/** The command line in this process (runCli: the entry's output, without a process start each). */
+async function labIn(args: string[]): Promise<Ran> {
+  return runCli(args, { version: '0.0.0', readFile: (path) => readFileSync(path, 'utf8'), status: null });
 }
 
 function expectUsageError(r: Ran, fragment: RegExp): void {
@@ -242,12 +248,12 @@ describe('import rejects malformed output, naming the line', () => {
 });
 
 describe('gpulab gpu', () => {
-  it('import prints the findings of a fixture, in text and JSON', () => {
-    const r = lab(['gpu', 'import', join(FIXTURES, 'banks-64.jsonl')]);
+  it('import prints the findings of a fixture, in text and JSON', async () => {
+    const r = await labIn(['gpu', 'import', join(FIXTURES, 'banks-64.jsonl')]);
     expect(r.code, r.stderr).toBe(0);
     expect(r.stdout).toMatch(/^Shared memory: latency vs stride \(bank conflicts\) \(measured\)\nDevice: NVIDIA H100/);
     expect(r.stdout).toMatch(/shared\.perConflict .* 2 cycles/);
-    const j = lab(['gpu', 'import', join(FIXTURES, 'fine-16k-warm.jsonl'), '--format', 'json']);
+    const j = await labIn(['gpu', 'import', join(FIXTURES, 'fine-16k-warm.jsonl'), '--format', 'json']);
     expect(j.code, j.stderr).toBe(0);
     const out = JSON.parse(j.stdout) as { experiment: string; device: { sms: number }; findings: Finding[] };
     expect(out.experiment).toBe('pchase-fine');
@@ -255,22 +261,22 @@ describe('gpulab gpu', () => {
     expect(out.findings.some((f) => f.key === 'trace.level1.latency')).toBe(true);
   });
 
-  it('import of a malformed file is one line naming the file and line, exit code 2', () => {
+  it('import of a malformed file is one line naming the file and line, exit code 2', async () => {
     const file = join(tmp, 'broken.jsonl');
     writeFileSync(file, fixture('avg-l1-cg').split('\n').slice(0, 5).join('\n') + '\n');
-    expectUsageError(lab(['gpu', 'import', file]), /broken\.jsonl: the output ends at line 5 without an end line/);
-    expectUsageError(lab(['gpu', 'import', join(tmp, 'missing.jsonl')]), /cannot read .*missing\.jsonl.*ENOENT/);
+    expectUsageError(await labIn(['gpu', 'import', file]), /broken\.jsonl: the output ends at line 5 without an end line/);
+    expectUsageError(await labIn(['gpu', 'import', join(tmp, 'missing.jsonl')]), /cannot read .*missing\.jsonl.*ENOENT/);
   });
 
-  it('emit writes the program and build.sh; bad parameters are refused', () => {
+  it('emit writes the program and build.sh; bad parameters are refused', async () => {
     const out = join(tmp, 'emit');
-    const r = lab(['gpu', 'emit', 'pchase-fine', '--param', 'size=32KB', '--out', out, '--arch', 'sm_90']);
+    const r = await labIn(['gpu', 'emit', 'pchase-fine', '--param', 'size=32KB', '--out', out, '--arch', 'sm_90']);
     expect(r.code, r.stderr).toBe(0);
     expect(readFileSync(join(out, 'pchase-fine.cu'), 'utf8')).toContain('SIZE = 32768ULL');
     expect(readFileSync(join(out, 'build.sh'), 'utf8')).toContain('nvcc -O2 -arch=sm_90 -o pchase-fine pchase-fine.cu');
-    expectUsageError(lab(['gpu', 'emit', 'pchase-fine', '--param', 'jitter=1', '--out', out]), /parameter "jitter" does not apply to a real GPU/);
-    expectUsageError(lab(['gpu', 'emit', 'tlb-stride', '--out', out]), /has no real-GPU program/);
-    expectUsageError(lab(['gpu', 'emit', 'pchase-fine']), /needs --out/);
+    expectUsageError(await labIn(['gpu', 'emit', 'pchase-fine', '--param', 'jitter=1', '--out', out]), /parameter "jitter" does not apply to a real GPU/);
+    expectUsageError(await labIn(['gpu', 'emit', 'tlb-stride', '--out', out]), /has no real-GPU program/);
+    expectUsageError(await labIn(['gpu', 'emit', 'pchase-fine']), /needs --out/);
   });
 
   it('run without nvcc says so in one line, exit code 2', () => {
