@@ -35,6 +35,7 @@ import { CSP_HEADER } from '../electron/csp';
 import type { CallOutcome } from '../services/lab';
 import { BINARY_CALLS, BINARY_CONTENT_TYPE, CALL_PATH, EVENTS_PATH, JSON_CONTENT_TYPE, QUEUE_DELTA_EVENT, TOKEN_HEADER } from '../shared/http-client';
 import { decodeWire, encodeFrame, encodeWire, FRAME_CONTENT_TYPE, WireError } from '../shared/wire';
+import { MIME } from '../shared/mime';
 
 export const LOOPBACK = '127.0.0.1';
 /** Largest JSON argument of a call. */
@@ -138,28 +139,6 @@ const STATUS: Record<LabErrorCode, number> = {
   internal: 500,
   unauthorized: 401,
   unreachable: 502,
-};
-
-const MIME: Record<string, string> = {
-  '.html': 'text/html; charset=utf-8',
-  '.js': 'text/javascript; charset=utf-8',
-  '.mjs': 'text/javascript; charset=utf-8',
-  '.css': 'text/css; charset=utf-8',
-  '.json': 'application/json; charset=utf-8',
-  '.map': 'application/json; charset=utf-8',
-  '.svg': 'image/svg+xml',
-  '.png': 'image/png',
-  '.jpg': 'image/jpeg',
-  '.jpeg': 'image/jpeg',
-  '.gif': 'image/gif',
-  '.webp': 'image/webp',
-  '.ico': 'image/x-icon',
-  '.woff': 'font/woff',
-  '.woff2': 'font/woff2',
-  '.ttf': 'font/ttf',
-  '.otf': 'font/otf',
-  '.txt': 'text/plain; charset=utf-8',
-  '.wasm': 'application/wasm',
 };
 
 const SECURITY_HEADERS: Record<string, string> = {

@@ -8,7 +8,7 @@ import { analyseBanks, bankFindings, degreeColumn, WARP, type PairProbe } from '
 import { isPeriodic, type ChaseRecord } from '../analysis/structure';
 import { classifyRises, tlbLevelsOf, type ElementCurve } from '../analysis/tlb';
 import { latencyLevels } from '../analysis/levels';
-import { PATTERNS, patternStep } from '../experiments/global-latency-patterns';
+import { PATTERNS, patternStep, patternTable } from '../experiments/global-latency-patterns';
 import { cannotTell } from '../analysis/cannot-tell';
 import { formatBytes } from '../experiments/params';
 import { traversal } from '../experiments/pchase';
@@ -33,20 +33,23 @@ export class ImportError extends Error {
 const int = z.number().int();
 const count = int.nonnegative();
 
-const DeviceLine = z.strictObject({
-  type: z.literal('device'),
-  name: z.string().min(1),
+/** The device's properties as a program prints them (the `device` line); a stored real run keeps them too (run-record.ts). */
+export const DEVICE_FIELDS = {
+  name: z.string().min(1).max(200),
   computeCapability: z.string().regex(/^\d+\.\d+$/),
   sms: int.positive(),
+  /** The SM clock rate attribute, kHz. */
   clockKHz: count,
   l2Bytes: count,
   sharedPerBlock: count,
   sharedPerBlockOptin: count,
   sharedPerSM: count,
   globalBytes: count,
+  /** CUDA's integers: 13000 is 13.0. */
   driverVersion: count,
   runtimeVersion: count,
-});
+};
+const DeviceLine = z.strictObject({ type: z.literal('device'), ...DEVICE_FIELDS });
 const ClockLine = z.strictObject({ type: z.literal('clock'), overheadCycles: count, min: count, max: count, samples: int.positive() });
 const ParamsLine = z.strictObject({
   type: z.literal('params'),
@@ -526,20 +529,7 @@ function patternsResult(o: GpuOutput, gap: number): Pick<ExperimentResult, 'seri
   const x = Float64Array.from({ length: latency.length }, (_, i) => i);
   return {
     series: [{ name: 'latency', x, y: latency, xLabel: 'Access', xUnit: '', yLabel: 'Latency', yUnit: 'cycles', style: 'scatter' }],
-    tables: [
-      {
-        name: 'Latency by access pattern (MEI Table 3)',
-        columns: [
-          { key: 'pattern', label: 'Pattern' },
-          { key: 'data', label: 'Data cache' },
-          { key: 'l1Tlb', label: 'L1 TLB' },
-          { key: 'l2Tlb', label: 'L2 TLB' },
-          { key: 'latency', label: 'Latency', unit: 'cycles' },
-          { key: 'count', label: 'Accesses' },
-        ],
-        rows,
-      },
-    ],
+    tables: [patternTable(rows, 'Data cache')],
     findings,
     notes,
   };

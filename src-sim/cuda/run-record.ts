@@ -5,7 +5,7 @@
  */
 import { z } from 'zod';
 import type { ExperimentResult, ParamValues } from '../experiments/types';
-import { analyseGpuOutput, parseGpuOutput } from './import';
+import { analyseGpuOutput, DEVICE_FIELDS, parseGpuOutput } from './import';
 import type { ImportOptions } from './import';
 
 const count = z.number().int().nonnegative();
@@ -15,19 +15,7 @@ const count = z.number().int().nonnegative();
  * settings the run asked for (the carveout), when and from where it came.
  */
 export const measuredDeviceSchema = z.strictObject({
-  name: z.string().min(1).max(200),
-  computeCapability: z.string().regex(/^\d+\.\d+$/),
-  sms: z.number().int().positive(),
-  /** The SM clock rate attribute, kHz. */
-  clockKHz: count,
-  l2Bytes: count,
-  sharedPerBlock: count,
-  sharedPerBlockOptin: count,
-  sharedPerSM: count,
-  globalBytes: count,
-  /** CUDA's integers: 13000 is 13.0. */
-  driverVersion: count,
-  runtimeVersion: count,
+  ...DEVICE_FIELDS,
   /** The shared-memory carveout the chase asked for, % of the largest; null where the experiment takes none. */
   carveout: z.number().min(0).max(100).nullable(),
   /** The measured clock64 overhead, cycles. */

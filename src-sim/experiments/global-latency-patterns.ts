@@ -93,6 +93,22 @@ export const PATTERNS = [
   { id: 6, data: 'miss', l1Tlb: 'miss', l2Tlb: 'miss (page entry inactive)' },
 ] as const;
 
+/** MEI Table 3 as a result table: a row per pattern met, its latency and how many accesses met it. */
+export function patternTable(rows: Table['rows'], dataLabel: string): Table {
+  return {
+    name: 'Latency by access pattern (MEI Table 3)',
+    columns: [
+      { key: 'pattern', label: 'Pattern' },
+      { key: 'data', label: dataLabel },
+      { key: 'l1Tlb', label: 'L1 TLB' },
+      { key: 'l2Tlb', label: 'L2 TLB' },
+      { key: 'latency', label: 'Latency', unit: 'cycles' },
+      { key: 'count', label: 'Accesses' },
+    ],
+    rows,
+  };
+}
+
 /** Pattern of one traced access: the simulated GPU's counters say where it hit; 0 when it is none of Table 3's. */
 export function patternOf(trace: Trace, i: number): number {
   const memory = trace.levelNames.length - 1;
@@ -164,20 +180,7 @@ export const globalLatencyPatterns: Experiment = {
     if (!counts[6] && (p.farWindow as number) > 0) notes.push('No pattern 6: this GPU has no window of active page entries (MEI observed it on Kepler only).');
     return {
       series: [{ name: 'latency', x, y: trace.latency, xLabel: 'Access', xUnit: '', yLabel: 'Latency', yUnit: 'cycles', style: 'scatter' }],
-      tables: [
-        {
-          name: 'Latency by access pattern (MEI Table 3)',
-          columns: [
-            { key: 'pattern', label: 'Pattern' },
-            { key: 'data', label: `Data cache (${dataCache})` },
-            { key: 'l1Tlb', label: 'L1 TLB' },
-            { key: 'l2Tlb', label: 'L2 TLB' },
-            { key: 'latency', label: 'Latency', unit: 'cycles' },
-            { key: 'count', label: 'Accesses' },
-          ],
-          rows,
-        },
-      ],
+      tables: [patternTable(rows, `Data cache (${dataCache})`)],
       findings,
       notes,
       trace,

@@ -178,7 +178,7 @@ describe('the programs compile', () => {
   if (!nvcc) console.log('cuda-emit: skipping the nvcc builds: no nvcc on PATH or in $CUDA_HOME/bin');
   for (const e of GPU_EXPERIMENTS) {
     // Concurrent: each build waits on its own nvcc process.
-    it.concurrent.skipIf(!nvcc)(`${e.id} builds with nvcc -O2 -arch=sm_90`, async () => {
+    (nvcc ? it.concurrent : it.skip)(`${e.id} builds with nvcc -O2 -arch=sm_90`, async () => {
       const p = emitProgram(e.id, {}, { arch: 'sm_90' });
       const dir = join(tmp, e.id);
       mkdirSync(dir, { recursive: true });
