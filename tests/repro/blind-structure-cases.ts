@@ -4,6 +4,7 @@ import { findPreset } from '../../src-sim/presets';
 import type { Preset } from '../../src-sim/presets/types';
 import { formatIssues, validatePreset } from '../../src-sim/presets/validate';
 import { Rng } from '../../src-sim/rng';
+import { freeStanding } from './free-cache';
 
 /** Seeded random caches for the blind suite of the four-step method (see blind-structure.test.ts). */
 const KB = 1024;
@@ -73,7 +74,7 @@ export function generate(seed: number, count: number): Case[] {
     }
     latency['memory/-'] = next;
     const path: PathConfig = { description: 'generated', levels, latency, interconnectFrom: levels.length };
-    const preset: Preset = { ...base, id: `blind-${seed}-${i}`, name: `blind ${i}`, spaces: { global: path }, l1Configs: undefined, timing: undefined, provenance: PROVENANCE };
+    const preset: Preset = freeStanding({ ...base, id: `blind-${seed}-${i}`, name: `blind ${i}`, spaces: { global: path }, l1Configs: undefined, timing: undefined, provenance: PROVENANCE });
     const v = validatePreset(preset);
     if (!v.ok) throw new Error(`generated preset ${i} is invalid: ${formatIssues(v.issues)}`);
     const maxSize = Math.max(128 * KB, 2 ** Math.ceil(Math.log2(2 * size)));

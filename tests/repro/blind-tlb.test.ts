@@ -11,6 +11,7 @@ import { Rng } from '../../src-sim/rng';
 import { Cache } from '../../src-sim/model/cache';
 import { tlbProbeStride } from '../../src-sim/experiments/tlb-stride';
 import { Scorecard } from './scorecard';
+import { freeStanding } from './free-cache';
 
 /**
  * Blind random-geometry suite of the TLB probes. Seeded random presets cover every TLB layout the
@@ -193,7 +194,7 @@ function generate(seed: number, count: number): Case[] {
     });
     const path: PathConfig = { description: 'generated', levels, translation, latency, interconnectFrom: levels.length };
     const generation = pick(rng, ['Fermi', 'Kepler', 'Tesla'] as const);
-    const preset: Preset = { ...fermi, id: `blind-${i}`, generation, spaces: { global: path }, l1Configs: undefined, provenance: keptProvenance(fermi) };
+    const preset: Preset = freeStanding({ ...fermi, id: `blind-${i}`, generation, spaces: { global: path }, l1Configs: undefined, provenance: keptProvenance(fermi) });
     const v = validatePreset(preset);
     if (!v.ok) throw new Error(`generated preset ${i} is invalid: ${JSON.stringify(v.issues)}`);
     const jitter = rng.int(2) ? 0 : pick(rng, [1, 3, 8, 20]);
@@ -257,7 +258,7 @@ function paperLike(seed: number, count: number): Case[] {
       lat += 100 + rng.int(300);
     });
     const path: PathConfig = { description: 'generated near the papers', levels, translation, latency, interconnectFrom: levels.length };
-    const preset: Preset = { ...base, id: `paper-like-${i}`, generation, spaces: { global: path }, l1Configs: undefined, provenance: keptProvenance(base) };
+    const preset: Preset = freeStanding({ ...base, id: `paper-like-${i}`, generation, spaces: { global: path }, l1Configs: undefined, provenance: keptProvenance(base) });
     const v = validatePreset(preset);
     if (!v.ok) throw new Error(`paper-like preset ${i} is invalid: ${JSON.stringify(v.issues)}`);
     const jitter = rng.int(2) ? 0 : pick(rng, [1, 3, 8]);
