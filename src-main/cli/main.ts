@@ -405,8 +405,8 @@ function rowOut(r: RowResult): RowOut {
 async function reproduceCommand(args: string[], v: Values, format: string, ctx: CliContext): Promise<CliOutput> {
   const override = choosePreset(v, ctx, false);
   const seed = parseSeed(v.seed);
-  const jobsWanted = v.jobs === undefined ? DEFAULT_REPRODUCE_JOBS : Number(v.jobs);
-  if (!Number.isInteger(jobsWanted) || jobsWanted < 1 || jobsWanted > 64 || !/^\d+$/.test(String(v.jobs ?? jobsWanted))) throw new CliError(`--jobs must be a whole number from 1 to 64; got "${String(v.jobs)}"`);
+  const jobsWanted = v.jobs === undefined ? DEFAULT_REPRODUCE_JOBS : /^\d+$/.test(v.jobs) ? Number(v.jobs) : NaN;
+  if (!(jobsWanted >= 1 && jobsWanted <= 64)) throw new CliError(`--jobs must be a whole number from 1 to 64; got "${String(v.jobs)}"`);
   let rows;
   try {
     rows = selectRows(args[0]);

@@ -222,8 +222,8 @@ export interface ReachAnalysis {
  * each step; entries = reach / stride; the step's width and the miss fraction of its points give the
  * sets overflowing one by one and their sizes.
  */
-export function analyseReach(x: ArrayLike<number>, y: ArrayLike<number>, stride: number, levels = 2, label = '', minStep = 1.5): ReachAnalysis {
-  const seg = segmentCurve(x, y, minStep);
+export function analyseReach(x: ArrayLike<number>, y: ArrayLike<number>, stride: number, levels = 2, label = ''): ReachAnalysis {
+  const seg = segmentCurve(x, y);
   const rising = seg.steps.filter((s) => s.hi > s.lo);
   const tlbSteps = rising.slice(Math.max(0, rising.length - levels));
   const out: ReachLevel[] = tlbSteps.map((s, i) => {

@@ -1,4 +1,3 @@
-import { levelOf, latencyLevels } from '../analysis/levels';
 import type { ExperimentResult, ParamValues } from '../experiments/types';
 import type { Preset } from '../presets/types';
 import { PREDICTED } from './kinds';
@@ -33,13 +32,18 @@ const BANKS: ParamValues = { strideFrom: 0, strideTo: 64 };
 const lat = (name: string, value: number, citation: string): Reference => ({ name, value, unit: 'cycles', tolerance: 'latency', citation, kind: PREDICTED });
 const exact = (name: string, value: number, unit: string, citation: string): Reference => ({ name, value, unit, tolerance: 'exact', citation, kind: PREDICTED });
 
-/** The level of a cold 4 B-stride trace nearest a latency (device memory's), and the unit each access at it or slower brought in. */
+/**
+ * The fill unit of the run's own latency level nearest a latency (device memory's): its levels as the
+ * run read them (`trace.levelN.latency`), so the level number is the one its `everyBytes` findings use.
+ */
 function fillUnitNear(r: ExperimentResult, latency: number | undefined): number | string | undefined {
-  const lat = r.trace?.latency;
-  if (!lat || latency === undefined) return undefined;
-  const levels = latencyLevels(lat, 64);
-  const b = levelOf(levels, latency);
-  return b > 0 ? finding(r, `trace.level${b + 1}.everyBytes`) : undefined;
+  if (latency === undefined) return undefined;
+  let best = 0;
+  for (let n = 2; typeof finding(r, `trace.level${n}.latency`) === 'number'; n++) {
+    const d = Math.abs((finding(r, `trace.level${n}.latency`) as number) - latency);
+    if (best === 0 || d < Math.abs((finding(r, `trace.level${best}.latency`) as number) - latency)) best = n;
+  }
+  return best ? finding(r, `trace.level${best}.everyBytes`) : undefined;
 }
 
 const H100_REAL: ReproductionRow = {
