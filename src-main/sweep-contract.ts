@@ -10,6 +10,33 @@ import { sweepPlanSchema } from './sweep-plan';
 
 const returns = <T>(): Returns<T> => ({});
 const sweepId = z.string().regex(/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/, 'must be a sweep id (a lower-case UUID)');
+// eslint-disable-next-line no-control-regex
+const CONTROL = /[\u0000-\u001f\u007f]/;
+/** A name of the sweep's own (a quantity's key, an axis): checked against the sweep by the service. */
+const sweepName = (max: number) =>
+  z
+    .string()
+    .min(1, 'must not be empty')
+    .max(max, `at most ${max} characters`)
+    .refine((s) => !CONTROL.test(s), 'must not contain control characters');
+
+/** The PDF report of a sweep: which quantity its chart and table show, over which axes. */
+export const sweepPdfArgs = z
+  .strictObject({
+    id: sweepId,
+    /** A key of SweepDetail.metrics (a finding's key, or "mean:<series>"); default: the first with a number. */
+    quantity: sweepName(300).optional(),
+    /** The chart's x axis: an axis name, or "preset"; default: the first axis. */
+    x: sweepName(64).optional(),
+    /** Lines: a line per value of this axis; heatmap: its y axis. Default: the first other axis, null for one line. */
+    by: sweepName(64).nullable().optional(),
+    chart: z.enum(['lines', 'heatmap']).default('lines'),
+    /** The report's title (default: the sweep's name). */
+    title: sweepName(200).optional(),
+  })
+  .refine((a) => a.by === undefined || a.by === null || a.x === undefined || a.by !== a.x, { message: 'by must be another axis than x', path: ['by'] })
+  .refine((a) => a.chart !== 'heatmap' || a.by !== null, { message: 'a heatmap needs a second axis (by)', path: ['by'] });
+export type SweepPdfArgs = z.output<typeof sweepPdfArgs>;
 
 /** A point's state: pending (no run yet), or the state of its best run (done before the latest). */
 export type SweepPointStatus = 'pending' | RunStatus;
@@ -100,6 +127,11 @@ export const SWEEP_CALLS = {
   'sweeps.cancel': { args: z.strictObject({ id: sweepId }), result: returns<{ cancelled: number }>(), summary: "Cancel a sweep's queued and running runs." },
   'sweeps.delete': { args: z.strictObject({ id: sweepId }), result: returns<{ deleted: boolean }>(), summary: 'Delete a sweep and its runs (cancel it first).' },
   'sweeps.csv': { args: z.strictObject({ id: sweepId }), result: returns<FileResult>(), summary: 'CSV of a sweep: a row per point, its axis values, status and results.' },
+  'sweeps.pdf': {
+    args: sweepPdfArgs,
+    result: returns<FileResult>(),
+    summary: 'PDF report of a sweep: its plan, progress, a chart of one quantity over one axis (lines) or two (a heatmap), a row per point.',
+  },
 } as const;
 
 export { sweepId as SWEEP_ID_SCHEMA };

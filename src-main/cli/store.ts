@@ -50,12 +50,12 @@ export function dbPath(db: string | undefined, ctx: StoreContext): string {
 }
 
 /** The store of an existing database, read-only in spirit: other processes' runs are left as they are. */
-function openExisting(db: string, ctx: StoreContext): RunStore {
+export function openExisting(db: string, ctx: StoreContext): RunStore {
   if (!existsSync(db)) throw ctx.usage(`no database at ${db} (runs are saved there by gpulab run ... --save, or gpulab bundle import)`);
   return RunStore.open(db, { appVersion: ctx.version, recoverInterrupted: false });
 }
 
-async function withStore<T>(store: RunStore, fn: (s: RunStore) => T | Promise<T>): Promise<T> {
+export async function withStore<T>(store: RunStore, fn: (s: RunStore) => T | Promise<T>): Promise<T> {
   try {
     return await fn(store);
   } finally {
@@ -71,7 +71,7 @@ function duration(ms: number | null): string {
   return ms === null ? '-' : `${formatNumber(ms / 1000)} s`;
 }
 
-function writeOut(file: string, bytes: Uint8Array, ctx: StoreContext): string {
+export function writeOut(file: string, bytes: Uint8Array, ctx: StoreContext): string {
   if (file.trim() === '') throw ctx.usage('the output file needs a name');
   const path = resolve(file);
   try {

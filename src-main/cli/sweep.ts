@@ -13,6 +13,8 @@
  * - `sweep collect <dir>`: imports every bundle into the sweep (runs already here are skipped, so
  *   it can run again, also while the array still runs), lists the missing and failed points;
  *   `--resubmit` writes <dir>/resubmit.sbatch for just those.
+ * - `sweep export <sweep-id> --pdf <file>` (or `--csv <file>`): the sweep's PDF report (plan,
+ *   progress, a chart of one quantity, a row per point) or its CSV, as `sweeps.pdf` and `sweeps.csv`.
  */
 import { randomUUID } from 'node:crypto';
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
@@ -22,6 +24,7 @@ import { EXPERIMENTS } from '../../src-sim/experiments';
 import { MAX_TRACE } from '../../src-sim/experiments/types';
 import { findPreset } from '../../src-sim/presets';
 import { presetStateBytes } from '../../src-sim/presets/validate';
+import { parseArgs } from '../contract';
 import type { SweepPointStatus } from '../sweep-contract';
 import type { SweepPlan } from '../sweep-plan';
 import { expandPlan, parsePlan, pointLabel } from '../sweep-plan';
@@ -30,7 +33,7 @@ import { BUNDLE_EXTENSION, RunStore } from '../services/store';
 import { SweepRefusal, SweepService } from '../services/sweep';
 import { textTable } from './format';
 import type { StoreCliOutput, StoreContext } from './store';
-import { dbPath } from './store';
+import { dbPath, openExisting, withStore, writeOut } from './store';
 
 export interface SweepOptions {
   db?: string;
@@ -41,6 +44,15 @@ export interface SweepOptions {
   index?: string;
   out?: string;
   resubmit?: boolean;
+  /** sweep export: where the CSV or the PDF goes (one of them). */
+  csv?: string;
+  pdf?: string;
+  /** sweep export --pdf: the report's title, and the chart's quantity, axes and kind. */
+  title?: string;
+  quantity?: string;
+  over?: string;
+  by?: string;
+  chart?: string;
 }
 
 /** Where nothing has measured an experiment's speed yet: a cautious guess (ms per unit of work). */
@@ -456,9 +468,40 @@ export function compactList(indices: readonly number[]): string {
   return parts.join(',');
 }
 
+// ---------------------------------------------------------------------------------------------
+// Export
+
+export async function sweepExport(id: string, v: SweepOptions, format: string, ctx: StoreContext): Promise<StoreCliOutput> {
+  const db = dbPath(v.db, ctx);
+  if ((v.csv === undefined) === (v.pdf === undefined)) throw ctx.usage('give --csv <file> or --pdf <file> (one of them)');
+  const pdfOnly = (['title', 'quantity', 'over', 'by', 'chart'] as const).filter((k) => v[k] !== undefined);
+  if (v.csv !== undefined && pdfOnly.length) throw ctx.usage(`--${pdfOnly[0]} applies to --pdf only`);
+  const kind = v.csv !== undefined ? 'CSV' : 'PDF';
+  const { exportSweepPdf } = await import('../services/export');
+  const file = await withStore(openExisting(db, ctx), (store) => {
+    const sweeps = new SweepService({ store, experiments: EXPERIMENTS });
+    if (v.csv !== undefined) return sweeps.csv(parseArgs('sweeps.csv', { id }).id);
+    const a = parseArgs('sweeps.pdf', {
+      id,
+      ...(v.quantity === undefined ? {} : { quantity: v.quantity }),
+      ...(v.over === undefined ? {} : { x: v.over }),
+      ...(v.by === undefined ? {} : { by: v.by === 'none' ? null : v.by }),
+      ...(v.chart === undefined ? {} : { chart: v.chart }),
+      ...(v.title === undefined ? {} : { title: v.title }),
+    });
+    const { id: sweepId, ...choice } = a;
+    return exportSweepPdf(sweeps.get(sweepId), { ...choice, appVersion: ctx.version });
+  });
+  const path = writeOut((v.csv ?? v.pdf)!, file.bytes, ctx);
+  if (format === 'json') return { code: 0, stdout: json({ file: path, format: kind.toLowerCase(), bytes: file.bytes.byteLength, sweepId: id }), stderr: '' };
+  return { code: 0, stdout: `Wrote the ${kind} of sweep ${id} to ${path} (${file.bytes.byteLength} bytes).\n`, stderr: '' };
+}
+
 /** `gpulab sweep ...`: the subcommand by its first word. */
 export function sweepCommand(args: string[], v: SweepOptions, format: string, ctx: StoreContext): Promise<StoreCliOutput> {
   const [first, second] = args;
+  const exportOnly = (['csv', 'pdf', 'title', 'quantity', 'over', 'by', 'chart'] as const).find((k) => v[k] !== undefined);
+  if (exportOnly && first !== 'export') throw ctx.usage(`--${exportOnly} belongs to sweep export`);
   if (first === 'task') {
     if (!second) throw ctx.usage('missing argument: gpulab sweep task <dir>/plan.json --index <i> --out <dir>/bundles/');
     return sweepTask(second, v, format, ctx);
@@ -467,7 +510,13 @@ export function sweepCommand(args: string[], v: SweepOptions, format: string, ct
     if (!second) throw ctx.usage('missing argument: gpulab sweep collect <dir>');
     return sweepCollect(second, v, format, ctx);
   }
-  if (second !== undefined) throw ctx.usage(`unexpected argument "${second}": gpulab sweep <plan.json> | sweep task <plan> | sweep collect <dir>`);
+  if (first === 'export') {
+    if (!second) throw ctx.usage('missing argument: gpulab sweep export <sweep-id> (--pdf <file> | --csv <file>)');
+    if (v.slurm !== undefined || v.partition !== undefined || v.account !== undefined || v.maxParallel !== undefined || v.index !== undefined || v.out !== undefined || v.resubmit)
+      throw ctx.usage('sweep export takes --pdf or --csv, the chart options and --db');
+    return sweepExport(second, v, format, ctx);
+  }
+  if (second !== undefined) throw ctx.usage(`unexpected argument "${second}": gpulab sweep <plan.json> | sweep task <plan> | sweep collect <dir> | sweep export <sweep-id>`);
   if (v.index !== undefined || v.resubmit) throw ctx.usage('--index belongs to sweep task, --resubmit to sweep collect');
   if (v.slurm !== undefined) return sweepSlurm(first!, v, format, ctx);
   if (v.partition !== undefined || v.account !== undefined || v.maxParallel !== undefined) throw ctx.usage('--partition, --account and --max-parallel go with --slurm <dir>');

@@ -38,7 +38,7 @@ import { ExperimentError } from '../../src-sim/experiments/types';
 import { REPRODUCTION_ROWS, rowPlans, selectRows } from '../../src-sim/reference';
 import type { RowResult } from '../../src-sim/reference/types';
 import { SIM_VERSION } from '../../src-sim/version';
-import { exportCsv, exportPdf, paperComparison } from './export';
+import { exportCsv, exportPdf, exportSweepPdf, paperComparison } from './export';
 import { ForkLauncher, SimPool, validateRun } from './pool';
 import type { LogSink, RunOutcome, WorkerLauncher } from './pool';
 import { Emitter } from './pool/emitter';
@@ -346,6 +346,7 @@ export class LabService {
       'sweeps.cancel': (a) => this.sweeps.cancel(a.id),
       'sweeps.delete': (a) => this.sweeps.delete(a.id),
       'sweeps.csv': (a) => this.sweeps.csv(a.id),
+      'sweeps.pdf': ({ id, ...choice }) => exportSweepPdf(this.sweeps.get(id), { ...choice, appVersion: this.appVersion }),
       'gpu.emit': (a) => this.gpu.emit(a),
       'gpu.import': (a) => this.gpu.import(a),
       'gpu.status': () => this.gpu.status(),

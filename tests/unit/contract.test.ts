@@ -53,6 +53,7 @@ const VALID: { [K in CallName]: ArgsOf<K> } = {
   'sweeps.cancel': { id: RUN },
   'sweeps.delete': { id: RUN },
   'sweeps.csv': { id: RUN },
+  'sweeps.pdf': { id: RUN, quantity: 'mean:latency', x: 'stride', by: 'iterations', chart: 'heatmap', title: 'Stride sweep' },
   'gpu.emit': { experiment: 'pchase-average', params: { strides: '64' } },
   'gpu.import': { text: '{}', fileName: 'out.jsonl' },
   'gpu.status': {},
@@ -69,7 +70,7 @@ describe('the contract accepts good input', () => {
         'presets.list', 'presets.get', 'presets.saveCustom', 'presets.deleteCustom', 'experiments.list',
         'comparisons.save', 'comparisons.list', 'comparisons.get', 'comparisons.delete',
         'bundles.export', 'bundles.import', 'exports.csv', 'exports.pdf', 'reproduce.rows', 'reproduce.cancel', 'reproduce.references', 'app.version', 'app.checkDatabase',
-        'sweeps.check', 'sweeps.start', 'sweeps.list', 'sweeps.get', 'sweeps.cancel', 'sweeps.delete', 'sweeps.csv',
+        'sweeps.check', 'sweeps.start', 'sweeps.list', 'sweeps.get', 'sweeps.cancel', 'sweeps.delete', 'sweeps.csv', 'sweeps.pdf',
         'gpu.emit', 'gpu.import', 'gpu.status', 'gpu.run', 'gpu.cancel', 'gpu.preset',
       ].sort(),
     );
@@ -264,6 +265,6 @@ describe('the API object', () => {
     expectTypeOf<ResultOf<'runs.start'>>().toEqualTypeOf<{ runId: string }>();
     expectTypeOf<LabCalls['app']['version']>().parameters.toEqualTypeOf<[args?: ArgsOf<'app.version'>]>();
     expectTypeOf<LabApi['on']>().toBeFunction();
-    expect(Object.keys(CONTRACT)).toHaveLength(39);
+    expect(Object.keys(CONTRACT)).toHaveLength(40);
   });
 });

@@ -164,6 +164,10 @@ describe('a sweep on the lab', () => {
       expect(csv.split('\n')[0]).toBe('# gpulab sweep csv,1');
       expect(csv).toMatch(/^point,preset,stride,seed,status,run id,duration ms,/m);
       expect(csv.split('\n').filter((l) => /^\d+,fermi,/.test(l))).toHaveLength(3);
+      const pdf = await lab.api.sweeps.pdf({ id: first.sweepId, x: 'stride', by: null, title: 'Fine sweep' });
+      expect(pdf).toMatchObject({ mimeType: 'application/pdf', fileName: expect.stringMatching(/^gpulab-sweep-fine-.*\.pdf$/) });
+      expect(Buffer.from(pdf.bytes.subarray(0, 5)).toString('latin1')).toBe('%PDF-');
+      await expect(lab.api.sweeps.pdf({ id: first.sweepId, x: 'size' })).rejects.toThrow(/x: the sweep has no axis "size"; it has: stride/);
 
       // Deleting waits for the sweep to end, then takes its runs with it.
       await Promise.all((await lab.api.sweeps.get({ id: fresh.sweepId })).points.filter((p) => p.runId).map((p) => lab.finished(p.runId!)));

@@ -43,6 +43,7 @@ export interface Column {
   header: string;
   /** Relative width; omitted: from the content. */
   weight?: number;
+  /** Of the cells and the header (default left). */
   align?: 'left' | 'right' | 'center';
   /** Drawn in a smaller, grey font (citations, evidence). */
   muted?: boolean;
@@ -256,7 +257,7 @@ export class PdfWriter {
           .font(f)
           .fontSize(s)
           .fillColor(!header && columns[j].muted ? MUTED : 'black')
-          .text(t, x + pad, y + pad, { width: widths[j] - 2 * pad, align: header ? 'left' : (columns[j].align ?? 'left'), lineBreak: true });
+          .text(t, x + pad, y + pad, { width: widths[j] - 2 * pad, align: columns[j].align ?? 'left', lineBreak: true });
         x += widths[j];
       });
       doc.y = y + h;

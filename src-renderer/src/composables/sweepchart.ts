@@ -1,10 +1,18 @@
 /**
  * The sweep view's charts as ECharts options: a result quantity over one axis (a line per value of
- * another axis, or per preset), or over two axes as a heatmap. Pure functions of the sweep.
+ * another axis, or per preset), or over two axes as a heatmap. Pure functions of the sweep, with
+ * type-only imports: the sweep's PDF report (src-main/services/export/sweep-pdf.ts) builds its
+ * chart with the same functions and renders it server-side.
  */
 import type { EChartsOption } from 'echarts';
-import type { SweepDetail, SweepPointDetail } from '../../../src-main/sweep-contract';
-import type { ChartTheme } from './compare';
+import type { SweepDetail, SweepMetric, SweepPointDetail } from '../../../src-main/sweep-contract';
+
+/** The colours a chart takes from its surroundings (the compare view's ChartTheme fits). */
+export interface SweepChartTheme {
+  fg: string;
+  muted: string;
+  border: string;
+}
 
 /** An axis of the chart: one of the plan's axes, or "preset". */
 export type ChartAxis = string;
@@ -13,6 +21,16 @@ export function axisOf(p: SweepPointDetail, axis: ChartAxis): string | number {
   if (axis === 'preset') return p.preset;
   const v = p.values[axis];
   return Array.isArray(v) ? v.join('/') : typeof v === 'boolean' ? String(v) : (v ?? '');
+}
+
+/** The axes a chart can use: the plan's, then "preset" when the sweep has several presets. */
+export function chartAxes(d: Pick<SweepDetail, 'axes' | 'presets'>): ChartAxis[] {
+  return [...d.axes, ...(d.presets.length > 1 ? ['preset'] : [])];
+}
+
+/** The quantities that some point has a number for (those a chart can draw). */
+export function numericMetrics(d: Pick<SweepDetail, 'metrics' | 'points'>): SweepMetric[] {
+  return d.metrics.filter((m) => d.points.some((p) => typeof p.metrics[m.key] === 'number'));
 }
 
 /** The distinct values of an axis, in the points' order (numbers sorted). */
@@ -24,7 +42,7 @@ export function axisLevels(d: SweepDetail, axis: ChartAxis): (string | number)[]
 const numeric = (v: unknown): number | null => (typeof v === 'number' && Number.isFinite(v) ? v : null);
 
 /** Lines: the metric over `x`, a line per value of `by` (or one line). Points with other values of the remaining axes are averaged. */
-export function lineOption(d: SweepDetail, metric: string, x: ChartAxis, by: ChartAxis | null, theme: ChartTheme): EChartsOption {
+export function lineOption(d: SweepDetail, metric: string, x: ChartAxis, by: ChartAxis | null, theme: SweepChartTheme): EChartsOption {
   const m = d.metrics.find((k) => k.key === metric);
   const xs = axisLevels(d, x);
   const numericX = xs.every((v) => typeof v === 'number');
@@ -52,7 +70,7 @@ export function lineOption(d: SweepDetail, metric: string, x: ChartAxis, by: Cha
 }
 
 /** Heatmap: the metric over `x` and `y` (points with other values of the remaining axes averaged). */
-export function heatmapOption(d: SweepDetail, metric: string, x: ChartAxis, y: ChartAxis, theme: ChartTheme): EChartsOption {
+export function heatmapOption(d: SweepDetail, metric: string, x: ChartAxis, y: ChartAxis, theme: SweepChartTheme): EChartsOption {
   const m = d.metrics.find((k) => k.key === metric);
   const xs = axisLevels(d, x);
   const ys = axisLevels(d, y);
