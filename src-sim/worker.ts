@@ -12,6 +12,7 @@ import type { Experiment, ExperimentResult } from './experiments/types';
 import { stateMemoryProblem } from './presets/validate';
 import type { Preset } from './presets/types';
 import { reproduce } from './reference';
+import { withRunProgress } from './reference/row-runs';
 import type { ErrorMessage, ProgressMessage, RowsRequest, RunRequest, WorkerMessage } from './worker-protocol';
 import { TEST_EXPERIMENTS_ENV } from './worker-protocol';
 import { testExperiments } from './worker-test-experiments';
@@ -180,10 +181,13 @@ function rows(req: RowsRequest, post: (m: WorkerMessage) => void): void {
   const started = performance.now();
   try {
     checkMemory(req.preset);
-    const out = reproduce(req.selector, req.preset, req.seed, (p) => {
-      checkOwner();
-      post({ type: 'progress', runId: req.runId, ...p });
-    });
+    // (checked between rows and within each row's runs: one run may take most of a minute)
+    const out = withRunProgress(checkOwner, () =>
+      reproduce(req.selector, req.preset, req.seed, (p) => {
+        checkOwner();
+        post({ type: 'progress', runId: req.runId, ...p });
+      }),
+    );
     post({ type: 'rows-result', runId: req.runId, rows: out, elapsedMs: performance.now() - started });
   } catch (err) {
     post(errorMessage(req.runId, err));

@@ -1,5 +1,5 @@
 import { findExperiment } from '../experiments';
-import type { ExperimentResult, ParamValues } from '../experiments/types';
+import type { ExperimentResult, ParamValues, Progress } from '../experiments/types';
 import type { Preset } from '../presets/types';
 import type { Reference, RowResult } from './types';
 
@@ -14,6 +14,26 @@ export type Measured = Record<string, number | string>;
 const memo = new Map<string, ExperimentResult>();
 const MEMO_SIZE = 16;
 
+/** Told the progress of every run a row makes (withRunProgress); nothing by default. */
+let runProgress: Progress = () => {};
+
+/**
+ * Calls `f` with `progress` told the progress of every run the rows make meanwhile: a row's run may
+ * take most of a minute, and a simulation process checks there that its owner is still alive.
+ */
+export function withRunProgress<T>(progress: Progress, f: () => T): T {
+  const before = runProgress;
+  runProgress = progress;
+  try {
+    return f();
+  } finally {
+    runProgress = before;
+  }
+}
+
+/** The progress callback a row passes to its runs: forwards to withRunProgress's. */
+export const rowRunProgress: Progress = (done, total, phase) => runProgress(done, total, phase);
+
 /** Runs one experiment for a row (or reuses an identical run) and records it among the row's runs. */
 export function memoRun(runs: RowResult['runs'], experiment: string, preset: Preset, params: ParamValues, seed: number): ExperimentResult {
   runs.push({ experiment, params });
@@ -22,7 +42,7 @@ export function memoRun(runs: RowResult['runs'], experiment: string, preset: Pre
   if (hit) return hit;
   const e = findExperiment(experiment);
   if (!e) throw new Error(`row needs experiment "${experiment}", which is not registered`);
-  const r = e.run(preset, params, seed, () => {});
+  const r = e.run(preset, params, seed, rowRunProgress);
   memo.set(key, r);
   if (memo.size > MEMO_SIZE) memo.delete(memo.keys().next().value as string);
   return r;

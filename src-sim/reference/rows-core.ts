@@ -3,6 +3,7 @@ import { findExperiment } from '../experiments';
 import type { ExperimentResult, ParamValues } from '../experiments/types';
 import type { Preset } from '../presets/types';
 import { calibrated, predictedBecause, specification, withKind } from './kinds';
+import { rowRunProgress } from './row-runs';
 import type { Reference, ReproductionRow, RowResult } from './types';
 
 /** Runs one experiment for a row and records it among the row's runs. */
@@ -16,7 +17,7 @@ export function runFor(
   runs.push({ experiment, params });
   const e = findExperiment(experiment);
   if (!e) throw new Error(`row needs experiment ${experiment}, which is not registered`);
-  return e.run(preset, params, seed, () => {});
+  return e.run(preset, params, seed, rowRunProgress);
 }
 
 export function finding(r: ExperimentResult, key: string): number | string | undefined {

@@ -1,8 +1,8 @@
 import { pageSizeFinding } from '../analysis/tlb';
-import type { ExperimentResult, Finding, ParamValues } from '../experiments/types';
+import type { Finding, ParamValues } from '../experiments/types';
 import { tlbProbes } from '../experiments/tlb-probes';
 import type { Preset } from '../presets/types';
-import { beside } from './rows-core';
+import { beside, runFor } from './rows-core';
 import { calibrated, INFERRED } from './kinds';
 import type { Reference, ReproductionRow, RowResult } from './types';
 
@@ -14,13 +14,9 @@ const MB = 1024 * KB;
 type Runs = RowResult['runs'];
 type Measured = Record<string, number | string>;
 
-const quiet = (): void => {};
-
 /** Runs the TLB probe with the given parameters and records the run. */
 function probe(preset: Preset, seed: number, params: ParamValues, runs: Runs): Finding[] {
-  runs.push({ experiment: tlbProbes.id, params });
-  const r: ExperimentResult = tlbProbes.run(preset, params, seed, quiet);
-  return r.findings;
+  return runFor(runs, tlbProbes.id, preset, params, seed).findings;
 }
 
 function value(findings: readonly Finding[], key: string): number | string | undefined {

@@ -3,13 +3,14 @@
  * experiments), so its result is the same in any process and any order; but rows of one paper on one
  * preset often read the same runs (LASH F4 to F6 one stencil study, the SL1 rows one application
  * study), which a process computes once (src-sim/reference/row-runs.ts). So the (row, preset) jobs go
- * in groups of one paper and one preset, each group to the next free process, largest groups first,
- * and the results come back in the order of the rows.
+ * in groups of the runs they share (jobGroups), each group to the next free process, costliest
+ * first, and the results come back in the order of the rows.
  */
 import { findPreset } from '../../../src-sim/presets';
 import type { Preset } from '../../../src-sim/presets/types';
-import { selectRows } from '../../../src-sim/reference';
-import type { RowResult } from '../../../src-sim/reference/types';
+import { findExperiment } from '../../../src-sim/experiments';
+import { REPRODUCTION_ROWS, selectRows } from '../../../src-sim/reference';
+import type { ReproductionRow, RowResult } from '../../../src-sim/reference/types';
 import type { WorkerLauncher } from './launcher';
 import { SimProcess } from './sim-process';
 
@@ -54,14 +55,78 @@ export interface ParallelRows {
   cancel(): void;
 }
 
-/** Indices of the jobs, grouped by paper and preset (runs they may share), largest groups first. */
+/**
+ * The runs a job's references name (experiment and parameters on its preset), with each run's
+ * estimated work (the experiment's `estimate`); a row whose references name no run (matched by
+ * label) gets one key for its paper and preset and no estimate (Infinity: its cost is unknown).
+ */
+function jobRuns(job: RowJob): Map<string, number> {
+  const out = new Map<string, number>();
+  const row = REPRODUCTION_ROWS.find((r) => r.id === job.rowId);
+  let refs: ReturnType<ReproductionRow['references']> = [];
+  try {
+    refs = row ? row.references(job.preset) : [];
+  } catch {
+    // (a row whose references throw fails when it runs; here it only needs a group)
+  }
+  for (const ref of refs) {
+    const f = ref.finding;
+    if (!f) continue;
+    const params = f.run ?? f.params ?? {};
+    const key = `${job.preset.id}\u0000${f.experiment}\u0000${JSON.stringify(Object.keys(params).sort().map((k) => [k, params[k]]))}`;
+    if (out.has(key)) continue;
+    let work = Infinity;
+    try {
+      work = findExperiment(f.experiment)?.estimate(job.preset, params) ?? Infinity;
+    } catch {
+      // (parameters the experiment refuses: cost unknown)
+    }
+    out.set(key, Number.isFinite(work) ? work : Infinity);
+  }
+  if (out.size === 0) out.set(`${job.preset.id}\u0000${job.paper}\u0000(by label)`, Infinity);
+  return out;
+}
+
+/**
+ * Indices of the jobs in groups that may share runs (a process computes a run once for every row
+ * of its group that asks for it, src-sim/reference/row-runs.ts): jobs whose references name the same
+ * run (experiment, parameters, preset) go together, transitively; rows that name none go with the
+ * other such rows of their paper and preset. Costliest groups first (the sum of their runs'
+ * estimated work; unknown counts as most), so that the longest runs start first and the short ones
+ * fill in behind them. Sharing is only a saving: a run two groups name is computed by each, with the
+ * same result.
+ */
 export function jobGroups(jobs: readonly RowJob[]): number[][] {
-  const groups = new Map<string, number[]>();
-  jobs.forEach((j, i) => {
-    const key = `${j.paper}\u0000${j.preset.id}`;
-    groups.set(key, [...(groups.get(key) ?? []), i]);
+  const parent = jobs.map((_, i) => i);
+  const find = (i: number): number => {
+    while (parent[i] !== i) i = parent[i] = parent[parent[i]];
+    return i;
+  };
+  const owner = new Map<string, number>();
+  const work = new Map<string, number>();
+  jobs.forEach((job, i) => {
+    for (const [key, w] of jobRuns(job)) {
+      const o = owner.get(key);
+      if (o === undefined) {
+        owner.set(key, i);
+        work.set(key, w);
+      } else parent[find(i)] = find(o);
+    }
   });
-  return [...groups.values()].sort((a, b) => b.length - a.length);
+  const groups = new Map<number, number[]>();
+  jobs.forEach((_, i) => {
+    const r = find(i);
+    groups.set(r, [...(groups.get(r) ?? []), i]);
+  });
+  const cost = new Map<number, number>();
+  for (const [key, i] of owner) cost.set(find(i), (cost.get(find(i)) ?? 0) + (work.get(key) ?? Infinity));
+  const weight = (g: number[]): number => cost.get(find(g[0])) ?? 0;
+  return [...groups.values()].sort((a, b) => {
+    const wa = weight(a);
+    const wb = weight(b);
+    if (wa !== wb) return wa === Infinity ? -1 : wb === Infinity ? 1 : wb - wa;
+    return b.length - a.length || a[0] - b[0];
+  });
 }
 
 export function runRowsInParallel(launcher: WorkerLauncher, jobs: readonly RowJob[], options: ParallelRowsOptions): ParallelRows {
