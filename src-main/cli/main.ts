@@ -4,7 +4,6 @@
  * `runCli` builds the whole output before anything is printed, so a failure leaves stdout empty
  * and says one line on stderr.
  */
-import { availableParallelism } from 'node:os';
 import { parseArgs } from 'node:util';
 import { EXPERIMENTS, findExperiment } from '../../src-sim/experiments';
 import { formatBytes, resolveParams } from '../../src-sim/experiments/params';
@@ -22,7 +21,7 @@ import type { LabErrorCode } from '../contract';
 import { defaultDbPath } from '../services/paths';
 import type { WorkerLauncher } from '../services/pool/launcher';
 import { ForkLauncher } from '../services/pool/node-launcher';
-import { outcomeRows, rowJobs, runRowsInParallel } from '../services/pool/rows-parallel';
+import { DEFAULT_ROW_JOBS, outcomeRows, rowJobs, runRowsInParallel } from '../services/pool/rows-parallel';
 import { DEFAULT_TRACE_LIMIT, formatNumber, formatParam, resultJson, resultText, seriesCsv, textTable } from './format';
 import type { StoreContext } from './store';
 
@@ -387,8 +386,6 @@ const checkOut = ({ deviation: _deviation, ...c }: CheckResult): CheckOut => c;
 const GATE_WORD: Record<RowGate, string> = { pass: 'PASS', known: 'KNOWN', fail: 'FAIL', 'unexpected-pass': 'UNEXPECTED PASS' };
 const CHECK_WORD: Record<CheckStatus, string> = { pass: 'pass', known: 'fail (known deviation)', fail: 'FAIL', 'unexpected-pass': 'UNEXPECTED PASS' };
 
-/** Simulation processes `reproduce` uses by default: one a core, at most four. */
-export const DEFAULT_REPRODUCE_JOBS = Math.max(1, Math.min(4, availableParallelism()));
 
 /** A (row, preset) as `reproduce` prints it in JSON. */
 function rowOut(r: RowResult): RowOut {
@@ -409,7 +406,7 @@ function rowOut(r: RowResult): RowOut {
 async function reproduceCommand(args: string[], v: Values, format: string, ctx: CliContext): Promise<CliOutput> {
   const override = choosePreset(v, ctx, false);
   const seed = parseSeed(v.seed);
-  const jobsWanted = v.jobs === undefined ? DEFAULT_REPRODUCE_JOBS : /^\d+$/.test(v.jobs) ? Number(v.jobs) : NaN;
+  const jobsWanted = v.jobs === undefined ? DEFAULT_ROW_JOBS : /^\d+$/.test(v.jobs) ? Number(v.jobs) : NaN;
   if (!(jobsWanted >= 1 && jobsWanted <= 64)) throw new CliError(`--jobs must be a whole number from 1 to 64; got "${String(v.jobs)}"`);
   let rows;
   try {

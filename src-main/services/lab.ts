@@ -42,7 +42,7 @@ import { exportCsv, exportPdf, exportSweepPdf, paperComparison } from './export'
 import { ForkLauncher, SimPool, validateRun } from './pool';
 import type { LogSink, RunOutcome, WorkerLauncher } from './pool';
 import { Emitter } from './pool/emitter';
-import { SimProcess } from './pool/sim-process';
+import { DEFAULT_ROW_JOBS, outcomeRows, rowJobs, runRowsInParallel } from './pool/rows-parallel';
 import { stderrLog } from './pool/launcher';
 import { RunStore } from './store';
 import { GpuService } from './gpu';
@@ -61,6 +61,8 @@ export interface LabOptions {
   electronVersion?: string | null;
   /** Per-run time limit (ms); default the pool's (10 min). */
   timeLimitMs?: number;
+  /** Simulation processes a scorecard (reproduce.rows) uses at once; default one a core, at most four. */
+  scorecardJobs?: number;
   /**
    * The experiments runs are validated against and listed from; default src-sim's EXPERIMENTS.
    * Tests add the test-only experiments here (and enable them in the workers' environment).
@@ -132,8 +134,10 @@ export class LabService {
   private state: 'open' | 'closing' | 'closed' = 'open';
   /** The simulation process launcher (the pool's, and the scorecard's own process). */
   private readonly launcher: WorkerLauncher;
-  /** The process reproducing the scorecard's rows now, if any. */
-  private scorecard: SimProcess | null = null;
+  /** The scorecard running now, if any (its processes stop on cancel). */
+  private scorecard: { cancel(): void } | null = null;
+  /** Simulation processes a scorecard uses at once. */
+  private readonly scorecardJobs: number;
   private closing: Promise<void> | null = null;
 
   constructor(options: LabOptions) {
@@ -151,6 +155,7 @@ export class LabService {
       ...(options.now ? { now: options.now } : {}),
     });
     this.launcher = options.launcher ?? new ForkLauncher({ log: this.log });
+    this.scorecardJobs = Math.max(1, Math.floor(options.scorecardJobs ?? DEFAULT_ROW_JOBS));
     try {
       this.pool = new SimPool({
         launcher: this.launcher,
@@ -237,7 +242,7 @@ export class LabService {
   close(): Promise<void> {
     this.closing ??= (async () => {
       this.state = 'closing';
-      this.scorecard?.kill('closed');
+      this.scorecard?.cancel();
       this.gpu.close();
       try {
         await this.pool.close();
@@ -331,9 +336,9 @@ export class LabService {
       'exports.pdf': (a) => this.exportPdf(a.runIds, a.title, a.raw === true),
       'reproduce.rows': (a) => this.reproduceRows(a.selector, a.preset, a.seed),
       'reproduce.cancel': () => {
-        const proc = this.scorecard;
-        if (!proc) return { cancelled: false };
-        proc.kill('cancelled', 'cancelled');
+        const scorecard = this.scorecard;
+        if (!scorecard) return { cancelled: false };
+        scorecard.cancel();
         return { cancelled: true };
       },
       'reproduce.references': (a) => this.runReferences(a.runId),
@@ -468,10 +473,12 @@ export class LabService {
   }
 
   /**
-   * The papers' rows, measured now in a simulation process of their own (the timing tier's rows take
-   * up to a minute each; this process stays free), with a `reproduce.progress` event before each
-   * (row, preset). One scorecard at a time; `reproduce.cancel` or closing the lab stops it. A row that throws is reported
-   * as failed with the reason (src-sim/reference reproduce).
+   * The papers' rows, measured now in simulation processes of their own (the timing tier's rows take
+   * up to a minute each; this process stays free): the (row, preset) jobs in groups of the runs they
+   * share, over up to `scorecardJobs` processes at once (src-main/services/pool/rows-parallel.ts), with
+   * a `reproduce.progress` event as each starts and ends and one at the end. One scorecard at a time;
+   * `reproduce.cancel` or closing the lab stops it. A row that throws, or whose process dies or passes
+   * the time limit, is reported as failed with the reason; the others go on.
    */
   private async reproduceRows(selector: string, presetId: string | undefined, seed: number): Promise<RowResult[]> {
     try {
@@ -481,31 +488,29 @@ export class LabService {
     }
     const override = presetId === undefined ? undefined : this.store.getPreset(presetId).preset;
     if (this.scorecard) throw new LabError('conflict', 'the scorecard is already running; wait for it to finish');
-    const proc = new SimProcess(this.launcher, { log: this.log });
-    this.scorecard = proc;
+    const jobs = rowJobs(selector, override);
+    let cancelled = false;
+    const run = runRowsInParallel(this.launcher, jobs, {
+      concurrency: this.scorecardJobs,
+      seed,
+      timeLimitMs: SCORECARD_TIME_LIMIT_MS,
+      log: this.log,
+      onProgress: (done, total, phase) => this.events.emit('reproduce.progress', { done, total, phase: phase.slice(0, 200) }),
+    });
+    this.scorecard = {
+      cancel: () => {
+        cancelled = true;
+        run.cancel();
+      },
+    };
     try {
-      const answer = await proc.run(
-        { type: 'rows', runId: `rows-${proc.id}`, selector, ...(override ? { preset: override } : {}), seed },
-        {
-          timeLimitMs: SCORECARD_TIME_LIMIT_MS,
-          onProgress: (p) => this.events.emit('reproduce.progress', { done: p.done, total: p.total, phase: p.phase.slice(0, 200) }),
-        },
-      );
-      switch (answer.kind) {
-        case 'rows':
-          return answer.rows;
-        case 'error':
-          throw new LabError('internal', `the scorecard failed: ${answer.message}`);
-        case 'killed':
-          if (this.state !== 'open') throw new LabError('conflict', 'the lab is shutting down');
-          if (answer.reason === 'cancelled') throw new LabError('conflict', 'the scorecard was cancelled');
-          throw new LabError('internal', `the scorecard was stopped: ${answer.message}`);
-        default:
-          throw new LabError('internal', `the scorecard's ${answer.kind === 'died' ? answer.message : 'process gave no rows'}`);
-      }
+      const outcomes = await run.done;
+      if (this.state !== 'open') throw new LabError('conflict', 'the lab is shutting down');
+      if (cancelled) throw new LabError('conflict', 'the scorecard was cancelled');
+      this.events.emit('reproduce.progress', { done: jobs.length, total: jobs.length, phase: 'done' });
+      return outcomes.flatMap(outcomeRows);
     } finally {
       this.scorecard = null;
-      proc.kill('closed');
     }
   }
 

@@ -536,13 +536,13 @@ describe('the scorecard', () => {
     expect(rows).toHaveBeenCalledWith({ selector: 'MEI', preset: 'kepler' });
     const running = w.get('[data-testid="score-running"]');
     expect(running.text()).toContain("Reproducing MEI's rows on Kepler");
-    // The lab's progress events move the bar and name the row being reproduced.
+    // The lab's progress events move the bar and name the rows being reproduced (one per process).
     const onCall = (fake.lab.on as unknown as { mock: { calls: [string, (p: unknown) => void][] } }).mock.calls.find((c) => c[0] === 'reproduce.progress');
     expect(onCall).toBeDefined();
-    onCall![1]({ done: 1, total: 3, phase: 'MEI-T4 on kepler' });
+    onCall![1]({ done: 1, total: 3, phase: 'MEI-T4 on kepler, MEI-T5 on kepler' });
     await flushPromises();
-    expect(w.get('[data-testid="score-progress-phase"]').text()).toBe('MEI-T4 on kepler');
-    expect(w.get('[data-testid="score-running"]').text()).toContain('2 of 3');
+    expect(w.get('[data-testid="score-progress-phase"]').text()).toBe('MEI-T4 on kepler, MEI-T5 on kepler');
+    expect(w.get('[data-testid="score-running"]').text()).toContain('1 of 3 done; running: MEI-T4 on kepler, MEI-T5 on kepler');
     expect((w.get('[data-testid="score-progress"]').element as HTMLProgressElement).value).toBe(1);
     expect(w.get('[data-testid="score-run-all"]').attributes('disabled')).toBeDefined();
     resolve(ROWS);

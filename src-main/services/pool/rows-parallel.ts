@@ -8,11 +8,15 @@
  */
 import { findPreset } from '../../../src-sim/presets';
 import type { Preset } from '../../../src-sim/presets/types';
+import { availableParallelism } from 'node:os';
 import { findExperiment } from '../../../src-sim/experiments';
 import { REPRODUCTION_ROWS, selectRows } from '../../../src-sim/reference';
 import type { ReproductionRow, RowResult } from '../../../src-sim/reference/types';
 import type { WorkerLauncher } from './launcher';
 import { SimProcess } from './sim-process';
+
+/** Simulation processes a scorecard uses by default: one a core, at most four. */
+export const DEFAULT_ROW_JOBS = Math.max(1, Math.min(4, availableParallelism()));
 
 /** One (row, preset) of a selection. */
 export interface RowJob {

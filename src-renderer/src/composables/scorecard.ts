@@ -63,7 +63,8 @@ export const lastScore = shallowRef<{ preset: string; paper?: string; rows: RowR
 
 /**
  * The scorecard running now (it goes on when its view is left and shown again): which selection,
- * and the lab's last `reproduce.progress` ("LASH-F4 on fermi480", step 12 of 20).
+ * and the lab's last `reproduce.progress` (12 of 20 done; running "LASH-F7 on fermi480, SL1-F7 on titan":
+ * the rows in the scorecard's processes now).
  */
 export const scoreRunning = shallowRef<{ preset: string; paper: string; progress: { done: number; total: number; phase: string } | null } | null>(null);
 
