@@ -51,6 +51,7 @@ function fakeLab(): LabApi {
       get: call('get', DETAIL),
       cancel: call('cancel', { cancelled: 1 }),
       csv: call('csv', { fileName: 'x.csv', mimeType: 'text/csv', bytes: new Uint8Array() }),
+      pdf: call('pdf', { fileName: 'x.pdf', mimeType: 'application/pdf', bytes: new Uint8Array([37, 80, 68, 70]) }),
     },
     on: () => () => {},
   } as unknown as LabApi;
@@ -105,5 +106,24 @@ describe('the sweep view', () => {
     expect(w.get('[data-testid="chart"]').attributes('data-kind')).toBe('line');
     await w.get('[data-testid="sweep-kind"]').setValue('heatmap');
     expect(w.get('[data-testid="chart"]').attributes('data-kind')).toBe('heatmap');
+  });
+
+  it('exports the PDF report with the chart as shown', async () => {
+    const w = mount(SweepView, { props: { id: DETAIL.id }, global: { plugins: [router(), createPinia()] } });
+    await flushPromises();
+    await w.get('[data-testid="sweep-pdf"]').trigger('click');
+    await flushPromises();
+    expect(calls.filter((c) => c.name === 'pdf').at(-1)!.args).toEqual({ id: DETAIL.id, quantity: 'lat', x: 'stride', by: 'iterations', chart: 'lines' });
+    await w.get('[data-testid="sweep-kind"]').setValue('heatmap');
+    await w.get('[data-testid="sweep-x"]').setValue('iterations');
+    await w.get('[data-testid="sweep-by"]').setValue('stride');
+    await w.get('[data-testid="sweep-pdf"]').trigger('click');
+    await flushPromises();
+    expect(calls.filter((c) => c.name === 'pdf').at(-1)!.args).toEqual({ id: DETAIL.id, quantity: 'lat', x: 'iterations', by: 'stride', chart: 'heatmap' });
+    // One line: no second axis, never a heatmap.
+    await w.get('[data-testid="sweep-by"]').setValue('');
+    await w.get('[data-testid="sweep-pdf"]').trigger('click');
+    await flushPromises();
+    expect(calls.filter((c) => c.name === 'pdf').at(-1)!.args).toEqual({ id: DETAIL.id, quantity: 'lat', x: 'iterations', by: null, chart: 'lines' });
   });
 });
