@@ -26,7 +26,7 @@ import type { ExperimentResult, Finding, ParamSpec, ParamValues, Series, Table, 
 import type { Preset } from '../src-sim/presets/types';
 import type { CheckResult, Reference, ReproductionRow, RowResult } from '../src-sim/reference/types';
 import type { RowPlan } from '../src-sim/reference/plan';
-import { SWEEP_CALLS } from './sweep-contract';
+import { SWEEP_CALLS, SWEEP_ID_SCHEMA } from './sweep-contract';
 import { GPU_CALLS, GPU_PROGRESS_SCHEMA } from './gpu-contract';
 import type { GpuProgressEvent } from './gpu-contract';
 import type { MeasuredDevice } from '../src-sim/cuda/run-record';
@@ -251,6 +251,9 @@ export interface RunSummary {
   notes: string;
   /** A run measured on a real GPU (its preset id and name are the device's: "real-...", "<name> (real)"). */
   real?: boolean;
+  /** In `runs.list`: the sweep the run belongs to and its point there (absent for a run of no sweep). */
+  sweepId?: string;
+  sweepPoint?: number;
 }
 
 /** A series as stored: x and y come back as Float64Array, byte for byte as they were written. */
@@ -296,6 +299,11 @@ export interface RunPage {
   /** Runs matching the filters (all pages). */
   total: number;
   items: RunSummary[];
+  /**
+   * With `sweep: "none"`: the runs of sweeps that the other filters match, by sweep (left out of
+   * `items` and `total`), newest sweep first; sweeps with no matching run are not listed.
+   */
+  sweeps?: { id: string; runs: number }[];
 }
 
 export interface PresetSummary {
@@ -439,6 +447,11 @@ export const runListArgs = z.strictObject({
   from: instant.optional(),
   /** Created at or before (inclusive). */
   to: instant.optional(),
+  /**
+   * A sweep's id: only its runs. "none": only the runs of no sweep, and the answer's `sweeps` counts
+   * the runs of each sweep that the other filters match (the run library groups them under their sweep).
+   */
+  sweep: z.union([z.literal('none'), SWEEP_ID_SCHEMA]).optional(),
   sort: z.enum(RUN_SORT_KEYS).default('created'),
   order: z.enum(['asc', 'desc']).default('desc'),
   limit: z.int().min(1).max(LIMITS.listPageMax).default(50),

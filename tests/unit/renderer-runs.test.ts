@@ -12,6 +12,7 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { defineComponent, nextTick } from 'vue';
 import { createMemoryHistory, createRouter, type Router } from 'vue-router';
 import type { ExperimentInfo, LabApi, LabEvents, PresetSummary, RunQuery, RunStatus, RunSummary } from '../../src-main/contract';
+import type { SweepSummary } from '../../src-main/sweep-contract';
 import { setLab } from '../../src-renderer/src/api';
 import { formatElapsed } from '../../src-renderer/src/composables/format';
 import { useQueue } from '../../src-renderer/src/stores/queue';
@@ -53,8 +54,11 @@ function run(n: number, over: Partial<RunSummary> = {}): RunSummary {
   };
 }
 
-/** An in-memory LabApi for the parts these views use; runs.list filters, sorts and pages like the store. */
-function fakeLab(runs: RunSummary[]) {
+/**
+ * An in-memory LabApi for the parts these views use; runs.list filters, sorts and pages like the
+ * store (with its sweep filter and counts by sweep); sweeps.list where sweeps are given.
+ */
+function fakeLab(runs: RunSummary[], sweeps: SweepSummary[] = []) {
   const listeners: { [E in keyof LabEvents]?: ((p: LabEvents[E]) => void)[] } = {};
   const list = vi.fn(async (q: Partial<RunQuery> = {}) => {
     let items = runs.filter((r) => {
@@ -67,13 +71,15 @@ function fakeLab(runs: RunSummary[]) {
       if (typeof q.to === 'number' && r.createdAt > q.to) return false;
       return true;
     });
+    const inSweeps = q.sweep === 'none' ? sweeps.map((w) => ({ id: w.id, runs: items.filter((r) => r.sweepId === w.id).length })).filter((w) => w.runs > 0) : undefined;
+    if (q.sweep !== undefined) items = items.filter((r) => (q.sweep === 'none' ? r.sweepId === undefined : r.sweepId === q.sweep));
     const key = q.sort ?? 'created';
     const val = (r: RunSummary): string | number =>
       key === 'created' ? r.createdAt : key === 'duration' ? (r.durationMs ?? -1) : key === 'preset' ? r.presetId : key === 'title' ? r.title : key === 'status' ? r.status : r.experiment;
     items = [...items].sort((a, b) => (val(a) < val(b) ? -1 : val(a) > val(b) ? 1 : 0) * ((q.order ?? 'desc') === 'asc' ? 1 : -1));
     const offset = q.offset ?? 0;
     const limit = q.limit ?? 50;
-    return { total: items.length, items: items.slice(offset, offset + limit) };
+    return { total: items.length, items: items.slice(offset, offset + limit), ...(inSweeps ? { sweeps: inSweeps } : {}) };
   });
   const lab = {
     runs: {
@@ -96,6 +102,7 @@ function fakeLab(runs: RunSummary[]) {
         return { deleted: before - runs.length };
       }),
     },
+    ...(sweeps.length ? { sweeps: { list: vi.fn(async () => sweeps) } } : {}),
     presets: { list: vi.fn(async () => PRESETS) },
     experiments: { list: vi.fn(async () => EXPERIMENTS) },
     on: vi.fn(<E extends keyof LabEvents>(event: E, fn: (p: LabEvents[E]) => void) => {
@@ -125,6 +132,7 @@ async function mountView(component: unknown, lab: LabApi, path: string, props: R
       { path: '/compare', component: Stub },
       { path: '/reports', component: Stub },
       { path: '/experiments', component: Stub },
+      { path: '/sweeps/:id', component: Stub },
     ],
   });
   await router.push(path);
@@ -357,5 +365,71 @@ describe('the runs library', () => {
     expect(queue.generation).toBe(1);
     await flushPromises();
     expect(rowTitles(w)).toEqual(['Run 0005']);
+  });
+
+  it("groups a sweep's runs under one row that a button expands", async () => {
+    const sweepId = '3b241101-e2bb-4255-8caf-4136c566a962';
+    const sweep: SweepSummary = {
+      id: sweepId,
+      name: 'stride sweep',
+      experiment: 'pchase-fine',
+      presets: ['fermi'],
+      axes: ['stride'],
+      counts: { points: 4, pending: 1, queued: 0, running: 0, done: 2, failed: 1, cancelled: 0, interrupted: 0 },
+      createdAt: T0,
+    };
+    // Titles as a sweep names its runs ("<sweep> · <preset> · <point>"), one renamed.
+    const inSweep = [1, 2, 3].map((n) =>
+      run(200 + n, { title: n === 2 ? 'stride point 2' : `stride sweep · ${n % 2 ? 'fermi' : 'kepler'} · stride=${n}`, experiment: 'pchase-fine', sweepId, sweepPoint: n - 1, status: n === 3 ? 'failed' : 'done' }),
+    );
+    const fake = fakeLab([...Array.from({ length: 5 }, (_, i) => run(i + 1)), ...inSweep], [sweep]);
+    const w = await mountView(RunsView, fake.lab, '/runs');
+    // The pages list the runs of no sweep; the sweep is one row with its progress, collapsed.
+    expect(lastQuery(fake.calls)).toEqual({ sort: 'created', order: 'desc', limit: 50, offset: 0, sweep: 'none' });
+    expect(rowTitles(w)).toEqual(['Run 0005', 'Run 0004', 'Run 0003', 'Run 0002', 'Run 0001']);
+    expect(w.get('[data-testid="runs-total"]').text()).toBe('8 runs');
+    const head = w.get(`[data-testid="sweep-row-${sweepId}"]`);
+    expect(head.text()).toContain('stride sweep');
+    expect(head.text()).toContain('3 runs');
+    expect(head.text()).toContain('3/4');
+    expect(head.get(`[data-testid="sweep-progress-${sweepId}"]`).attributes('aria-label')).toBe('stride sweep: 2 done, 1 failed, 1 not run of 4 points');
+    expect(head.get(`[data-testid="runs-sweep-${sweepId}"]`).attributes('href')).toBe(`/sweeps/${sweepId}`);
+    const toggle = head.get(`[data-testid="sweep-toggle-${sweepId}"]`);
+    expect(toggle.element.tagName).toBe('BUTTON');
+    expect(toggle.attributes('aria-expanded')).toBe('false');
+
+    // Expanded: its runs under it (the library's sort), selectable like any run.
+    await toggle.trigger('click');
+    await flushPromises();
+    expect(lastQuery(fake.calls)).toEqual({ sort: 'created', order: 'desc', limit: 200, offset: 0, sweep: sweepId });
+    expect(toggle.attributes('aria-expanded')).toBe('true');
+    // Their titles leave out the sweep's name and the preset (the row and the GPU column say them).
+    const under = w.findAll(`tr[data-sweep="${sweepId}"]`);
+    expect(under.map((r) => r.get('.open').text())).toEqual(['stride=3', 'stride point 2', 'stride=1']);
+    expect(under[0]!.get('.open').attributes('title')).toBe('stride sweep · fermi · stride=3');
+    expect(rowTitles(w).slice(0, 4)).toEqual(['stride=3', 'stride point 2', 'stride=1', 'Run 0005']);
+    await w.get(`[data-testid="select-${inSweep[0]!.id}"]`).trigger('click');
+    expect(w.get('[data-testid="selection-bar"]').text()).toContain('1 selected');
+
+    // Filters apply to the sweep's runs and to its count; a sweep without a matching run is not shown.
+    await w.get('[data-testid="filter-status"]').setValue('failed');
+    await flushPromises();
+    expect(w.findAll(`tr[data-sweep="${sweepId}"]`).map((r) => r.get('.open').text())).toEqual(['stride=3']);
+    expect(w.get(`[data-testid="sweep-row-${sweepId}"]`).text()).toContain('1 run');
+    expect(w.get('[data-testid="runs-total"]').text()).toBe('1 run match');
+    await w.get('[data-testid="filter-status"]').setValue('queued');
+    await flushPromises();
+    expect(w.find(`[data-testid="sweep-row-${sweepId}"]`).exists()).toBe(false);
+    expect(w.get('[data-testid="runs-empty"]').text()).toBe('No runs match these filters.');
+    await w.get('[data-testid="filter-status"]').setValue('');
+    await flushPromises();
+
+    // Collapsed again by the keyboard (a button: Enter and Space click it).
+    const again = w.get(`[data-testid="sweep-toggle-${sweepId}"]`);
+    expect(again.attributes('aria-expanded')).toBe('true');
+    await again.trigger('click');
+    await flushPromises();
+    expect(again.attributes('aria-expanded')).toBe('false');
+    expect(w.findAll(`tr[data-sweep="${sweepId}"]`)).toHaveLength(0);
   });
 });

@@ -6,8 +6,10 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { parseArgs } from '../../src-main/contract';
 import { compactList, slurmScript } from '../../src-main/cli/sweep';
 import { MIGRATIONS, RunStore } from '../../src-main/services/store';
-import { setField } from '../../src-main/services/sweep';
+import type { RunJob } from '../../src-main/services/pool';
+import { setField, SweepService } from '../../src-main/services/sweep';
 import { axisValues, expandPlan, parsePlan, pointSeed, rangeValues } from '../../src-main/sweep-plan';
+import { EXPERIMENTS } from '../../src-sim/experiments';
 import { findPreset } from '../../src-sim/presets';
 import { newRun, TempDb } from './store-fixtures';
 import { testLab } from './lab-fixtures';
@@ -104,6 +106,31 @@ describe('the database', () => {
     expect(now.migratedFrom).toBe(before[before.length - 1]!.version);
     expect(now.getSummary(run.id).experiment).toBe(run.experiment);
     expect(now.connection.prepare('SELECT count(*) AS n FROM sweeps').get()).toEqual({ n: 0 });
+  });
+
+  it('lists the runs of a sweep apart from the others, and counts them by sweep', () => {
+    const store = tmp.open();
+    const loose = store.createRun(newRun());
+    const jobs: RunJob[] = [];
+    const sweeps = new SweepService({ store, experiments: EXPERIMENTS, enqueue: (j) => jobs.push(j) });
+    const plan = parsePlan({ ...FINE, axes: [{ param: 'stride', values: [32, 64] }] });
+    const id = sweeps.createSweep(plan);
+    const queued = sweeps.queuePoints(id, sweeps.resolve(plan));
+    const all = store.listRuns();
+    expect(all.total).toBe(3);
+    expect(all.sweeps).toBeUndefined();
+    expect(all.items.find((r) => r.id === queued[1]!.runId)).toMatchObject({ sweepId: id, sweepPoint: 1 });
+    expect(all.items.find((r) => r.id === loose.id)).not.toHaveProperty('sweepId');
+    const grouped = store.listRuns({ sweep: 'none' });
+    expect(grouped).toMatchObject({ total: 1, sweeps: [{ id, runs: 2 }] });
+    expect(grouped.items.map((r) => r.id)).toEqual([loose.id]);
+    // The other filters apply to the counts too.
+    expect(store.listRuns({ sweep: 'none', status: 'done' })).toEqual({ total: 0, items: [], sweeps: [] });
+    expect(store.listRuns({ sweep: 'none', experiment: 'pchase-fine' })).toMatchObject({ total: 0, sweeps: [{ id, runs: 2 }] });
+    expect(store.listRuns({ sweep: id, sort: 'title', order: 'asc' }).items.map((r) => r.sweepPoint)).toEqual([0, 1]);
+    // A summary read alone (and so a bundle) names no sweep: the sweep is the database's record.
+    expect(store.getSummary(queued[0]!.runId)).not.toHaveProperty('sweepId');
+    expect(() => parseArgs('runs.list', { sweep: 'some' })).toThrow(/sweep/);
   });
 
   it('accepts a list with a version missing between 1 and 4 (one another branch adds)', () => {

@@ -26,12 +26,25 @@ export const SUMMARY_COLUMNS = `r.id, r.experiment, r.title, r.preset_id, r.pres
   r.created_at, r.started_at, r.finished_at, r.duration_ms, r.notes, (r.device_json IS NOT NULL) AS real,
   (SELECT json_group_array(tag) FROM (SELECT tag FROM run_tags t WHERE t.run_id = r.id ORDER BY tag)) AS tags_json`;
 
-/** The count and page statements of a list query, with their named parameters. */
-export function listSql(q: RunQuery): { count: string; page: string; params: Record<string, string | number> } {
+/** The list's columns: a summary's, and the sweep and point of a run of a sweep (schema version 4). */
+const LIST_COLUMNS = `${SUMMARY_COLUMNS},
+  (SELECT s.sweep_id FROM sweep_runs s WHERE s.run_id = r.id) AS sweep_id, (SELECT s.point FROM sweep_runs s WHERE s.run_id = r.id) AS sweep_point`;
+
+/**
+ * The count and page statements of a list query, with their named parameters; with `sweep: "none"`
+ * also `bySweep`, the matching runs of each sweep (the other filters applied).
+ */
+export function listSql(q: RunQuery): { count: string; page: string; bySweep: string | null; params: Record<string, string | number> } {
   const { where, order, params } = listQuery(q);
+  const others = q.sweep === 'none' ? listQuery({ ...q, sweep: undefined }).where : '';
   return {
     count: `SELECT count(*) AS n FROM runs r ${where}`,
-    page: `SELECT ${SUMMARY_COLUMNS} FROM runs r ${where} ${order} LIMIT @limit OFFSET @offset`,
+    page: `SELECT ${LIST_COLUMNS} FROM runs r ${where} ${order} LIMIT @limit OFFSET @offset`,
+    bySweep:
+      q.sweep === 'none'
+        ? `SELECT s.sweep_id AS id, count(*) AS runs FROM runs r JOIN sweep_runs s ON s.run_id = r.id JOIN sweeps w ON w.id = s.sweep_id ${others}
+           GROUP BY s.sweep_id ORDER BY max(w.created_at) DESC, s.sweep_id DESC`
+        : null,
     params: { ...params, limit: q.limit, offset: q.offset },
   };
 }
@@ -67,6 +80,11 @@ function listQuery(q: RunQuery): { where: string; order: string; params: Record<
   if (q.to !== undefined) {
     clauses.push('r.created_at <= @to');
     params.to = q.to;
+  }
+  if (q.sweep === 'none') clauses.push('NOT EXISTS (SELECT 1 FROM sweep_runs s WHERE s.run_id = r.id)');
+  else if (q.sweep !== undefined) {
+    clauses.push('EXISTS (SELECT 1 FROM sweep_runs s WHERE s.run_id = r.id AND s.sweep_id = @sweep)');
+    params.sweep = q.sweep;
   }
   return {
     where: clauses.length ? `WHERE ${clauses.join(' AND ')}` : '',

@@ -98,6 +98,9 @@ interface SummaryRow {
   tags_json: string;
   /** 1 for a run measured on a real GPU (device_json set). */
   real: number;
+  /** The list's columns only (query.ts): the run's sweep and point, null for a run of no sweep. */
+  sweep_id?: string | null;
+  sweep_point?: number | null;
 }
 
 function toSummary(r: SummaryRow): RunSummary {
@@ -118,6 +121,7 @@ function toSummary(r: SummaryRow): RunSummary {
     tags: JSON.parse(r.tags_json) as string[],
     notes: r.notes,
     ...(r.real ? { real: true } : {}),
+    ...(r.sweep_id ? { sweepId: r.sweep_id, sweepPoint: r.sweep_point as number } : {}),
   };
 }
 
@@ -498,10 +502,11 @@ export class RunStore {
   /** Filters, sorts and pages runs; reads the runs table only (no results, no blobs). */
   listRuns(query: ArgsOf<'runs.list'> = {}): RunPage {
     const q = check(runListArgs, query, 'runs.list');
-    const { count, page, params } = listSql(q);
+    const { count, page, bySweep, params } = listSql(q);
     const total = (this.sql(count).get(params) as { n: number }).n;
     const rows = this.sql(page).all(params) as SummaryRow[];
-    return { total, items: rows.map(toSummary) };
+    if (bySweep === null) return { total, items: rows.map(toSummary) };
+    return { total, items: rows.map(toSummary), sweeps: this.sql(bySweep).all(params) as { id: string; runs: number }[] };
   }
 
   /** Deletes finished runs (all or none): refuses unknown ids and runs still queued or running. */

@@ -1,5 +1,6 @@
 import { defineStore } from 'pinia';
-import type { RunPage, RunQuery, RunSortKey, RunStatus, RunSummary, RunUpdate } from '../../../src-main/contract';
+import type { LabApi, RunPage, RunQuery, RunSortKey, RunStatus, RunSummary, RunUpdate } from '../../../src-main/contract';
+import type { SweepSummary } from '../../../src-main/sweep-contract';
 import { useLab } from '../api';
 import { dayBound } from '../composables/format';
 import { useNotify } from './notify';
@@ -44,10 +45,36 @@ export const STATUSES: readonly RunStatus[] = ['queued', 'running', ...FINISHED]
 export const TEXT_LIMITS = { titleChars: 200, notesChars: 20_000, tagChars: 40, tagsPerRun: 32, textQueryChars: 200 } as const;
 
 let sequence = 0;
+const groupSequence: Record<string, number> = {};
+
+/** Runs of one sweep shown under it at most; the sweep view lists every point. */
+export const GROUP_LIMIT = 200;
+
+/** A sweep's runs as the library shows them under it (the library's filters and sort applied). */
+export interface SweepGroup {
+  items: RunSummary[];
+  total: number;
+  status: 'loading' | 'ready' | 'error';
+}
+
+/** The lab's sweeps; none where the lab has no sweep calls (or they fail: the runs still list). */
+async function listSweeps(lab: LabApi): Promise<SweepSummary[]> {
+  if (typeof lab.sweeps?.list !== 'function') return [];
+  try {
+    return await lab.sweeps.list();
+  } catch {
+    return [];
+  }
+}
 
 /**
  * The runs library: filters, sort and paging done by the server (lab.runs.list limit/offset), so a
  * library of thousands of runs costs one page at a time; the selection survives paging.
+ *
+ * When the lab has sweeps, a sweep's runs are grouped under it: the pages list the runs of no sweep
+ * (`sweep: "none"`, whose answer counts the matching runs of each sweep), the first page starts
+ * with a row per sweep, and an expanded sweep lists its runs (the same filters and sort, up to
+ * GROUP_LIMIT) under its row.
  */
 export const useRuns = defineStore('runs', {
   state: () => ({
@@ -64,9 +91,25 @@ export const useRuns = defineStore('runs', {
     selected: [] as string[],
     /** Summaries of the selected runs seen so far (for the actions' counts and checks). */
     known: {} as Record<string, RunSummary>,
+    /** The lab's sweeps (newest first); empty: the library lists every run as one list. */
+    sweeps: [] as SweepSummary[],
+    /** Runs of each sweep that the filters match (absent: none). */
+    sweepRuns: {} as Record<string, number>,
+    /** Sweeps whose runs are shown under them. */
+    expanded: [] as string[],
+    groups: {} as Record<string, SweepGroup>,
   }),
   getters: {
     pages: (s) => Math.max(1, Math.ceil(s.total / s.pageSize)),
+    /** Whether the runs of sweeps are grouped under their sweep (the lab has sweeps). */
+    grouped: (s) => s.sweeps.length > 0,
+    /** Every run the filters match: the pages' and the sweeps'. */
+    allTotal: (s) => s.total + Object.values(s.sweepRuns).reduce((a, b) => a + b, 0),
+    /** The sweeps the first page shows: all of them, or with filters those with a matching run. */
+    sweepRows(s): SweepSummary[] {
+      const filtered = Object.values(s.filters).some((v) => v !== '');
+      return s.page > 0 ? [] : s.sweeps.filter((w) => !filtered || (s.sweepRuns[w.id] ?? 0) > 0);
+    },
     isSelected: (s) => (id: string) => s.selected.includes(id),
     /** Selected runs that are finished (the ones delete accepts). */
     deletable: (s) => s.selected.filter((id) => {
@@ -80,7 +123,11 @@ export const useRuns = defineStore('runs', {
       const mine = ++sequence;
       this.status = 'loading';
       try {
-        const page: RunPage = await useLab().runs.list(listQuery(this.filters, this.sort, this.order, this.page, this.pageSize));
+        const lab = useLab();
+        const sweeps = await listSweeps(lab);
+        if (mine !== sequence) return;
+        const query = listQuery(this.filters, this.sort, this.order, this.page, this.pageSize);
+        const page: RunPage = await lab.runs.list(sweeps.length ? { ...query, sweep: 'none' } : query);
         if (mine !== sequence) return;
         // A page past the end (after deletes or a narrower filter): go to the last page.
         if (page.items.length === 0 && page.total > 0 && this.page > 0) {
@@ -89,15 +136,48 @@ export const useRuns = defineStore('runs', {
         }
         this.items = page.items;
         this.total = page.total;
+        this.sweeps = sweeps;
+        this.sweepRuns = Object.fromEntries((page.sweeps ?? []).map((w) => [w.id, w.runs]));
         for (const r of page.items) if (this.selected.includes(r.id)) this.known[r.id] = r;
         this.status = 'ready';
         this.error = '';
+        // Expanded sweeps follow the filters and the sort (and drop out when their sweep is gone).
+        this.expanded = this.expanded.filter((id) => sweeps.some((w) => w.id === id));
+        for (const id of Object.keys(this.groups)) if (!this.expanded.includes(id)) delete this.groups[id];
+        await Promise.all(this.expanded.map((id) => this.loadGroup(id)));
       } catch (e) {
         if (mine !== sequence) return;
         this.status = 'error';
         this.error = e instanceof Error ? e.message : String(e);
         useNotify().error(e, 'Could not list the runs');
       }
+    },
+    /** The runs of one sweep, under its row (the library's filters and sort). */
+    async loadGroup(id: string): Promise<void> {
+      const mine = (groupSequence[id] = (groupSequence[id] ?? 0) + 1);
+      const group = this.groups[id];
+      if (group) group.status = 'loading';
+      else this.groups[id] = { items: [], total: 0, status: 'loading' };
+      try {
+        const page = await useLab().runs.list({ ...listQuery(this.filters, this.sort, this.order, 0, GROUP_LIMIT), sweep: id });
+        if (mine !== groupSequence[id] || !this.expanded.includes(id)) return;
+        this.groups[id] = { items: page.items, total: page.total, status: 'ready' };
+        for (const r of page.items) if (this.selected.includes(r.id)) this.known[r.id] = r;
+      } catch (e) {
+        if (mine !== groupSequence[id]) return;
+        this.groups[id] = { items: [], total: 0, status: 'error' };
+        useNotify().error(e, "Could not list the sweep's runs");
+      }
+    },
+    /** Shows or hides a sweep's runs under its row. */
+    toggleSweep(id: string): Promise<void> {
+      if (this.expanded.includes(id)) {
+        this.expanded = this.expanded.filter((x) => x !== id);
+        delete this.groups[id];
+        return Promise.resolve();
+      }
+      this.expanded.push(id);
+      return this.loadGroup(id);
     },
     setFilters(patch: Partial<RunFilters>): Promise<void> {
       Object.assign(this.filters, patch);
@@ -154,6 +234,11 @@ export const useRuns = defineStore('runs', {
         const updated = await useLab().runs.update({ id, ...patch });
         const i = this.items.findIndex((r) => r.id === id);
         if (i >= 0) this.items[i] = updated;
+        for (const g of Object.values(this.groups)) {
+          const j = g.items.findIndex((r) => r.id === id);
+          // runs.update's summary names no sweep: the row keeps its own.
+          if (j >= 0) g.items[j] = { ...g.items[j], ...updated };
+        }
         if (this.known[id]) this.known[id] = updated;
         return updated;
       } catch (e) {
