@@ -101,6 +101,7 @@ class Engine {
     sl1.lsu = lsu;
     sl1.oc = oc;
     dispatch.issue = issue;
+    dispatch.sched = sched;
     this.m = m;
     this.st = st;
     this.pk = pk;

@@ -2,6 +2,7 @@ import type { CompiledKernel } from '../compile';
 import * as K from './codes';
 import type { Fetch } from './fetch';
 import type { Issue } from './issue';
+import type { Scheduler } from './scheduler';
 import type { Machine } from './machine';
 import type { Sl1Lines } from './sl1-lines';
 
@@ -22,6 +23,8 @@ export class Dispatch {
   declare readonly sl1: Sl1Lines;
   /** Set by the engine. */
   declare issue: Issue;
+  /** Set by the engine: the schedulers (a new warp takes its place in greedy-then-oldest's age order). */
+  declare sched: Scheduler;
   /** Per SM: resident warps, threads, shared bytes (blocks: m.smBlocks). */
   declare readonly smWarps: Int32Array;
   declare readonly smThreads: Int32Array;
@@ -150,6 +153,7 @@ export class Dispatch {
       m.wExtra[w] = 0;
       m.wPhase[w] = 0;
       m.wAge[w] = m.ageCounter++;
+      this.sched.aged(w);
       m.wake(w);
       m.wPending[w] = 0;
       m.rPending.fill(0, w * R, w * R + R);

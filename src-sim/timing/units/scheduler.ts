@@ -70,6 +70,13 @@ export class Scheduler {
   declare readonly wIbReady: Float64Array;
   /** Set by the engine: the LSUs' busy flags (lsu.ts). */
   declare lsuBusy: Uint8Array;
+  /**
+   * Greedy-then-oldest's scan order: per scheduler (at li * perSched), its warp slots from the oldest
+   * warp to the youngest (wAge); a slot moves to the end when a new warp takes it (`aged`), so the
+   * order stays sorted without sorting (ages only grow). Slots never used keep their first places.
+   */
+  declare readonly perSched: number;
+  declare readonly ageOrder: Int32Array;
 
   constructor(m: Machine, fetch: Fetch, oc: OperandCollector, issueUnit: Issue) {
     const S = m.sms;
@@ -102,6 +109,10 @@ export class Scheduler {
     this.wIb = fetch.wIb;
     this.wIbReady = fetch.wIbReady;
     this.lsuBusy = new Uint8Array(0);
+    this.perSched = Math.ceil(m.maxW / m.nsched);
+    this.ageOrder = new Int32Array(S * m.nsched * this.perSched).fill(-1);
+    for (let sm = 0; sm < S; sm++)
+      for (let l = 0; l < m.maxW; l++) this.ageOrder[(sm * m.nsched + (l % m.nsched)) * this.perSched + Math.floor(l / m.nsched)] = sm * m.maxW + l;
     this.mqLen = oc.mqLen;
     this.ocIdoc = oc.ocIdoc;
     this.memQ = oc.memQ;
@@ -117,6 +128,19 @@ export class Scheduler {
   private lsuRoom(sm: number): boolean {
     if (this.ocN > 0) return this.ocIdoc[sm] < 0;
     return this.lsuBusy[sm] === 0 || this.mqLen[sm] < this.memQ;
+  }
+
+  /** A new warp took slot w (its wAge is now the youngest): it moves to the end of its scheduler's age order. */
+  aged(w: number): void {
+    const m = this.m;
+    const l = w % m.maxW;
+    const base = (((w - l) / m.maxW) * m.nsched + (l % m.nsched)) * this.perSched;
+    const n = Math.ceil((m.maxW - (l % m.nsched)) / m.nsched);
+    const order = this.ageOrder;
+    let k = base;
+    while (order[k] !== w) k++;
+    for (; k < base + n - 1; k++) order[k] = order[k + 1];
+    order[base + n - 1] = w;
   }
 
   /** A kernel starts (m.k and m.prog set): no scheduler has issued a warp of it. */
@@ -222,15 +246,6 @@ export class Scheduler {
     return t;
   }
 
-  /** The least wake time (wNext) of the warps of the scheduler whose first warp slot is `first`. */
-  private leastNext(first: number): number {
-    const m = this.m;
-    const end = first - (first % m.maxW) + m.maxW;
-    let lo = Infinity;
-    for (let w = first; w < end; w += m.nsched) if (this.wNext[w] < lo) lo = this.wNext[w];
-    return lo;
-  }
-
   /** One cycle of an SM's schedulers (and its memory pipeline and fetch unit); true when any issued. */
   step(sm: number): boolean {
     const m = this.m;
@@ -256,16 +271,29 @@ export class Scheduler {
       if (this.gto) {
         if (last >= 0 && this.probe(sm, last)) pick = last;
         else {
-          let bestAge = Infinity;
-          for (let l = s; l < maxW; l += S) {
-            const w = base + l;
-            if (this.wAge[w] < bestAge && this.probe(sm, w)) {
-              bestAge = this.wAge[w];
-              pick = w;
+          // The oldest warp that can issue: the first in age order (every older one was probed and
+          // cannot). A warp younger than the pick is not probed; its wake time stays a lower bound.
+          const order = this.ageOrder;
+          const first = li * this.perSched;
+          const end = first + Math.ceil((maxW - s) / S);
+          const wNext = this.wNext;
+          let lo = Infinity;
+          for (let k = first; k < end; k++) {
+            const w = order[k];
+            const nx = wNext[w];
+            if (nx > now) {
+              if (nx < lo) lo = nx; // (probe's first test, inline)
+              continue;
             }
+            if (this.probe(sm, w)) {
+              pick = w;
+              break;
+            }
+            if (wNext[w] < lo) lo = wNext[w];
           }
+          // (no pick: every warp was probed and lo is the least wake time)
+          if (pick < 0) schedNext[li] = lo;
         }
-        if (pick < 0) schedNext[li] = this.leastNext(base + s);
       } else {
         const count = Math.ceil((maxW - s) / S);
         let k = last >= 0 ? ((last - base - s) / S + 1) % count : 0;
