@@ -1,2 +1,2 @@
-export { SweepService, SweepRefusal, planHash, planName, setField } from './service';
+export { clip, PRESET_NAME_CHARS, SweepService, SweepRefusal, planHash, planName, setField, variantName } from './service';
 export type { ResolvedPoint, SweepDeps } from './service';

@@ -12,10 +12,10 @@ import { createHash, randomUUID } from 'node:crypto';
 import { stringify } from 'csv-stringify/sync';
 import type Database from 'better-sqlite3';
 import type { FileResult, RunStatus } from '../../contract';
-import { LabError } from '../../contract';
+import { LabError, LIMITS } from '../../contract';
 import type { SweepCheck, SweepCounts, SweepDetail, SweepMetric, SweepPointDetail, SweepPointStatus, SweepStartResult, SweepSummary } from '../../sweep-contract';
 import type { SweepPlan, SweepPoint, SweepValue } from '../../sweep-plan';
-import { axisName, expandPlan, pointFields, pointLabel, pointParams } from '../../sweep-plan';
+import { axisName, expandPlan, pointFields, pointLabel, pointParams, SWEEP_LIMITS } from '../../sweep-plan';
 import type { Experiment, ParamValues } from '../../../src-sim/experiments/types';
 import { ExperimentError } from '../../../src-sim/experiments/types';
 import type { Preset } from '../../../src-sim/presets/types';
@@ -78,10 +78,52 @@ export function planHash(plan: SweepPlan): string {
   return createHash('sha256').update(canonical(rest)).digest('hex');
 }
 
+/** Text cut to at most `max` UTF-16 units, ending in "…" where it was cut (never inside a surrogate pair). */
+export function clip(text: string, max: number): string {
+  if (text.length <= max) return text;
+  let end = max - 1;
+  if (end > 0 && /[\uD800-\uDBFF]/.test(text[end - 1]!)) end--;
+  return `${text.slice(0, end).trimEnd()}…`;
+}
+
 /** The default name of a sweep: the experiment and its axes. */
 export function planName(plan: SweepPlan): string {
   const axes = plan.axes.map(axisName);
-  return (plan.name ?? `${plan.experiment}${axes.length ? ` over ${axes.join(' x ')}` : ''}`).slice(0, 120);
+  return clip(plan.name ?? `${plan.experiment}${axes.length ? ` over ${axes.join(' x ')}` : ''}`, SWEEP_LIMITS.nameChars);
+}
+
+/** The preset validator's bound on a preset's name (src-sim/presets/validate.ts: `name`). */
+export const PRESET_NAME_CHARS = 60;
+/** What a derived name keeps of a long base name at least ("Fermi (GTX 480)" whole). */
+const BASE_NAME_KEPT = 16;
+
+/** Each field path's shortest tail of keys that no other field ends with ("mshrEntries"; "0.geometry.ways" beside "1.geometry.ways"). */
+function fieldTails(paths: readonly string[]): string[] {
+  return paths.map((path, i) => {
+    const keys = path.split('.');
+    for (let k = 1; k < keys.length; k++) {
+      const tail = keys.slice(-k).join('.');
+      if (paths.every((other, j) => j === i || (other !== tail && !other.endsWith(`.${tail}`)))) return tail;
+    }
+    return path;
+  });
+}
+
+/**
+ * The name of a preset with a point's fields set, within the preset validator's bound: the base
+ * name and the fields' values, `Fermi [timing.l1.mshrEntries=16]`; where that is too long, the
+ * fields by their shortest distinct tails (`Fermi (GTX 480) [mshrEntries=16, mshrMergers=8]`); then
+ * the base name cut (with "…", keeping its first 16 characters at least); then the list cut too.
+ */
+export function variantName(base: string, fields: readonly (readonly [path: string, value: SweepValue])[], max = PRESET_NAME_CHARS): string {
+  const list = (names: readonly string[]) => fields.map(([, v], i) => `${names[i]}=${Array.isArray(v) ? v.join('/') : String(v)}`).join(', ');
+  const full = `${base} [${list(fields.map(([f]) => f))}]`;
+  if (full.length <= max) return full;
+  const changes = list(fieldTails(fields.map(([f]) => f)));
+  const room = max - changes.length - 3;
+  if (room >= Math.min(base.length, BASE_NAME_KEPT)) return `${clip(base, room)} [${changes}]`;
+  const kept = clip(base, BASE_NAME_KEPT);
+  return `${kept} [${clip(changes, max - kept.length - 3)}]`;
 }
 
 /** Sets a field of a preset copy by its dotted path; the field must exist with a value of the same kind. */
@@ -180,7 +222,7 @@ export class SweepService {
           try {
             let p = preset;
             for (const [path, value] of fields) p = setField(p, path, value);
-            const checked = validatePreset({ ...p, name: `${preset.name} [${fields.map(([f, x]) => `${f}=${String(x)}`).join(', ')}]`.slice(0, 120) });
+            const checked = validatePreset({ ...p, name: variantName(preset.name, fields) });
             if (!checked.ok) throw new SweepRefusal(point.index, point.preset, null, `the preset with ${fields.map(([f, x]) => `${f}=${String(x)}`).join(', ')} is invalid: ${formatIssues(checked.issues.slice(0, 5)).replace(/\n/g, '; ')}`);
             v = checked.preset;
           } catch (err) {
@@ -302,7 +344,7 @@ export class SweepService {
           preset: r.preset,
           params: r.params,
           seed: r.point.seed,
-          title: `${planName(plan)} · ${r.point.preset}${label ? ` · ${label}` : ''}`.slice(0, 200),
+          title: clip(`${planName(plan)} · ${r.point.preset}${label ? ` · ${label}` : ''}`, LIMITS.titleChars),
         });
         this.link(sweepId, r.point.index, run.id);
         return run.id;
