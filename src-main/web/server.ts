@@ -107,6 +107,8 @@ export interface LabServerOptions {
   binaryLimit?: number;
   /** A comment line on every event stream this often, to keep it open (ms). Default 15 s. */
   heartbeatMs?: number;
+  /** A connection that sends nothing, or half its headers, is closed after this (ms); default IDLE_SOCKET_MS. */
+  idleMs?: number;
   log?: (line: string) => void;
 }
 
@@ -187,7 +189,7 @@ export function startLabServer(options: LabServerOptions): Promise<LabServer> {
   const token = options.token ?? randomBytes(32).toString('hex');
   if (!/^[0-9a-f]{32,256}$/.test(token)) return Promise.reject(new LabServerError('a token must be 32 to 256 lower-case hex characters'));
   const staticDir = options.staticDir === undefined ? DEFAULT_STATIC_DIR : options.staticDir;
-  const impl = new ServerImpl(options.lab, token, staticDir, options.bodyLimit ?? DEFAULT_BODY_LIMIT, options.binaryLimit ?? LIMITS.bundleBytes, options.heartbeatMs ?? 15_000, options.log ?? (() => {}));
+  const impl = new ServerImpl(options.lab, token, staticDir, options.bodyLimit ?? DEFAULT_BODY_LIMIT, options.binaryLimit ?? LIMITS.bundleBytes, options.heartbeatMs ?? 15_000, options.log ?? (() => {}), options.idleMs ?? IDLE_SOCKET_MS);
   return impl.listen(port);
 }
 
@@ -211,11 +213,12 @@ class ServerImpl {
     private readonly binaryLimit: number,
     private readonly heartbeatMs: number,
     private readonly log: (line: string) => void,
+    idleMs: number,
   ) {
     this.expected = sha256(token);
     this.staticRoot = staticDir && existsSync(staticDir) ? realpathSync(staticDir) : null;
     this.server = createServer(
-      { maxHeaderSize: 16 * 1024, headersTimeout: HEADERS_TIMEOUT_MS, requestTimeout: REQUEST_TIMEOUT_MS, keepAliveTimeout: IDLE_SOCKET_MS / 2, connectionsCheckingInterval: 1_000 },
+      { maxHeaderSize: 16 * 1024, headersTimeout: Math.min(HEADERS_TIMEOUT_MS, idleMs), requestTimeout: REQUEST_TIMEOUT_MS, keepAliveTimeout: idleMs / 2, connectionsCheckingInterval: Math.min(1_000, idleMs) },
       (req, res) => {
       const socket = req.socket;
       this.busy.add(socket);
@@ -231,7 +234,7 @@ class ServerImpl {
     this.server.on('connection', (s: Socket) => {
       this.sockets.add(s);
       // A connection that sends nothing (or idles between requests) is destroyed, not kept half-open.
-      s.setTimeout(IDLE_SOCKET_MS, () => {
+      s.setTimeout(idleMs, () => {
         if (!this.busy.has(s)) s.destroy();
       });
       s.on('close', () => {
