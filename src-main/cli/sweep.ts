@@ -5,14 +5,16 @@
  * - `sweep plan.json`: records the sweep (or takes up the one of the same plan) and runs every
  *   point without a done run on the local pool, with a progress bar on a terminal's stderr.
  * - `sweep plan.json --slurm <dir>`: writes <dir>/plan.json (with the sweep's id), <dir>/sweep.sbatch
- *   (a job array, a task per point; time and memory per task from the plan's estimate) and the
- *   custom presets it uses (<dir>/presets/); nothing of this machine (no absolute paths).
+ *   (a job array, a task per point; time and memory per task from the plan's estimate), <dir>/submit.sh
+ *   (the sbatch calls: one array, or several of at most --array-max tasks, each with its offset) and
+ *   the custom presets it uses (<dir>/presets/); nothing of this machine (no absolute paths).
  * - `sweep task <dir>/plan.json --index i --out <dir>/bundles/`: runs point i in a simulation
  *   process on a database of its own (a temporary folder) and writes the run as one bundle,
  *   `point-<i>.gmlbundle`, under a temporary name first, then renamed: a reader never sees half.
  * - `sweep collect <dir>`: imports every bundle into the sweep (runs already here are skipped, so
  *   it can run again, also while the array still runs), lists the missing and failed points;
- *   `--resubmit` writes <dir>/resubmit.sbatch for just those.
+ *   `--resubmit` writes <dir>/resubmit.sh for just those (and resubmit.sbatch when one array from
+ *   offset 0 runs them).
  * - `sweep export <sweep-id> --pdf <file>` (or `--csv <file>`): the sweep's PDF report (plan,
  *   progress, a chart of one quantity, a row per point) or its CSV, as `sweeps.pdf` and `sweeps.csv`.
  */
@@ -41,6 +43,8 @@ export interface SweepOptions {
   partition?: string;
   account?: string;
   maxParallel?: string;
+  /** sweep --slurm, collect --resubmit: the most tasks of one job array (a site's MaxArraySize or less). */
+  arrayMax?: string;
   index?: string;
   out?: string;
   resubmit?: boolean;
@@ -185,7 +189,20 @@ export interface ScriptOptions {
   timeMinutes: number;
   memoryMb: number;
   note: string;
+  /** The most tasks of one job array (--array-max); default DEFAULT_ARRAY_MAX. */
+  arrayMax?: number;
 }
+
+/**
+ * The most tasks of one job array by default. Slurm refuses array indices of MaxArraySize or more
+ * (1001 unless the site sets it): a sweep of more points is submitted as several arrays of task ids
+ * 0 to 999, each with its offset (the point of a task is GPULAB_OFFSET + SLURM_ARRAY_TASK_ID).
+ */
+export const DEFAULT_ARRAY_MAX = 1000;
+/** The longest `--array=` list of one submission; a longer one (scattered points to resubmit) is split. */
+export const ARRAY_LIST_CHARS = 1000;
+/** The largest --array-max taken (Slurm's own bound on MaxArraySize is 4000001). */
+const ARRAY_MAX_LIMIT = 4_000_000;
 
 /** Slurm's time format, D-HH:MM:SS. */
 function slurmTime(minutes: number): string {
@@ -203,6 +220,7 @@ const safeWord = (s: string, what: string, ctx: StoreContext): string => {
 
 /** The job-array script: run from the sweep's folder (sbatch uses it as the tasks' working folder). */
 export function slurmScript(o: ScriptOptions): string {
+  const arrayMax = o.arrayMax ?? DEFAULT_ARRAY_MAX;
   return [
     '#!/bin/bash',
     `#SBATCH --job-name=${o.name}`,
@@ -217,13 +235,99 @@ export function slurmScript(o: ScriptOptions): string {
     '#',
     '# A GPU Memory Lab sweep: one task per point of plan.json, each writing bundles/point-<index>.gmlbundle.',
     `# ${o.note}`,
-    '# Submit from this folder: sbatch sweep.sbatch. Then, anywhere with the folder: gpulab sweep collect <this folder>.',
-    '# GPULAB names the command (default gpulab; e.g. GPULAB="node /opt/gpu-memory-lab/bin/gpulab.mjs" sbatch --export=ALL sweep.sbatch).',
+    '# A task runs the point GPULAB_OFFSET + SLURM_ARRAY_TASK_ID (GPULAB_OFFSET: default 0). Slurm takes array',
+    `# indices below its MaxArraySize only: submit.sh submits the sweep as job arrays of at most ${arrayMax} tasks`,
+    `# each (--array-max ${arrayMax}), each with its GPULAB_OFFSET; this script alone runs the points of the --array above.`,
+    '# Submit from this folder: bash submit.sh (or sbatch sweep.sbatch when the sweep fits one array). Then, anywhere',
+    '# with the folder: gpulab sweep collect <this folder>.',
+    '# GPULAB names the command (default gpulab; e.g. GPULAB="node /opt/gpu-memory-lab/bin/gpulab.mjs" bash submit.sh).',
     'set -euo pipefail',
     'cd "${SLURM_SUBMIT_DIR:-.}"',
+    'offset=${GPULAB_OFFSET:-0}',
+    'case "$offset" in',
+    `  '' | *[!0-9]*) echo "GPULAB_OFFSET must be a whole number (got \\"$offset\\")" >&2; exit 2 ;;`,
+    'esac',
+    'index=$((10#$offset + 10#${SLURM_ARRAY_TASK_ID}))',
     'mkdir -p bundles logs',
     'read -r -a GPULAB_CMD <<< "${GPULAB:-gpulab}"',
-    'exec "${GPULAB_CMD[@]}" sweep task plan.json --index "${SLURM_ARRAY_TASK_ID}" --out bundles/',
+    'exec "${GPULAB_CMD[@]}" sweep task plan.json --index "$index" --out bundles/',
+    '',
+  ].join('\n');
+}
+
+/** One submission of a job array: points offset + each task id of `array` ("0-999", "0,4-6"). */
+export interface ArrayPart {
+  offset: number;
+  array: string;
+  tasks: number;
+}
+
+/**
+ * Sorted point indices as the job arrays that run them: the points of each block of arrayMax
+ * (0 to 999, 1000 to 1999, ...) as one array at the block's offset (a point is the offset + a task
+ * id), split where its --array list would pass listChars characters. A whole sweep is 0-999 at
+ * offsets 0, 1000, 2000, ...; points below arrayMax keep their own numbers as task ids.
+ */
+export function arrayParts(points: readonly number[], arrayMax = DEFAULT_ARRAY_MAX, listChars = ARRAY_LIST_CHARS): ArrayPart[] {
+  const parts: ArrayPart[] = [];
+  let part: { offset: number; tokens: string[]; chars: number; tasks: number } | null = null;
+  const flush = () => {
+    if (part) parts.push({ offset: part.offset, array: part.tokens.join(','), tasks: part.tasks });
+    part = null;
+  };
+  for (let i = 0; i < points.length; ) {
+    let j = i;
+    while (j + 1 < points.length && points[j + 1] === points[j]! + 1) j++;
+    let a = points[i]!;
+    const b = points[j]!;
+    while (a <= b) {
+      const offset = Math.floor(a / arrayMax) * arrayMax;
+      if (part && part.offset !== offset) flush();
+      part ??= { offset, tokens: [], chars: 0, tasks: 0 };
+      const end = Math.min(b, offset + arrayMax - 1);
+      const token = end > a ? `${a - offset}-${end - offset}` : String(a - offset);
+      const chars = part.chars + (part.tokens.length ? 1 : 0) + token.length;
+      if (part.tokens.length && chars > listChars) {
+        flush();
+        continue;
+      }
+      part.tokens.push(token);
+      part.chars = chars;
+      part.tasks += end - a + 1;
+      a = end + 1;
+    }
+    i = j + 1;
+  }
+  flush();
+  return parts;
+}
+
+/**
+ * The shell script that submits job arrays of `script` (sweep.sbatch): one sbatch per part with its
+ * --array and GPULAB_OFFSET; with maxParallel, each part after the one before has ended (a
+ * dependency), so that no more than maxParallel tasks run at once. Its arguments go to every sbatch.
+ */
+export function submitScript(parts: readonly ArrayPart[], o: { script: string; arrayMax: number; maxParallel?: number; what: string }): string {
+  const chained = o.maxParallel !== undefined && parts.length > 1;
+  const tasks = parts.reduce((n, p) => n + p.tasks, 0);
+  return [
+    '#!/bin/bash',
+    `# Submits ${o.what} (${plural(tasks, 'point')}) to Slurm: ${parts.length === 1 ? 'one job array' : `${parts.length} job arrays`} of ${o.script}, at most ${o.arrayMax} tasks each`,
+    '# (Slurm takes array indices below its MaxArraySize: gpulab sweep --array-max); a task runs the point',
+    '# GPULAB_OFFSET + SLURM_ARRAY_TASK_ID.',
+    ...(chained ? [`# Each array starts when the one before has ended, so that at most ${o.maxParallel} tasks run at once.`] : []),
+    '# Run it from anywhere (it submits from its own folder); its arguments go to every sbatch (bash submit.sh --qos=long).',
+    'set -euo pipefail',
+    'cd "$(dirname "${BASH_SOURCE[0]}")"',
+    'last=',
+    'part() {',
+    '  local offset=$1 array=$2 out',
+    '  shift 2',
+    `  out=$(sbatch --parsable --array="$array" --export="ALL,GPULAB_OFFSET=$offset" "$@" ${o.script})`,
+    '  last=${out%%;*}',
+    '  echo "Submitted batch job $last (--array=$array, GPULAB_OFFSET=$offset)"',
+    '}',
+    ...parts.map((p, i) => `part ${p.offset} '${p.array}${o.maxParallel ? `%${o.maxParallel}` : ''}'${chained && i > 0 ? ' --dependency="afterany:$last"' : ''} "$@"`),
     '',
   ].join('\n');
 }
@@ -259,6 +363,19 @@ function parseMaxParallel(v: SweepOptions, ctx: StoreContext): number | undefine
   return n;
 }
 
+/**
+ * The most tasks of one job array: --array-max, else the GPULAB_ARRAY_MAX environment variable (a
+ * site's setting), else `fallback`.
+ */
+function parseArrayMax(v: SweepOptions, ctx: StoreContext, fallback = DEFAULT_ARRAY_MAX): number {
+  const env = process.env.GPULAB_ARRAY_MAX;
+  const [text, what] = v.arrayMax !== undefined ? [v.arrayMax, '--array-max'] : env !== undefined && env !== '' ? [env, 'GPULAB_ARRAY_MAX'] : [undefined, ''];
+  if (text === undefined) return fallback;
+  const n = Number(text);
+  if (!/^\d+$/.test(text) || n < 1 || n > ARRAY_MAX_LIMIT) throw ctx.usage(`${what} must be a whole number from 1 to ${ARRAY_MAX_LIMIT} (a cluster's MaxArraySize or less); got "${text.slice(0, 40)}"`);
+  return n;
+}
+
 /** A lab for planning: the given (or default) database when it exists, for its custom presets and measured speeds; else a temporary one. */
 function planningLab(v: SweepOptions, ctx: StoreContext): { lab: LabService; cleanup: () => Promise<void> } {
   const file = dbPath(v.db, ctx);
@@ -275,6 +392,7 @@ export async function sweepSlurm(planPath: string, v: SweepOptions, format: stri
   const plan = readPlan(planPath, ctx);
   const dir = resolve(v.slurm!);
   const maxParallel = parseMaxParallel(v, ctx);
+  const arrayMax = parseArrayMax(v, ctx);
   const partition = v.partition === undefined ? undefined : safeWord(v.partition, '--partition', ctx);
   const account = v.account === undefined ? undefined : safeWord(v.account, '--account', ctx);
   if (existsSync(join(dir, 'plan.json'))) throw ctx.usage(`${dir} already holds a sweep (plan.json); collect it, or choose another folder`);
@@ -298,15 +416,32 @@ export async function sweepSlurm(planPath: string, v: SweepOptions, format: stri
     }
     writeFileSync(join(dir, 'plan.json'), json(stored));
     const name = `gpulab-${stored.id!.slice(0, 8)}`;
-    const script = slurmScript({ name, array: `0-${points - 1}`, ...(maxParallel ? { maxParallel } : {}), ...(partition ? { partition } : {}), ...(account ? { account } : {}), ...budget });
+    const parts = arrayParts(
+      Array.from({ length: points }, (_, i) => i),
+      arrayMax,
+    );
+    const script = slurmScript({ name, array: parts[0]!.array, arrayMax, ...(maxParallel ? { maxParallel } : {}), ...(partition ? { partition } : {}), ...(account ? { account } : {}), ...budget });
     writeFileSync(join(dir, 'sweep.sbatch'), script, { mode: 0o755 });
-    const out = { sweepId: stored.id, dir, points, script: join(dir, 'sweep.sbatch'), timeMinutes: budget.timeMinutes, memoryMb: budget.memoryMb };
+    writeFileSync(join(dir, 'submit.sh'), submitScript(parts, { script: 'sweep.sbatch', arrayMax, ...(maxParallel ? { maxParallel } : {}), what: 'the sweep' }), { mode: 0o755 });
+    const out = {
+      sweepId: stored.id,
+      dir,
+      points,
+      script: join(dir, 'sweep.sbatch'),
+      submit: join(dir, 'submit.sh'),
+      arrayMax,
+      arrays: parts.map(({ offset, array }) => ({ offset, array })),
+      timeMinutes: budget.timeMinutes,
+      memoryMb: budget.memoryMb,
+    };
     const stdout =
       format === 'json'
         ? json(out)
         : [
-            `Wrote ${join(dir, 'sweep.sbatch')}: a job array of ${plural(points, 'task')} (${budget.timeMinutes} min, ${budget.memoryMb} MB each), plan.json${custom.length ? ` and ${plural(custom.length, 'custom preset')}` : ''}.`,
-            `Submit: cd ${dir} && sbatch sweep.sbatch`,
+            parts.length === 1
+              ? `Wrote ${join(dir, 'sweep.sbatch')}: a job array of ${plural(points, 'task')} (${budget.timeMinutes} min, ${budget.memoryMb} MB each), submit.sh, plan.json${custom.length ? ` and ${plural(custom.length, 'custom preset')}` : ''}.`
+              : `Wrote ${join(dir, 'sweep.sbatch')} and submit.sh: ${plural(points, 'task')} (${budget.timeMinutes} min, ${budget.memoryMb} MB each) as ${parts.length} job arrays of at most ${arrayMax} (Slurm's MaxArraySize; --array-max to match a cluster's), plan.json${custom.length ? ` and ${plural(custom.length, 'custom preset')}` : ''}.`,
+            parts.length === 1 ? `Submit: cd ${dir} && sbatch sweep.sbatch (or bash submit.sh)` : `Submit: bash ${join(dir, 'submit.sh')}`,
             `Collect: gpulab sweep collect ${dir} (again at any time; --resubmit for the points missing or failed)`,
             '',
           ].join('\n');
@@ -369,7 +504,10 @@ export interface CollectReport {
   done: number;
   missing: number[];
   failed: { point: number; status: SweepPointStatus; error: string | null }[];
+  /** resubmit.sh (with --resubmit, when some point is missing or failed): it submits resubmitArrays. */
   resubmit: string | null;
+  /** The job arrays of sweep.sbatch that run those points: a point is offset + a task id of the array. */
+  resubmitArrays: { offset: number; array: string }[];
 }
 
 export async function sweepCollect(dirArg: string, v: SweepOptions, format: string, ctx: StoreContext): Promise<StoreCliOutput> {
@@ -377,6 +515,15 @@ export async function sweepCollect(dirArg: string, v: SweepOptions, format: stri
   const plan = readPlan(join(dir, 'plan.json'), ctx);
   if (!plan.id) throw ctx.usage(`${join(dir, 'plan.json')} has no sweep id: it was not written by gpulab sweep --slurm`);
   const maxParallel = parseMaxParallel(v, ctx);
+  const scriptFile = join(dir, 'sweep.sbatch');
+  let script = '';
+  if (v.resubmit)
+    try {
+      script = readFileSync(scriptFile, 'utf8');
+    } catch (err) {
+      throw ctx.usage(`cannot read ${scriptFile} (--resubmit rewrites it): ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}`);
+    }
+  const arrayMax = parseArrayMax(v, ctx, Number(/\(--array-max (\d+)\)/.exec(script)?.[1] ?? DEFAULT_ARRAY_MAX));
   const file = dbPath(v.db, ctx);
   mkdirSync(dirname(file), { recursive: true });
   const store = RunStore.open(file, { appVersion: ctx.version, recoverInterrupted: false });
@@ -387,7 +534,7 @@ export async function sweepCollect(dirArg: string, v: SweepOptions, format: stri
     const bundleDir = v.out === undefined ? join(dir, 'bundles') : resolve(v.out);
     const names = existsSync(bundleDir) ? readdirSync(bundleDir).filter((n) => BUNDLE_NAME.test(n)).sort() : [];
     const points = expandPlan(plan).length;
-    const report: CollectReport = { sweepId, points, bundles: names.length, imported: 0, alreadyHere: 0, unreadable: [], done: 0, missing: [], failed: [], resubmit: null };
+    const report: CollectReport = { sweepId, points, bundles: names.length, imported: 0, alreadyHere: 0, unreadable: [], done: 0, missing: [], failed: [], resubmit: null, resubmitArrays: [] };
     for (const name of names) {
       const index = Number(BUNDLE_NAME.exec(name)![1]);
       if (index >= points) {
@@ -418,12 +565,18 @@ export async function sweepCollect(dirArg: string, v: SweepOptions, format: stri
     });
     const again = [...report.missing, ...report.failed.map((f) => f.point)].sort((a, b) => a - b);
     if (v.resubmit && again.length) {
-      const script = readFileSync(join(dir, 'sweep.sbatch'), 'utf8');
-      const array = compactList(again);
-      const before = /^#SBATCH --array=[^%\n]*(%\d+)?$/m.exec(script)?.[1] ?? '';
-      const updated = script.replace(/^#SBATCH --array=.*$/m, `#SBATCH --array=${array}${maxParallel ? `%${maxParallel}` : before}`);
-      report.resubmit = join(dir, 'resubmit.sbatch');
-      writeFileSync(report.resubmit, updated, { mode: 0o755 });
+      const before = /^#SBATCH --array=[^%\n]*%(\d+)$/m.exec(script)?.[1];
+      const throttle = maxParallel ?? (before === undefined ? undefined : Number(before));
+      const parts = arrayParts(again, arrayMax);
+      if (!script.includes('GPULAB_OFFSET') && parts.some((p) => p.offset > 0))
+        throw ctx.usage(`${scriptFile} runs points by their array task id alone (it predates GPULAB_OFFSET): write the folder again with gpulab sweep <plan> --slurm <dir>`);
+      report.resubmit = join(dir, 'resubmit.sh');
+      report.resubmitArrays = parts.map(({ offset, array }) => ({ offset, array }));
+      writeFileSync(report.resubmit, submitScript(parts, { script: 'sweep.sbatch', arrayMax, ...(throttle ? { maxParallel: throttle } : {}), what: 'the points missing or failed' }), { mode: 0o755 });
+      // One array from offset 0: also the script itself, as ever (sbatch resubmit.sbatch).
+      const single = join(dir, 'resubmit.sbatch');
+      if (parts.length === 1 && parts[0]!.offset === 0) writeFileSync(single, script.replace(/^#SBATCH --array=.*$/m, `#SBATCH --array=${parts[0]!.array}${throttle ? `%${throttle}` : ''}`), { mode: 0o755 });
+      else rmSync(single, { force: true });
     }
     const stdout =
       format === 'json'
@@ -434,7 +587,15 @@ export async function sweepCollect(dirArg: string, v: SweepOptions, format: stri
             ...report.unreadable.map((u) => `  ${u.file}: ${u.reason}`),
             `Missing: ${report.missing.length ? compactList(report.missing) : 'none'}`,
             `Failed: ${report.failed.length ? report.failed.map((f) => `${f.point} (${f.status}${f.error ? `: ${f.error.slice(0, 60)}` : ''})`).join(', ') : 'none'}`,
-            ...(v.resubmit ? [report.resubmit ? `Wrote ${report.resubmit} for ${plural(again.length, 'point')}: cd ${dir} && sbatch resubmit.sbatch` : 'Nothing to resubmit.'] : []),
+            ...(v.resubmit
+              ? [
+                  !report.resubmit
+                    ? 'Nothing to resubmit.'
+                    : report.resubmitArrays.length === 1 && report.resubmitArrays[0]!.offset === 0
+                      ? `Wrote resubmit.sbatch and resubmit.sh for ${plural(again.length, 'point')}: cd ${dir} && sbatch resubmit.sbatch (or bash resubmit.sh)`
+                      : `Wrote resubmit.sh for ${plural(again.length, 'point')} in ${plural(report.resubmitArrays.length, 'job array')} (at most ${arrayMax} tasks each): bash ${report.resubmit}`,
+                ]
+              : []),
             '',
           ].join('\n');
     return { code: 0, stdout, stderr: '' };
@@ -512,14 +673,14 @@ export function sweepCommand(args: string[], v: SweepOptions, format: string, ct
   }
   if (first === 'export') {
     if (!second) throw ctx.usage('missing argument: gpulab sweep export <sweep-id> (--pdf <file> | --csv <file>)');
-    if (v.slurm !== undefined || v.partition !== undefined || v.account !== undefined || v.maxParallel !== undefined || v.index !== undefined || v.out !== undefined || v.resubmit)
+    if (v.slurm !== undefined || v.partition !== undefined || v.account !== undefined || v.maxParallel !== undefined || v.arrayMax !== undefined || v.index !== undefined || v.out !== undefined || v.resubmit)
       throw ctx.usage('sweep export takes --pdf or --csv, the chart options and --db');
     return sweepExport(second, v, format, ctx);
   }
   if (second !== undefined) throw ctx.usage(`unexpected argument "${second}": gpulab sweep <plan.json> | sweep task <plan> | sweep collect <dir> | sweep export <sweep-id>`);
   if (v.index !== undefined || v.resubmit) throw ctx.usage('--index belongs to sweep task, --resubmit to sweep collect');
   if (v.slurm !== undefined) return sweepSlurm(first!, v, format, ctx);
-  if (v.partition !== undefined || v.account !== undefined || v.maxParallel !== undefined) throw ctx.usage('--partition, --account and --max-parallel go with --slurm <dir>');
+  if (v.partition !== undefined || v.account !== undefined || v.maxParallel !== undefined || v.arrayMax !== undefined) throw ctx.usage('--partition, --account, --max-parallel and --array-max go with --slurm <dir>');
   return sweepLocal(first!, v, format, ctx);
 }
 

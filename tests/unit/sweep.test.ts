@@ -227,7 +227,9 @@ describe('Slurm', () => {
     expect(script).toMatch(/^#SBATCH --mem=\d+M$/m);
     expect(script).toMatch(/^#SBATCH --partition=short$/m);
     expect(script).toMatch(/^#SBATCH --account=lab1$/m);
-    expect(script).toContain('sweep task plan.json --index "${SLURM_ARRAY_TASK_ID}" --out bundles/');
+    expect(script).toContain('index=$((10#$offset + 10#${SLURM_ARRAY_TASK_ID}))');
+    expect(script).toContain('sweep task plan.json --index "$index" --out bundles/');
+    expect(readFileSync(join(dir, 'submit.sh'), 'utf8')).toMatch(/^part 0 '0-2%2' "\$@"$/m);
     expect(script).not.toContain(tmp.dir);
     expect(spawnSync('bash', ['-n', join(dir, 'sweep.sbatch')]).status).toBe(0);
     const plan = JSON.parse(readFileSync(join(dir, 'plan.json'), 'utf8')) as { id: string };
@@ -246,6 +248,7 @@ describe('Slurm', () => {
     const c2 = JSON.parse(cli('sweep', 'collect', dir, '--db', db, '--format', 'json', '--resubmit').stdout) as Record<string, unknown>;
     expect(c2).toMatchObject({ imported: 0, alreadyHere: 2, done: 2, missing: [1] });
     expect(readFileSync(join(dir, 'resubmit.sbatch'), 'utf8')).toMatch(/^#SBATCH --array=1%2$/m);
+    expect(readFileSync(join(dir, 'resubmit.sh'), 'utf8')).toMatch(/^part 0 '1%2' "\$@"$/m);
 
     // The collected runs equal a local run of the same point.
     const store = RunStore.open(db, { recoverInterrupted: false });
