@@ -7,11 +7,15 @@
 #    and slurmd on this machine (tests/slurm/slurm.conf, filled in: this host, its CPUs and memory,
 #    free ports; state, logs and sockets in a temporary folder) and waits for the node to be idle.
 # 2. Writes a 12-point plan (pchase-fine, fermi and kepler x 6 strides), `gpulab sweep plan.json
-#    --slurm <dir>`, submits sweep.sbatch with GPULAB naming this checkout's CLI, waits for the array
-#    (squeue) and checks that every task completed with exit code 0 (the job-completion log).
-# 3. `gpulab sweep collect <dir> --db slurm.db` (twice: the second imports nothing), the same plan
-#    with `gpulab sweep plan.json --db local.db`, and compares the two sweeps point for point
-#    (tests/slurm/compare.ts: findings, series, tables, traces).
+#    --slurm <dir>` with job arrays of at most 5 tasks (GPULAB_ARRAY_MAX=5; the cluster's MaxArraySize
+#    is 5, so one array of 12 is refused), submits them with submit.sh (three arrays, each after the
+#    one before: --max-parallel) and GPULAB naming this checkout's CLI, waits for them (squeue) and
+#    checks that every task completed with exit code 0 (the job-completion log).
+# 3. `gpulab sweep collect <dir> --db slurm.db` (twice: the second imports nothing); with three
+#    bundles (points 3, 7 and 11) set aside, `collect --resubmit` into another database and
+#    resubmit.sh (three arrays at their offsets), then collect again; the same plan with
+#    `gpulab sweep plan.json --db local.db`; and compares both collected sweeps with the local one
+#    point for point (tests/slurm/compare.ts: findings, series, tables, traces).
 #
 # Exit code 0 when all holds; else 1 with the reason and the tail of the daemons' logs. The daemons
 # are stopped at exit, whatever happens; the temporary folder is removed on success and kept (its
@@ -133,34 +137,57 @@ cat > "$DIR/plan.json" <<'PLAN'
 }
 PLAN
 POINTS=12
-gpulab sweep "$DIR/plan.json" --slurm "$DIR/sweep" --max-parallel 16 --db "$DIR/planning.db" >/dev/null || fail "gpulab sweep --slurm failed"
-bash -n "$DIR/sweep/sweep.sbatch" || fail "sweep.sbatch is not valid bash"
-grep -q "^#SBATCH --array=0-$((POINTS - 1))%16$" "$DIR/sweep/sweep.sbatch" || fail "sweep.sbatch has no array of $POINTS tasks"
-
-job=$(cd "$DIR/sweep" && sbatch --parsable sweep.sbatch) || fail "sbatch refused the script"
-job=${job%%;*}
-say "submitted job array $job ($POINTS tasks)"
-deadline=$(($(date +%s) + TIMEOUT))
-while :; do
-  left=$(squeue -h -j "$job" -r -o '%i' 2>/dev/null | wc -l) || left=1
-  [ "$left" = 0 ] && break
-  [ "$(date +%s)" -lt "$deadline" ] || { scancel "$job" 2>/dev/null || true; fail "the array has $left tasks left after $TIMEOUT s"; }
-  sleep 1
-done
-say "array done after $(elapsed) s"
-
-# Every task ended COMPLETED, exit code 0 (JobCompType=jobcomp/filetxt: a line per task).
-for _ in $(seq 10); do
-  ended=$(grep -c "ArrayJobId=$job " "$DIR/jobcomp.log" 2>/dev/null || true)
-  [ "${ended:-0}" -ge "$POINTS" ] && break
-  sleep 1
-done
-done_tasks=$(grep "ArrayJobId=$job " "$DIR/jobcomp.log" | grep -c 'JobState=COMPLETED .*ExitCode=0:0' || true)
-if [ "$done_tasks" != "$POINTS" ]; then
-  grep "ArrayJobId=$job " "$DIR/jobcomp.log" | grep -v 'JobState=COMPLETED' | head -n 5 >&2 || true
-  for f in "$DIR"/sweep/logs/*.out; do [ -s "$f" ] && { echo "--- $f" >&2; tail -n 5 "$f" >&2; }; done
-  fail "$done_tasks of $POINTS tasks completed with exit code 0"
+GPULAB_ARRAY_MAX=5 gpulab sweep "$DIR/plan.json" --slurm "$DIR/sweep" --max-parallel 16 --db "$DIR/planning.db" >/dev/null || fail "gpulab sweep --slurm failed"
+for f in sweep.sbatch submit.sh; do bash -n "$DIR/sweep/$f" || fail "$f is not valid bash"; done
+grep -q '^#SBATCH --array=0-4%16$' "$DIR/sweep/sweep.sbatch" || fail "sweep.sbatch has no array of tasks 0 to 4"
+# What the arrays are for: this cluster takes tasks 0 to 4 and refuses one array of all the points.
+(cd "$DIR/sweep" && sbatch --test-only --array=0-4 sweep.sbatch) >/dev/null 2>&1 || fail "sbatch --test-only refused --array=0-4"
+if refusal=$(cd "$DIR/sweep" && sbatch --test-only --array=0-$((POINTS - 1)) sweep.sbatch 2>&1); then
+  fail "the cluster takes --array=0-$((POINTS - 1)): MaxArraySize is not in force"
 fi
+case "$refusal" in *"Invalid job array specification"*) ;; *) fail "sbatch --test-only --array=0-$((POINTS - 1)): $refusal" ;; esac
+
+# Runs submit.sh or resubmit.sh (from elsewhere: it submits from its own folder); JOBS: the ids of
+# the arrays it submitted (its "Submitted batch job <id>" lines), comma-separated.
+submit() {
+  local out
+  out=$(bash "$1" 2>&1) || fail "$(basename "$1") failed: $out"
+  JOBS=$(echo "$out" | sed -n 's/^Submitted batch job \([0-9][0-9]*\).*/\1/p' | paste -sd, -)
+}
+wait_jobs() {
+  local jobs=$1 left
+  local deadline=$(($(date +%s) + TIMEOUT))
+  while :; do
+    left=$(squeue -h -j "$jobs" -r -o '%i' 2>/dev/null | wc -l) || left=1
+    [ "$left" = 0 ] && break
+    [ "$(date +%s)" -lt "$deadline" ] || { scancel ${jobs//,/ } 2>/dev/null || true; fail "the arrays $jobs have $left tasks left after $TIMEOUT s"; }
+    sleep 1
+  done
+}
+# Every task of the arrays ended COMPLETED, exit code 0 (JobCompType=jobcomp/filetxt: a line per task).
+check_tasks() {
+  local jobs=$1 tasks=$2 pattern ended done_tasks
+  pattern="ArrayJobId=(${jobs//,/|}) "
+  for _ in $(seq 10); do
+    ended=$(grep -cE "$pattern" "$DIR/jobcomp.log" 2>/dev/null || true)
+    [ "${ended:-0}" -ge "$tasks" ] && break
+    sleep 1
+  done
+  done_tasks=$(grep -E "$pattern" "$DIR/jobcomp.log" | grep -c 'JobState=COMPLETED .*ExitCode=0:0' || true)
+  if [ "$done_tasks" != "$tasks" ]; then
+    grep -E "$pattern" "$DIR/jobcomp.log" | grep -v 'JobState=COMPLETED' | head -n 5 >&2 || true
+    for f in "$DIR"/sweep/logs/*.out; do [ -s "$f" ] && { echo "--- $f" >&2; tail -n 5 "$f" >&2; }; done
+    fail "$done_tasks of $tasks tasks completed with exit code 0"
+  fi
+}
+
+submit "$DIR/sweep/submit.sh"
+jobs=$JOBS
+[ "$(echo "$jobs" | tr ',' '\n' | grep -c .)" = 3 ] || fail "submit.sh submitted the arrays $jobs, not 3"
+say "submitted 3 job arrays $jobs ($POINTS tasks, at most 5 each)"
+wait_jobs "$jobs"
+say "arrays done after $(elapsed) s"
+check_tasks "$jobs" "$POINTS"
 bundles=$(find "$DIR/sweep/bundles" -name 'point-*.gmlbundle' | wc -l)
 [ "$bundles" = "$POINTS" ] || fail "$bundles bundles for $POINTS points"
 say "$POINTS tasks completed (exit code 0), $bundles bundles"
@@ -178,8 +205,32 @@ node -e '
   if (r.imported !== 0 || r.alreadyHere !== Number(process.argv[2])) { console.error("[slurm] second collect: " + JSON.stringify(r)); process.exit(1); }' "$DIR/collect2.json" "$POINTS" || fail "the second collect was not idempotent"
 say "collected $POINTS points (a second collect imported none)"
 
+# Three points missing (their bundles set aside): collect --resubmit lists them, resubmit.sh runs them
+# as three arrays at their offsets (points 3, 7 and 11: task 3 at 0, 2 at 5, 1 at 10), and a collect
+# then has all of them.
+mkdir -p "$DIR/aside"
+for p in 3 7 11; do mv "$DIR/sweep/bundles/point-$(printf '%06d' "$p").gmlbundle" "$DIR/aside/"; done
+gpulab sweep collect "$DIR/sweep" --db "$DIR/partial.db" --resubmit --format json > "$DIR/collect3.json" || fail "sweep collect --resubmit failed"
+node -e '
+  const r = JSON.parse(require("fs").readFileSync(process.argv[1], "utf8"));
+  const want = [{ offset: 0, array: "3%16" }, { offset: 5, array: "2%16" }, { offset: 10, array: "1%16" }];
+  const got = r.resubmitArrays.map((a) => ({ offset: a.offset, array: a.array + "%16" }));
+  if (JSON.stringify(r.missing) !== "[3,7,11]" || JSON.stringify(got) !== JSON.stringify(want))
+    { console.error("[slurm] collect --resubmit: " + JSON.stringify(r)); process.exit(1); }' "$DIR/collect3.json" || fail "collect --resubmit did not list points 3, 7 and 11 in three arrays"
+grep -q "^part 10 '1%16' --dependency=\"afterany:\$last\" \"\$@\"$" "$DIR/sweep/resubmit.sh" || fail "resubmit.sh has no array for point 11 after the one before"
+submit "$DIR/sweep/resubmit.sh"
+jobs=$JOBS
+wait_jobs "$jobs"
+check_tasks "$jobs" 3
+gpulab sweep collect "$DIR/sweep" --db "$DIR/partial.db" --format json > "$DIR/collect4.json" || fail "sweep collect after the resubmission failed"
+node -e '
+  const r = JSON.parse(require("fs").readFileSync(process.argv[1], "utf8"));
+  if (r.done !== Number(process.argv[2]) || r.imported !== 3 || r.missing.length || r.failed.length) { console.error("[slurm] collect after resubmit: " + JSON.stringify(r)); process.exit(1); }' "$DIR/collect4.json" "$POINTS" || fail "the resubmitted points were not collected as done"
+say "resubmitted points 3, 7 and 11 as arrays $jobs, collected"
+
 gpulab sweep "$DIR/plan.json" --db "$DIR/local.db" >/dev/null || fail "the local sweep failed"
 node --import tsx tests/slurm/compare.ts "$DIR/slurm.db" "$DIR/local.db" || fail "the Slurm and local sweeps differ"
+node --import tsx tests/slurm/compare.ts "$DIR/partial.db" "$DIR/local.db" || fail "the resubmitted Slurm sweep and the local one differ"
 
 ok=1
 say "passed in $(elapsed) s"
