@@ -1,8 +1,9 @@
 /**
  * Simulator speed (`npm run bench`): the latency tier's access path against a yardstick, (a) a P-chase
  * that stays in the Fermi L1, (b) a global P-chase that misses every cache and TLB on the way to DRAM,
- * (d) the timing tier's LASH stencil, (c) the wall time of `reproduce` for the latency tier's rows
- * (MEI, WONG) and, reported, for the timing tier's (LASH, SL1).
+ * (d) the timing tier's LASH stencil of three types, (c) the wall time of `reproduce` for the latency
+ * tier's rows (MEI, WONG: in this process) and for the timing tier's (LASH, SL1: the scorecard as the
+ * workbench and `gpulab reproduce` run it, over one simulation process a core, at most four).
  *
  * The latency tier is measured in one alternating run: every round runs each contender in turn (the
  * yardstick, the generic path, the path compiled for the geometry), so a load that comes and goes
@@ -22,6 +23,8 @@ import { Chip, PathModel } from '../../src-sim/model/path';
 import type { CacheLevelConfig, PathConfig } from '../../src-sim/model/path';
 import { findPreset } from '../../src-sim/presets';
 import type { Preset } from '../../src-sim/presets/types';
+import { ForkLauncher } from '../../src-main/services/pool/node-launcher';
+import { DEFAULT_ROW_JOBS, outcomeRows, rowJobs, runRowsInParallel } from '../../src-main/services/pool/rows-parallel';
 import { reproduce } from '../../src-sim/reference';
 import { Rng } from '../../src-sim/rng';
 import { simulate } from '../../src-sim/timing/engine';
@@ -337,30 +340,38 @@ if (!latencyOnly) {
   rows.push({
     name: '(d) timing tier: LASH stencil x int/short/char (fermi480)',
     measured: `${seconds.toFixed(2)} s`,
-    target: '< 10 s',
-    met: seconds < 10,
-    detail: `one full stencil each (target: under 10 s): ${each.join(', ')}; ${(cycles / seconds / 1e6).toFixed(2)} M simulated cycles/s, ${(instructions / seconds / 1e6).toFixed(2)} M warp instructions/s, ${cycles} cycles, ${progressCalls} progress reports`,
+    target: '< 5 s',
+    met: seconds < 5,
+    detail: `one full stencil each: ${each.join(', ')}; ${(cycles / seconds / 1e6).toFixed(2)} M simulated cycles/s, ${(instructions / seconds / 1e6).toFixed(2)} M warp instructions/s, ${cycles} cycles, ${progressCalls} progress reports`,
   });
 }
 
-// (c) every reproduction row on its own presets: the latency tier's rows (MEI, WONG) against the
-// 5 s target, and the timing tier's rows (LASH, SL1: whole-GPU simulations) reported.
-for (const [label, papers, limit] of latencyOnly
-  ? []
-  : ([
-      ['MEI + WONG (latency tier)', ['MEI', 'WONG'], 5],
-      ['LASH + SL1 (timing tier)', ['LASH', 'SL1'], Infinity],
-    ] as const)) {
+// (c) every reproduction row on its own presets: the latency tier's rows (MEI, WONG) in this process
+// against the 5 s target, and the timing tier's rows (LASH, SL1: whole-GPU simulations) as the
+// scorecard runs them, over simulation processes, against 90 s of wall time.
+if (!latencyOnly) {
   const t0 = performance.now();
-  const results = papers.flatMap((p) => reproduce(p));
+  const results = ['MEI', 'WONG'].flatMap((p) => reproduce(p));
   const seconds = (performance.now() - t0) / 1000;
-  const passed = results.filter((r) => r.pass).length;
   rows.push({
-    name: `(c) reproduce ${label}`,
+    name: '(c) reproduce MEI + WONG (latency tier, this process)',
     measured: `${seconds.toFixed(2)} s`,
-    target: Number.isFinite(limit) ? `< ${limit} s` : 'reported',
-    met: seconds < limit,
-    detail: `${results.length} row runs, ${passed} pass`,
+    target: '< 5 s',
+    met: seconds < 5,
+    detail: `${results.length} row runs, ${results.filter((r) => r.pass).length} pass`,
+  });
+  const jobs = [...rowJobs('LASH'), ...rowJobs('SL1')];
+  const t1 = performance.now();
+  const outcomes = await runRowsInParallel(new ForkLauncher(), jobs, { concurrency: DEFAULT_ROW_JOBS, seed: 1, timeLimitMs: 30 * 60_000 }).done;
+  const wall = (performance.now() - t1) / 1000;
+  const timing = outcomes.flatMap(outcomeRows);
+  const errors = outcomes.filter((o) => o.error !== undefined).length;
+  rows.push({
+    name: `(c) reproduce LASH + SL1 (timing tier, ${DEFAULT_ROW_JOBS} processes)`,
+    measured: `${wall.toFixed(2)} s`,
+    target: '< 90 s',
+    met: wall < 90 && errors === 0,
+    detail: `${timing.length} row runs, ${timing.filter((r) => r.pass).length} pass${errors ? `, ${errors} without a result` : ''}; wall time, process start-up included`,
   });
 }
 
