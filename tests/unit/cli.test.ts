@@ -67,6 +67,18 @@ describe('gpulab --version and help', () => {
     expect(r.stdout).toContain('--preset-file');
   });
 
+  it('describes every option of every command', async () => {
+    const top = await lab('--help');
+    const commands = [...top.stdout.matchAll(/^ {2}([a-z]+(?: [a-z]+)?) {2,}\S/gm)].map((m) => m[1]);
+    expect(commands).toContain('reproduce');
+    expect(commands).toContain('sweep');
+    for (const c of commands) {
+      const r = await lab(...c.split(' '), '--help');
+      expect(r.code, c).toBe(0);
+      expect(r.stdout, c).not.toContain('undefined');
+    }
+  });
+
   it('runs the same CLI through bin/gpulab.mjs from another directory', async () => {
     const r = spawnSync(process.execPath, [join(ROOT, 'bin/gpulab.mjs'), '--version'], { cwd: tmp, encoding: 'utf8' });
     expect(r.status).toBe(0);

@@ -197,6 +197,16 @@ describe('Slurm scripts of a large sweep', () => {
     expect(calls()).toEqual([['--parsable', '--array=0-11%4', '--export=ALL,GPULAB_OFFSET=0', 'sweep.sbatch']]);
   }, 60_000);
 
+  it('takes the bound from --array-max before the environment', () => {
+    const out = write(PLAN, 'flag', ['--array-max', '4'], { GPULAB_ARRAY_MAX: '5' });
+    expect(out).toMatchObject({ points: 12, arrayMax: 4 });
+    expect(out.arrays.map((a) => [a.offset, a.array])).toEqual([
+      [0, '0-3'],
+      [4, '0-3'],
+      [8, '0-3'],
+    ]);
+  }, 60_000);
+
   it('runs the right points from arrays at offsets, and resubmits the rest in arrays of the same bound', () => {
     // The bound from the environment (a site's setting), as --array-max gives it.
     const out = write(PLAN, 'parts', [], { GPULAB_ARRAY_MAX: '5' });
