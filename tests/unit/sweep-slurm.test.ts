@@ -2,19 +2,19 @@
  * Sweeps larger than Slurm's MaxArraySize: the job arrays a sweep (or the points to resubmit) is
  * cut into, the scripts that submit them (checked with bash -n, and run against a stand-in sbatch
  * that records its calls), and the point each task runs (sweep.sbatch run as Slurm would, its
- * offset added to the task id): by echoing the task's command line, and by running real tasks.
+ * offset added to the task id): by echoing the task's command line, and by running those points.
  */
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { join, resolve } from 'node:path';
+import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { StoreContext } from '../../src-main/cli/store';
+import { runCli } from '../../src-main/cli/main';
 import { ARRAY_LIST_CHARS, arrayParts, DEFAULT_ARRAY_MAX, sweepCommand } from '../../src-main/cli/sweep';
 import type { ArrayPart } from '../../src-main/cli/sweep';
 import { RunStore } from '../../src-main/services/store';
 import { TempDb } from './store-fixtures';
 
-const ROOT = resolve(__dirname, '../..');
 const STRIDES = [32, 64, 128, 256, 512, 1024];
 /** 12 points: fermi then kepler, six strides each. */
 const PLAN = { name: 'parts', experiment: 'pchase-fine', presets: ['fermi', 'kepler'], params: { size: '4KB', iterations: 32 }, axes: [{ param: 'stride', values: STRIDES }] };
@@ -112,7 +112,19 @@ describe('Slurm scripts of a large sweep', () => {
     if (!('GPULAB_ARRAY_MAX' in extra)) delete e.GPULAB_ARRAY_MAX;
     return e;
   };
-  const cli = (args: string[], extra: Record<string, string> = {}) => spawnSync(process.execPath, ['--import', 'tsx', 'src-main/cli.ts', ...args], { cwd: ROOT, encoding: 'utf8', timeout: 120_000, env: env(extra) });
+  /** The command line in this process (runCli), with `extra` in the environment meanwhile. */
+  const cli = async (args: string[], extra: Record<string, string> = {}) => {
+    const saved = process.env.GPULAB_ARRAY_MAX;
+    if ('GPULAB_ARRAY_MAX' in extra) process.env.GPULAB_ARRAY_MAX = extra.GPULAB_ARRAY_MAX;
+    else delete process.env.GPULAB_ARRAY_MAX;
+    try {
+      const r = await runCli(args, { version: '0.0.0-test', readFile: (path) => readFileSync(path, 'utf8'), status: null });
+      return { status: r.code, stdout: r.stdout, stderr: r.stderr };
+    } finally {
+      if (saved === undefined) delete process.env.GPULAB_ARRAY_MAX;
+      else process.env.GPULAB_ARRAY_MAX = saved;
+    }
+  };
   const bash = (file: string, extra: Record<string, string> = {}, args: string[] = []) => spawnSync('bash', [file, ...args], { cwd: tmp.dir, encoding: 'utf8', timeout: 120_000, env: env({ FAKE: fake, PATH: `${join(fake, 'bin')}:${process.env.PATH}`, ...extra }) });
   /** The sbatch calls a submit script made, each as its arguments. */
   const calls = (): string[][] =>
@@ -120,10 +132,10 @@ describe('Slurm scripts of a large sweep', () => {
       .filter((n) => n.startsWith('call-'))
       .sort((a, b) => Number(a.slice(5)) - Number(b.slice(5)))
       .map((n) => readFileSync(join(fake, n), 'utf8').trimEnd().split('\n'));
-  const write = (plan: object, dir: string, args: string[] = [], extra: Record<string, string> = {}) => {
+  const write = async (plan: object, dir: string, args: string[] = [], extra: Record<string, string> = {}) => {
     const planFile = join(tmp.dir, `${dir}.json`);
     writeFileSync(planFile, JSON.stringify(plan));
-    const made = cli(['sweep', planFile, '--slurm', join(tmp.dir, dir), '--db', tmp.file('plan.db'), '--format', 'json', ...args], extra);
+    const made = await cli(['sweep', planFile, '--slurm', join(tmp.dir, dir), '--db', tmp.file('plan.db'), '--format', 'json', ...args], extra);
     expect(made.stderr).toBe('');
     expect(made.status).toBe(0);
     return JSON.parse(made.stdout) as { points: number; arrayMax: number; arrays: { offset: number; array: string }[]; submit: string };
@@ -135,8 +147,8 @@ describe('Slurm scripts of a large sweep', () => {
     return r.stdout.trim();
   };
 
-  it('submits a sweep of 2,500 points as three arrays of at most 1,000 tasks, chained under --max-parallel', () => {
-    const out = write(BIG, 'big', ['--max-parallel', '50', '--partition', 'short']);
+  it('submits a sweep of 2,500 points as three arrays of at most 1,000 tasks, chained under --max-parallel', async () => {
+    const out = await write(BIG, 'big', ['--max-parallel', '50', '--partition', 'short']);
     const dir = join(tmp.dir, 'big');
     expect(out).toMatchObject({ points: 2500, arrayMax: 1000, submit: join(dir, 'submit.sh') });
     expect(out.arrays).toEqual([
@@ -181,15 +193,15 @@ describe('Slurm scripts of a large sweep', () => {
     expect(bad.stdout).toBe('');
 
     // Nothing collected yet: every point to resubmit, in the same three arrays.
-    const c = cli(['sweep', 'collect', dir, '--db', tmp.file('lab.db'), '--format', 'json', '--resubmit']);
+    const c = await cli(['sweep', 'collect', dir, '--db', tmp.file('lab.db'), '--format', 'json', '--resubmit']);
     expect(c.stderr).toBe('');
     expect(JSON.parse(c.stdout)).toMatchObject({ resubmit: join(dir, 'resubmit.sh'), resubmitArrays: out.arrays });
     expect(existsSync(join(dir, 'resubmit.sbatch'))).toBe(false);
     expect(readFileSync(join(dir, 'resubmit.sh'), 'utf8')).toMatch(/^part 2000 '0-499%50' --dependency="afterany:\$last" "\$@"$/m);
   }, 120_000);
 
-  it('keeps one sbatch of one array for a sweep that fits, its submit.sh the same call', () => {
-    const out = write(PLAN, 'small', ['--max-parallel', '4']);
+  it('keeps one sbatch of one array for a sweep that fits, its submit.sh the same call', async () => {
+    const out = await write(PLAN, 'small', ['--max-parallel', '4']);
     const dir = join(tmp.dir, 'small');
     expect(out.arrays).toEqual([{ offset: 0, array: '0-11' }]);
     expect(readFileSync(join(dir, 'sweep.sbatch'), 'utf8')).toMatch(/^#SBATCH --array=0-11%4$/m);
@@ -197,19 +209,9 @@ describe('Slurm scripts of a large sweep', () => {
     expect(calls()).toEqual([['--parsable', '--array=0-11%4', '--export=ALL,GPULAB_OFFSET=0', 'sweep.sbatch']]);
   }, 60_000);
 
-  it('takes the bound from --array-max before the environment', () => {
-    const out = write(PLAN, 'flag', ['--array-max', '4'], { GPULAB_ARRAY_MAX: '5' });
-    expect(out).toMatchObject({ points: 12, arrayMax: 4 });
-    expect(out.arrays.map((a) => [a.offset, a.array])).toEqual([
-      [0, '0-3'],
-      [4, '0-3'],
-      [8, '0-3'],
-    ]);
-  }, 60_000);
-
-  it('runs the right points from arrays at offsets, and resubmits the rest in arrays of the same bound', () => {
+  it('runs the right points from arrays at offsets, and resubmits the rest in arrays of the same bound', async () => {
     // The bound from the environment (a site's setting), as --array-max gives it.
-    const out = write(PLAN, 'parts', [], { GPULAB_ARRAY_MAX: '5' });
+    const out = await write(PLAN, 'parts', [], { GPULAB_ARRAY_MAX: '5' });
     const dir = join(tmp.dir, 'parts');
     expect(out).toMatchObject({ points: 12, arrayMax: 5 });
     expect(out.arrays).toEqual([
@@ -221,21 +223,23 @@ describe('Slurm scripts of a large sweep', () => {
     expect(submit).not.toContain('--dependency');
     expect(spawnSync('bash', ['-n', join(dir, 'submit.sh')]).status).toBe(0);
 
-    // Two real tasks, as Slurm starts them: part 2's task 0 (point 5) and part 3's task 1 (point 11).
-    const gpulab = `${process.execPath} ${join(ROOT, 'bin/gpulab.mjs')}`;
+    // Two tasks as Slurm starts them: part 2's task 0 (point 5) and part 3's task 1 (point 11); each
+    // point run as its task line says (the whole path through Slurm: tests/slurm/run.sh).
     for (const [offset, task] of [
       [5, 0],
       [10, 1],
     ]) {
-      const r = spawnSync('bash', [join(dir, 'sweep.sbatch')], { cwd: ROOT, encoding: 'utf8', timeout: 120_000, env: env({ GPULAB: gpulab, SLURM_SUBMIT_DIR: dir, SLURM_ARRAY_TASK_ID: String(task), GPULAB_OFFSET: String(offset) }) });
+      const line = taskLine(dir, String(offset), task);
+      expect(line).toBe(`sweep task plan.json --index ${offset + task} --out bundles/`);
+      const r = await cli(['sweep', 'task', join(dir, 'plan.json'), '--index', String(offset + task), '--out', join(dir, 'bundles')]);
       expect(r.status, r.stderr).toBe(0);
-      expect(r.stdout).toMatch(new RegExp(`^point ${offset! + task!}: done`));
+      expect(r.stdout).toMatch(new RegExp(`^point ${offset + task}: done`));
     }
     expect(readdirSync(join(dir, 'bundles')).sort()).toEqual(['point-000005.gmlbundle', 'point-000011.gmlbundle']);
 
     const db = tmp.file('lab.db');
     writeFileSync(join(dir, 'resubmit.sbatch'), 'stale');
-    const c = JSON.parse(cli(['sweep', 'collect', dir, '--db', db, '--format', 'json', '--resubmit']).stdout) as { done: number; missing: number[]; resubmitArrays: unknown };
+    const c = JSON.parse((await cli(['sweep', 'collect', dir, '--db', db, '--format', 'json', '--resubmit'])).stdout) as { done: number; missing: number[]; resubmitArrays: unknown };
     expect(c).toMatchObject({ done: 2, missing: [0, 1, 2, 3, 4, 6, 7, 8, 9, 10] });
     // The bound recorded in sweep.sbatch (5), with no GPULAB_ARRAY_MAX here.
     expect(c.resubmitArrays).toEqual([
@@ -262,13 +266,13 @@ describe('Slurm scripts of a large sweep', () => {
     }
 
     // A larger bound: one array from offset 0, so resubmit.sbatch too, as ever.
-    const one = JSON.parse(cli(['sweep', 'collect', dir, '--db', db, '--format', 'json', '--resubmit'], { GPULAB_ARRAY_MAX: '1000' }).stdout) as { resubmitArrays: unknown };
+    const one = JSON.parse((await cli(['sweep', 'collect', dir, '--db', db, '--format', 'json', '--resubmit'], { GPULAB_ARRAY_MAX: '1000' })).stdout) as { resubmitArrays: unknown };
     expect(one.resubmitArrays).toEqual([{ offset: 0, array: '0-4,6-10' }]);
     const single = readFileSync(join(dir, 'resubmit.sbatch'), 'utf8');
     expect(single).toMatch(/^#SBATCH --array=0-4,6-10$/m);
     expect(single.replace(/^#SBATCH --array=.*$/m, '')).toBe(readFileSync(join(dir, 'sweep.sbatch'), 'utf8').replace(/^#SBATCH --array=.*$/m, ''));
 
-    const refused = cli(['sweep', join(tmp.dir, 'parts.json'), '--slurm', join(tmp.dir, 'other'), '--db', tmp.file('plan.db')], { GPULAB_ARRAY_MAX: '0' });
+    const refused = await cli(['sweep', join(tmp.dir, 'parts.json'), '--slurm', join(tmp.dir, 'other'), '--db', tmp.file('plan.db')], { GPULAB_ARRAY_MAX: '0' });
     expect(refused.status).not.toBe(0);
     expect(refused.stderr).toMatch(/GPULAB_ARRAY_MAX must be a whole number from 1 to 4000000/);
   }, 120_000);
