@@ -293,8 +293,9 @@ describe('LabService: the other calls', () => {
 
   it('reproduces rows in a simulation process: this process answers meanwhile, a second one is refused while it runs, it can be cancelled, closing the lab stops it', async () => {
     const order: string[] = [];
-    // LASH-MLP simulates for seconds; the call below is answered long before.
-    const rows = lab.api.reproduce.rows({ selector: 'LASH-MLP' }).then((r) => {
+    // MEI-T4 runs in a process started for it (a quarter of a second of simulation after its start-up);
+    // the call below is answered long before.
+    const rows = lab.api.reproduce.rows({ selector: 'MEI-T4' }).then((r) => {
       order.push('rows');
       return r;
     });
@@ -305,11 +306,11 @@ describe('LabService: the other calls', () => {
     expect((await refusal(lab.api.reproduce.rows({ selector: 'MEI-T3' }))).message).toMatch(/already running/);
     const done = await rows;
     expect(order).toEqual(['version', 'rows']);
-    expect(done.map((r) => [r.id, r.pass])).toEqual([['LASH-MLP', true]]);
+    expect(done.map((r) => [r.id, r.preset, r.pass])).toEqual([['MEI-T4', 'fermi', true]]);
 
     // Cancelled: the call is refused as cancelled, and the next scorecard runs.
     expect(await lab.api.reproduce.cancel({})).toEqual({ cancelled: false });
-    const cancelled = refusal(lab.api.reproduce.rows({ selector: 'LASH-MLP' }));
+    const cancelled = refusal(lab.api.reproduce.rows({ selector: 'MEI-T4' }));
     await nextEvent(lab, 'reproduce.progress');
     expect(await lab.api.reproduce.cancel({})).toEqual({ cancelled: true });
     const c = await cancelled;
@@ -318,7 +319,7 @@ describe('LabService: the other calls', () => {
 
     // The lab closes while a scorecard runs: the call is refused as the lab shutting down.
     const { lab: other } = open();
-    const pending = refusal(other.api.reproduce.rows({ selector: 'LASH-MLP' }));
+    const pending = refusal(other.api.reproduce.rows({ selector: 'MEI-T4' }));
     await nextEvent(other, 'reproduce.progress');
     await other.close();
     const err = await pending;
