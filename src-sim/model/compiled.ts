@@ -135,6 +135,19 @@ function recipPow2(n: number, what: string): string {
   return s;
 }
 
+/** log2 of a power of two 2^k (k validated, 0 to 52). */
+function shiftOf(n: number, what: string): number {
+  return Number(int(Math.log2(n), 0, 52, `${what} exponent`));
+}
+
+/**
+ * floor(a / 2^k) for an address `a` known to be a whole number in [0, 2^31): a right shift, or 0 past
+ * 30 bits (a shift count is taken mod 32).
+ */
+function shifted(a: string, k: number): string {
+  return k >= 31 ? '0' : `(${a} >> ${k})`;
+}
+
 /** Index codes and policy codes of Cache (cache.ts), the fixed tables the generator switches on. */
 const INDEX_BITS_POW2 = 0;
 const INDEX_BITS = 1;
@@ -170,10 +183,13 @@ interface CacheSpec {
   /** Equal sets: the ways of every set; unequal sets: 0 (setBase and setWays are read). */
   ways: string;
   sets: string;
-  lineExpr: (a: string) => string;
+  /** The line number of address `a`; `int32`: `a` is known to be a whole number in [0, 2^31), so a power-of-two line is a shift. */
+  lineExpr: (a: string, int32: boolean) => string;
   indexCode: number;
   setMask: string;
   divisor: string | null;
+  /** log2 of the divisor of bit selection by a power of two (INDEX_BITS_POW2), else null. */
+  divisorShift: number | null;
   tableLength: string;
   policy: (typeof POLICY_NAMES)[number];
   hotWay: string;
@@ -185,6 +201,8 @@ interface CacheSpec {
   sectored: boolean;
   sectorsPerLine: string;
   invSectorLiteral: string | null;
+  /** log2 of the sector's bytes where that is a power of two, else null. */
+  sectorShift: number | null;
   mru: boolean;
   /** The largest set's ways (scan unrolled up to UNROLL). */
   widest: number;
@@ -213,17 +231,29 @@ function specOf(c: Cache, what: string): CacheSpec {
   if (policy === undefined) throw new NotCompilable(`${what}: policy code ${f.policyCode}`);
   const lineBytes = f.lineBytes;
   const lineLit = int(lineBytes, 1, 2 ** 52, `${what}: line bytes`);
-  const lineExpr =
-    f.lineByShift === 1 ? (a: string) => `Math.floor(${a} * ${recipPow2(lineBytes, `${what}: line`)})` : (a: string) => `Math.floor(${a} / ${lineLit})`;
+  let lineExpr: CacheSpec['lineExpr'] = (a) => `Math.floor(${a} / ${lineLit})`;
+  if (f.lineByShift === 1) {
+    const recip = recipPow2(lineBytes, `${what}: line`);
+    const sh = shiftOf(lineBytes, `${what}: line`);
+    lineExpr = (a, int32) => (int32 ? shifted(a, sh) : `Math.floor(${a} * ${recip})`);
+  }
   let divisor: string | null = null;
-  if (indexCode === INDEX_BITS_POW2) divisor = recipPow2(f.divisor, `${what}: index divisor`);
+  let divisorShift: number | null = null;
+  if (indexCode === INDEX_BITS_POW2) {
+    divisor = recipPow2(f.divisor, `${what}: index divisor`);
+    divisorShift = shiftOf(f.divisor, `${what}: index divisor`);
+  }
   else if (indexCode === INDEX_BITS && Number.isSafeInteger(f.divisor)) divisor = int(f.divisor, 1, 2 ** 52, `${what}: index divisor`);
   const sectored = f.sectored === 1;
   let invSectorLiteral: string | null = null;
+  let sectorShift: number | null = null;
   if (sectored) {
     int(f.sectorsPerLine, 2, 32, `${what}: sectors per line`);
     const sector = lineBytes / f.sectorsPerLine;
-    if (isPow2(sector)) invSectorLiteral = recipPow2(sector, `${what}: sector`);
+    if (isPow2(sector)) {
+      invSectorLiteral = recipPow2(sector, `${what}: sector`);
+      sectorShift = shiftOf(sector, `${what}: sector`);
+    }
   }
   const filter = f.useFilter === 1;
   return {
@@ -233,6 +263,7 @@ function specOf(c: Cache, what: string): CacheSpec {
     indexCode,
     setMask: int(sets - 1, 0, MAX_LINES, `${what}: set mask`),
     divisor,
+    divisorShift,
     tableLength: int(f.table.length, 0, MAX_LINES, `${what}: interleave table`),
     policy,
     hotWay: policy === 'fermi' ? int(f.hotWay, 0, MAX_LINES, `${what}: hot way`) : '0',
@@ -244,6 +275,7 @@ function specOf(c: Cache, what: string): CacheSpec {
     sectored,
     sectorsPerLine: sectored ? String(f.sectorsPerLine) : '1',
     invSectorLiteral,
+    sectorShift,
     mru: f.mruOff === 0,
     widest,
   };
@@ -276,10 +308,11 @@ function epilogue(k: number, g: CacheSpec): string {
   return s;
 }
 
-/** The set of line number `ln` (address `a`), as Cache.setOfLine computes it. */
-function setExpr(k: number, g: CacheSpec): string {
+/** The set of line number `ln` (address `a`), as Cache.setOfLine computes it; `int32`: see CacheSpec.lineExpr. */
+function setExpr(k: number, g: CacheSpec, int32: boolean): string {
   switch (g.indexCode) {
     case INDEX_BITS_POW2:
+      if (int32) return `const st = ${shifted('a', g.divisorShift as number)} & ${g.setMask};`;
       return `const st = ((a * ${g.divisor as string}) >>> 0) & ${g.setMask};`;
     case INDEX_BITS:
       return `const st = Math.floor(a / ${g.divisor ?? `dv${k}`}) % ${g.sets};`;
@@ -297,10 +330,10 @@ function setExpr(k: number, g: CacheSpec): string {
  * One cache access of address `a` (Cache.access with lookup, miss, victim, touch and sectors inlined).
  * Every hit runs `hit` (which must leave the block with a break); falling through the block is a miss.
  */
-function accessCode(k: number, g: CacheSpec, hit: string): string {
-  const L: string[] = ['{', `const ln = ${g.lineExpr('a')};`];
+function accessCode(k: number, g: CacheSpec, hit: string, int32: boolean): string {
+  const L: string[] = ['{', `const ln = ${g.lineExpr('a', int32)};`];
   if (g.mru) L.push(`if (ln === m${k}) { le${k} = -1; ${hit} }`);
-  L.push(setExpr(k, g));
+  L.push(setExpr(k, g, int32));
   const equal = g.ways !== '0';
   L.push(equal ? `const bs = st * ${g.ways};` : `const bs = sb${k}[st];`);
   const wy = equal ? g.ways : 'wy';
@@ -308,7 +341,8 @@ function accessCode(k: number, g: CacheSpec, hit: string): string {
   if (g.filter) L.push(`const bk = (st << ${g.filterBits}) + (Math.imul(ln >>> 0, 0x9e3779b1) >>> ${g.filterShift});`);
   if (g.sectored) {
     const q = g.invSectorLiteral ?? `is${k}`;
-    L.push(`const bit = 1 << (Math.floor(a * ${q}) - ln * ${g.sectorsPerLine});`);
+    const sector = int32 && g.sectorShift !== null ? shifted('a', g.sectorShift) : `Math.floor(a * ${q})`;
+    L.push(`const bit = 1 << (${sector} - ln * ${g.sectorsPerLine});`);
   }
   // The way scan: unrolled for narrow equal sets, else the loop (after the presence filter).
   if (equal && !g.filter && g.widest <= UNROLL) {
@@ -393,25 +427,31 @@ function pathSource(model: PathModel): PathSource {
   pro.push('const tab = P.table;', 'let aw = P.activeWindow, lv = P.lastLevel, tb = P.lastTlbCode;');
   const save = [...specs.map((g, k) => epilogue(k, g)), 'P.activeWindow = aw; P.lastLevel = lv; P.lastTlbCode = tb;'].join(' ');
 
-  // Translation (PathModel.translate and windowMiss): the outcome code in tb.
-  const translate = translated
-    ? [
-        'T: {',
-        accessCode(n, specs[n], 'tb = 1; break T;'),
-        accessCode(n + 1, specs[n + 1], 'tb = 2; break T;'),
-        windowBytes !== null ? `{ const ww = Math.floor(a / ${windowBytes}); if (ww === aw) tb = 3; else { aw = ww; tb = 4; } }` : 'tb = 3;',
-        '}',
-      ].join('\n')
-    : '';
-  // PathModel.access: translation right before level `virtualLevels`; the level that hit in lv.
-  const body: string[] = ['tb = 0;', 'L: {'];
-  for (let k = 0; k < n; k++) {
-    if (k === vl) body.push(translate);
-    body.push(accessCode(k, specs[k], `lv = ${k}; break L;`));
-  }
-  if (vl === n) body.push(translate);
-  body.push(`lv = ${n};`, '}', 'const lat = tab[lv * 5 + tb];', `if (lat !== lat) { ${save} P.noLatency(lv); }`);
-  const access = body.join('\n');
+  /**
+   * One access of address `a` (PathModel.access, translation right before level `virtualLevels`): the
+   * level that hit in lv, the translation's outcome code in tb, the latency in lat. `int32`: `a` is a
+   * whole number in [0, 2^31), so power-of-two divisions are shifts (the same numbers).
+   */
+  const accessOf = (int32: boolean): string => {
+    const translate = translated
+      ? [
+          'T: {',
+          accessCode(n, specs[n], 'tb = 1; break T;', int32),
+          accessCode(n + 1, specs[n + 1], 'tb = 2; break T;', int32),
+          windowBytes !== null ? `{ const ww = Math.floor(a / ${windowBytes}); if (ww === aw) tb = 3; else { aw = ww; tb = 4; } }` : 'tb = 3;',
+          '}',
+        ].join('\n')
+      : '';
+    const body: string[] = ['tb = 0;', 'L: {'];
+    for (let k = 0; k < n; k++) {
+      if (k === vl) body.push(translate);
+      body.push(accessCode(k, specs[k], `lv = ${k}; break L;`, int32));
+    }
+    if (vl === n) body.push(translate);
+    body.push(`lv = ${n};`, '}', 'const lat = tab[lv * 5 + tb];', `if (lat !== lat) { ${save} P.noLatency(lv); }`);
+    return body.join('\n');
+  };
+  const access = accessOf(false);
   const reading = 'const v = rd === null ? lat + ov : rd.read(lat);';
   const record =
     firstK >= 0
@@ -423,8 +463,16 @@ function pathSource(model: PathModel): PathSource {
     'function walk(P, N, s, base, j, count, rd, ov, out) {',
     ...pro,
     'let sum = 0;',
-    // Two copies of the loop, so that the common one (no jitter) has no call in it.
-    'if (rd === null) {',
+    // Three copies of the loop, so that the common ones (no jitter) have no call in them, and the one
+    // whose every address is a whole number below 2^31 divides by shifts.
+    'if (rd === null && base >= 0 && base + N <= 2147483647 && (base | 0) === base && (N | 0) === N && (s | 0) === s && (j | 0) === j && s >= 0 && s < N && j >= 0 && j < N) {',
+    'for (let i = 0; i < count; i++) {',
+    'const a = base + j;',
+    accessOf(true),
+    'sum += lat + ov;',
+    'j += s; if (j >= N) j -= N;',
+    '}',
+    '} else if (rd === null) {',
     'for (let i = 0; i < count; i++) {',
     'const a = base + j;',
     access,
