@@ -6,7 +6,7 @@
 import { z } from 'zod';
 import type { FileResult, Returns, RunStatus } from './contract';
 import type { SweepPlan, SweepValue } from './sweep-plan';
-import { sweepPlanSchema } from './sweep-plan';
+import { SWEEP_LIMITS, sweepPlanSchema } from './sweep-plan';
 
 const returns = <T>(): Returns<T> => ({});
 const sweepId = z.string().regex(/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/, 'must be a sweep id (a lower-case UUID)');
@@ -107,6 +107,100 @@ export interface SweepStartResult {
   resumed: boolean;
 }
 
+/**
+ * Bounds of `sweeps.collect`. The bundle bound is the contract's LIMITS.bundleBytes (what
+ * bundles.import takes in one file; not imported here, as the contract imports this module: a test
+ * checks that they agree).
+ */
+export const COLLECT_LIMITS = {
+  /** One bundle, and all the bundles of one call together. */
+  bundleBytes: 512 * 1024 * 1024,
+  /** Bundles of one call: the workbench sends a folder's bundles in batches, with its progress between them. */
+  bundlesPerCall: 1_000,
+  /** sweep.sbatch as text. */
+  scriptChars: 64 * 1024,
+  /** A custom preset's file (presets/<id>.json) as text: LIMITS.presetJsonBytes. */
+  presetChars: 256 * 1024,
+  /** The most tasks of one job array (Slurm's own bound on MaxArraySize is 4000001). */
+  arrayMax: 4_000_000,
+  /** The most tasks of the sweep running at once (`%M`). */
+  maxParallel: 100_000,
+} as const;
+
+/** A file's name in a sweep's folder, without its folders. */
+const fileName = z
+  .string()
+  .min(1, 'must not be empty')
+  .max(255, 'at most 255 characters')
+  .refine((s) => !CONTROL.test(s) && !/[\\/]/.test(s), 'must be a file name (no folders, no control characters)');
+
+/** `sweeps.collect`: a Slurm folder's plan.json, custom presets and point bundles (a batch of them), and whether to answer resubmit.sh. */
+export const sweepCollectArgs = z.strictObject({
+  /** plan.json's text, as `gpulab sweep --slurm` wrote it (with the sweep's id). */
+  plan: z.string().min(1, 'plan.json is empty').max(SWEEP_LIMITS.planBytes, `plan.json is larger than ${SWEEP_LIMITS.planBytes} bytes`),
+  /** presets/<id>.json: the plan's custom presets, saved where the database lacks them. */
+  presets: z
+    .array(z.strictObject({ name: fileName, text: z.string().max(COLLECT_LIMITS.presetChars, `at most ${COLLECT_LIMITS.presetChars} characters`) }))
+    .max(SWEEP_LIMITS.presets, `at most ${SWEEP_LIMITS.presets} presets`)
+    .default([]),
+  /** bundles/point-<index>.gmlbundle: each imported whole or (refused, with the reason) not at all. */
+  bundles: z
+    .array(z.strictObject({ name: fileName, bytes: z.instanceof(Uint8Array, { error: 'must be file bytes (a Uint8Array)' }) }))
+    .max(COLLECT_LIMITS.bundlesPerCall, `at most ${COLLECT_LIMITS.bundlesPerCall} bundles a call`)
+    .default([])
+    .refine((list) => list.reduce((n, b) => n + b.bytes.byteLength, 0) <= COLLECT_LIMITS.bundleBytes, `the bundles of one call are larger than ${COLLECT_LIMITS.bundleBytes} bytes together`),
+  /** Answer resubmit.sh (and resubmit.sbatch) for the points missing or failed after this call, from the folder's sweep.sbatch. */
+  resubmit: z
+    .strictObject({
+      /** sweep.sbatch's text. */
+      sbatch: z.string().min(1, 'sweep.sbatch is empty').max(COLLECT_LIMITS.scriptChars, `sweep.sbatch is larger than ${COLLECT_LIMITS.scriptChars} characters`),
+      /** The most tasks of one job array; default: the one sweep.sbatch was written with (else 1000). */
+      arrayMax: z.int().min(1).max(COLLECT_LIMITS.arrayMax).optional(),
+      /** The most tasks running at once; default: sweep.sbatch's. */
+      maxParallel: z.int().min(1).max(COLLECT_LIMITS.maxParallel).optional(),
+    })
+    .optional(),
+});
+export type SweepCollectArgs = z.output<typeof sweepCollectArgs>;
+
+/** resubmit.sh (and resubmit.sbatch) for the points missing or failed, to save in the sweep's folder. */
+export interface SweepResubmit {
+  /** resubmit.sh: the sbatch calls of sweep.sbatch for just those points, each block of arrayMax as one array at its offset. */
+  script: string;
+  /** resubmit.sbatch: sweep.sbatch with `--array=` just those points, when one array from offset 0 runs them all; else null. */
+  sbatch: string | null;
+  /** The job arrays: a point is offset + a task id of the array. */
+  arrays: { offset: number; array: string }[];
+  arrayMax: number;
+}
+
+/** What `sweeps.collect` answers: what this call imported or refused, and the sweep's points after it. */
+export interface SweepCollectResult {
+  sweepId: string;
+  name: string;
+  /** Whether this call created the sweep from plan.json (the database had none with its id). */
+  created: boolean;
+  points: number;
+  /** Bundles this call took. */
+  bundles: number;
+  /** Runs imported now. */
+  imported: number;
+  /** Runs already here (skipped): collecting again imports nothing twice. */
+  alreadyHere: number;
+  /** Bundles refused, nothing of them imported: the file and why. */
+  unreadable: { file: string; reason: string }[];
+  /** Points done. */
+  done: number;
+  /** Points with no run done or failed here: no bundle yet (or queued or running on this machine). */
+  missing: number[];
+  /** Points whose run failed, was cancelled or interrupted, with the reason. */
+  failed: { point: number; status: SweepPointStatus; error: string | null }[];
+  /** With `resubmit`, when some point is missing or failed; else null. */
+  resubmit: SweepResubmit | null;
+  /** Why resubmit.sh could not be made from this sweep.sbatch (one that predates GPULAB_OFFSET), else null. */
+  resubmitError: string | null;
+}
+
 export const SWEEP_CALLS = {
   'sweeps.check': {
     args: z.strictObject({ plan: sweepPlanSchema }),
@@ -127,6 +221,11 @@ export const SWEEP_CALLS = {
   'sweeps.cancel': { args: z.strictObject({ id: sweepId }), result: returns<{ cancelled: number }>(), summary: "Cancel a sweep's queued and running runs." },
   'sweeps.delete': { args: z.strictObject({ id: sweepId }), result: returns<{ deleted: boolean }>(), summary: 'Delete a sweep and its runs (cancel it first).' },
   'sweeps.csv': { args: z.strictObject({ id: sweepId }), result: returns<FileResult>(), summary: 'CSV of a sweep: a row per point, its axis values, status and results.' },
+  'sweeps.collect': {
+    args: sweepCollectArgs,
+    result: returns<SweepCollectResult>(),
+    summary: "Collect a Slurm sweep's folder (plan.json, custom presets, point bundles): the sweep created from the plan when missing, each bundle imported and linked to its point (or refused with the reason), the points missing and failed, resubmit.sh on request.",
+  },
   'sweeps.pdf': {
     args: sweepPdfArgs,
     result: returns<FileResult>(),

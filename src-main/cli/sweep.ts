@@ -27,12 +27,26 @@ import { MAX_TRACE } from '../../src-sim/experiments/types';
 import { findPreset } from '../../src-sim/presets';
 import { presetStateBytes } from '../../src-sim/presets/validate';
 import { parseArgs } from '../contract';
-import type { SweepPointStatus } from '../sweep-contract';
 import type { SweepPlan } from '../sweep-plan';
 import { expandPlan, parsePlan, pointLabel } from '../sweep-plan';
+import { bundlePoint, compactList, pointBundleName as bundleName } from '../shared/sweep-folder';
 import { LabService } from '../services/lab';
-import { BUNDLE_EXTENSION, RunStore } from '../services/store';
-import { SweepRefusal, SweepService } from '../services/sweep';
+import { RunStore } from '../services/store';
+import type { CollectState, CollectTally } from '../services/sweep';
+import {
+  ARRAY_MAX_LIMIT,
+  arrayParts,
+  DEFAULT_ARRAY_MAX,
+  pointsToResubmit,
+  resubmitScripts,
+  saveMissingPresets,
+  scriptArrayMax,
+  slurmScript,
+  submitScript,
+  SweepCollector,
+  SweepRefusal,
+  SweepService,
+} from '../services/sweep';
 import { textTable } from './format';
 import type { StoreCliOutput, StoreContext } from './store';
 import { dbPath, openExisting, withStore, writeOut } from './store';
@@ -68,8 +82,6 @@ const TRACE_BYTES = 48 * 3;
 
 const json = (value: unknown): string => JSON.stringify(value, null, 2) + '\n';
 const plural = (n: number, word: string): string => `${n} ${word}${n === 1 ? '' : 's'}`;
-const bundleName = (index: number): string => `point-${String(index).padStart(6, '0')}${BUNDLE_EXTENSION}`;
-const BUNDLE_NAME = new RegExp(`^point-(\\d{6,})${BUNDLE_EXTENSION.replace('.', '\\.')}$`);
 
 function readPlan(path: string, ctx: StoreContext): SweepPlan {
   let text: string;
@@ -179,158 +191,10 @@ export async function sweepLocal(planPath: string, v: SweepOptions, format: stri
 // ---------------------------------------------------------------------------------------------
 // Slurm
 
-export interface ScriptOptions {
-  name: string;
-  /** The array: "0-15" or "3,7,9". */
-  array: string;
-  maxParallel?: number;
-  partition?: string;
-  account?: string;
-  timeMinutes: number;
-  memoryMb: number;
-  note: string;
-  /** The most tasks of one job array (--array-max); default DEFAULT_ARRAY_MAX. */
-  arrayMax?: number;
-}
-
-/**
- * The most tasks of one job array by default. Slurm refuses array indices of MaxArraySize or more
- * (1001 unless the site sets it): a sweep of more points is submitted as several arrays of task ids
- * 0 to 999, each with its offset (the point of a task is GPULAB_OFFSET + SLURM_ARRAY_TASK_ID).
- */
-export const DEFAULT_ARRAY_MAX = 1000;
-/** The longest `--array=` list of one submission; a longer one (scattered points to resubmit) is split. */
-export const ARRAY_LIST_CHARS = 1000;
-/** The largest --array-max taken (Slurm's own bound on MaxArraySize is 4000001). */
-const ARRAY_MAX_LIMIT = 4_000_000;
-
-/** Slurm's time format, D-HH:MM:SS. */
-function slurmTime(minutes: number): string {
-  const d = Math.floor(minutes / 1440);
-  const h = Math.floor((minutes % 1440) / 60);
-  const m = minutes % 60;
-  const hm = `${String(h).padStart(2, '0')}:${String(m).padStart(2, '0')}:00`;
-  return d ? `${d}-${hm}` : hm;
-}
-
 const safeWord = (s: string, what: string, ctx: StoreContext): string => {
   if (!/^[A-Za-z0-9_.-]{1,64}$/.test(s)) throw ctx.usage(`${what} must be letters, digits, "_", "." or "-" (got "${s.slice(0, 40)}")`);
   return s;
 };
-
-/** The job-array script: run from the sweep's folder (sbatch uses it as the tasks' working folder). */
-export function slurmScript(o: ScriptOptions): string {
-  const arrayMax = o.arrayMax ?? DEFAULT_ARRAY_MAX;
-  return [
-    '#!/bin/bash',
-    `#SBATCH --job-name=${o.name}`,
-    `#SBATCH --array=${o.array}${o.maxParallel ? `%${o.maxParallel}` : ''}`,
-    `#SBATCH --time=${slurmTime(o.timeMinutes)}`,
-    `#SBATCH --mem=${o.memoryMb}M`,
-    '#SBATCH --cpus-per-task=2',
-    '#SBATCH --ntasks=1',
-    '#SBATCH --output=logs/%A_%a.out',
-    ...(o.partition ? [`#SBATCH --partition=${o.partition}`] : []),
-    ...(o.account ? [`#SBATCH --account=${o.account}`] : []),
-    '#',
-    '# A GPU Memory Lab sweep: one task per point of plan.json, each writing bundles/point-<index>.gmlbundle.',
-    `# ${o.note}`,
-    '# A task runs the point GPULAB_OFFSET + SLURM_ARRAY_TASK_ID (GPULAB_OFFSET: default 0). Slurm takes array',
-    `# indices below its MaxArraySize only: submit.sh submits the sweep as job arrays of at most ${arrayMax} tasks`,
-    `# each (--array-max ${arrayMax}), each with its GPULAB_OFFSET; this script alone runs the points of the --array above.`,
-    '# Submit from this folder: bash submit.sh (or sbatch sweep.sbatch when the sweep fits one array). Then, anywhere',
-    '# with the folder: gpulab sweep collect <this folder>.',
-    '# GPULAB names the command (default gpulab; e.g. GPULAB="node /opt/gpu-memory-lab/bin/gpulab.mjs" bash submit.sh).',
-    'set -euo pipefail',
-    'cd "${SLURM_SUBMIT_DIR:-.}"',
-    'offset=${GPULAB_OFFSET:-0}',
-    'case "$offset" in',
-    `  '' | *[!0-9]*) echo "GPULAB_OFFSET must be a whole number (got \\"$offset\\")" >&2; exit 2 ;;`,
-    'esac',
-    'index=$((10#$offset + 10#${SLURM_ARRAY_TASK_ID}))',
-    'mkdir -p bundles logs',
-    'read -r -a GPULAB_CMD <<< "${GPULAB:-gpulab}"',
-    'exec "${GPULAB_CMD[@]}" sweep task plan.json --index "$index" --out bundles/',
-    '',
-  ].join('\n');
-}
-
-/** One submission of a job array: points offset + each task id of `array` ("0-999", "0,4-6"). */
-export interface ArrayPart {
-  offset: number;
-  array: string;
-  tasks: number;
-}
-
-/**
- * Sorted point indices as the job arrays that run them: the points of each block of arrayMax
- * (0 to 999, 1000 to 1999, ...) as one array at the block's offset (a point is the offset + a task
- * id), split where its --array list would pass listChars characters. A whole sweep is 0-999 at
- * offsets 0, 1000, 2000, ...; points below arrayMax keep their own numbers as task ids.
- */
-export function arrayParts(points: readonly number[], arrayMax = DEFAULT_ARRAY_MAX, listChars = ARRAY_LIST_CHARS): ArrayPart[] {
-  const parts: ArrayPart[] = [];
-  let part: { offset: number; tokens: string[]; chars: number; tasks: number } | null = null;
-  const flush = () => {
-    if (part) parts.push({ offset: part.offset, array: part.tokens.join(','), tasks: part.tasks });
-    part = null;
-  };
-  for (let i = 0; i < points.length; ) {
-    let j = i;
-    while (j + 1 < points.length && points[j + 1] === points[j]! + 1) j++;
-    let a = points[i]!;
-    const b = points[j]!;
-    while (a <= b) {
-      const offset = Math.floor(a / arrayMax) * arrayMax;
-      if (part && part.offset !== offset) flush();
-      part ??= { offset, tokens: [], chars: 0, tasks: 0 };
-      const end = Math.min(b, offset + arrayMax - 1);
-      const token = end > a ? `${a - offset}-${end - offset}` : String(a - offset);
-      const chars = part.chars + (part.tokens.length ? 1 : 0) + token.length;
-      if (part.tokens.length && chars > listChars) {
-        flush();
-        continue;
-      }
-      part.tokens.push(token);
-      part.chars = chars;
-      part.tasks += end - a + 1;
-      a = end + 1;
-    }
-    i = j + 1;
-  }
-  flush();
-  return parts;
-}
-
-/**
- * The shell script that submits job arrays of `script` (sweep.sbatch): one sbatch per part with its
- * --array and GPULAB_OFFSET; with maxParallel, each part after the one before has ended (a
- * dependency), so that no more than maxParallel tasks run at once. Its arguments go to every sbatch.
- */
-export function submitScript(parts: readonly ArrayPart[], o: { script: string; arrayMax: number; maxParallel?: number; what: string }): string {
-  const chained = o.maxParallel !== undefined && parts.length > 1;
-  const tasks = parts.reduce((n, p) => n + p.tasks, 0);
-  return [
-    '#!/bin/bash',
-    `# Submits ${o.what} (${plural(tasks, 'point')}) to Slurm: ${parts.length === 1 ? 'one job array' : `${parts.length} job arrays`} of ${o.script}, at most ${o.arrayMax} tasks each`,
-    '# (Slurm takes array indices below its MaxArraySize: gpulab sweep --array-max); a task runs the point',
-    '# GPULAB_OFFSET + SLURM_ARRAY_TASK_ID.',
-    ...(chained ? [`# Each array starts when the one before has ended, so that at most ${o.maxParallel} tasks run at once.`] : []),
-    '# Run it from anywhere (it submits from its own folder); its arguments go to every sbatch (bash submit.sh --qos=long).',
-    'set -euo pipefail',
-    'cd "$(dirname "${BASH_SOURCE[0]}")"',
-    'last=',
-    'part() {',
-    '  local offset=$1 array=$2 out',
-    '  shift 2',
-    `  out=$(sbatch --parsable --array="$array" --export="ALL,GPULAB_OFFSET=$offset" "$@" ${o.script})`,
-    '  last=${out%%;*}',
-    '  echo "Submitted batch job $last (--array=$array, GPULAB_OFFSET=$offset)"',
-    '}',
-    ...parts.map((p, i) => `part ${p.offset} '${p.array}${o.maxParallel ? `%${o.maxParallel}` : ''}'${chained && i > 0 ? ' --dependency="afterany:$last"' : ''} "$@"`),
-    '',
-  ].join('\n');
-}
 
 interface TaskBudget {
   timeMinutes: number;
@@ -494,16 +358,9 @@ export async function sweepTask(planPath: string, v: SweepOptions, format: strin
 // ---------------------------------------------------------------------------------------------
 // Collect
 
-export interface CollectReport {
+export interface CollectReport extends CollectTally, CollectState {
   sweepId: string;
   points: number;
-  bundles: number;
-  imported: number;
-  alreadyHere: number;
-  unreadable: { file: string; reason: string }[];
-  done: number;
-  missing: number[];
-  failed: { point: number; status: SweepPointStatus; error: string | null }[];
   /** resubmit.sh (with --resubmit, when some point is missing or failed): it submits resubmitArrays. */
   resubmit: string | null;
   /** The job arrays of sweep.sbatch that run those points: a point is offset + a task id of the array. */
@@ -523,66 +380,45 @@ export async function sweepCollect(dirArg: string, v: SweepOptions, format: stri
     } catch (err) {
       throw ctx.usage(`cannot read ${scriptFile} (--resubmit rewrites it): ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}`);
     }
-  const arrayMax = parseArrayMax(v, ctx, Number(/\(--array-max (\d+)\)/.exec(script)?.[1] ?? DEFAULT_ARRAY_MAX));
+  const arrayMax = parseArrayMax(v, ctx, scriptArrayMax(script) ?? DEFAULT_ARRAY_MAX);
   const file = dbPath(v.db, ctx);
   mkdirSync(dirname(file), { recursive: true });
   const store = RunStore.open(file, { appVersion: ctx.version, recoverInterrupted: false });
   try {
-    loadMissingPresets(store, dir, plan);
-    const sweeps = new SweepService({ store, experiments: EXPERIMENTS });
-    const sweepId = sweeps.ensureSweep(plan);
-    const bundleDir = v.out === undefined ? join(dir, 'bundles') : resolve(v.out);
-    const names = existsSync(bundleDir) ? readdirSync(bundleDir).filter((n) => BUNDLE_NAME.test(n)).sort() : [];
-    const points = expandPlan(plan).length;
-    const report: CollectReport = { sweepId, points, bundles: names.length, imported: 0, alreadyHere: 0, unreadable: [], done: 0, missing: [], failed: [], resubmit: null, resubmitArrays: [] };
-    for (const name of names) {
-      const index = Number(BUNDLE_NAME.exec(name)![1]);
-      if (index >= points) {
-        report.unreadable.push({ file: name, reason: `the plan has no point ${index}` });
-        continue;
-      }
-      try {
-        const r = await store.importBundle(readFileSync(join(bundleDir, name)));
-        report.imported += r.imported.length;
-        report.alreadyHere += r.skipped.length;
-        for (const id of [...r.imported, ...r.skipped]) {
-          if (store.getSummary(id).experiment !== plan.experiment) {
-            report.unreadable.push({ file: name, reason: `run ${id} is not a run of ${plan.experiment}` });
-            continue;
-          }
-          sweeps.link(sweepId, index, id);
-        }
-      } catch (err) {
-        report.unreadable.push({ file: name, reason: (err as Error).message.slice(0, 200) });
-      }
-    }
-    const statuses = sweeps.statuses(sweepId);
-    const detail = sweeps.get(sweepId);
-    statuses.forEach((s, i) => {
-      if (s === 'done') report.done++;
-      else if (s === 'pending' || s === 'queued' || s === 'running') report.missing.push(i);
-      else report.failed.push({ point: i, status: s, error: detail.points[i]!.error });
+    saveMissingPresets(store, plan, (id) => {
+      const preset = join(dir, 'presets', `${id}.json`);
+      return existsSync(preset) ? (JSON.parse(readFileSync(preset, 'utf8')) as unknown) : undefined;
     });
-    const again = [...report.missing, ...report.failed.map((f) => f.point)].sort((a, b) => a - b);
+    const sweeps = new SweepService({ store, experiments: EXPERIMENTS });
+    const collector = new SweepCollector(store, sweeps, plan, EXPERIMENTS);
+    const sweepId = collector.sweepId;
+    const bundleDir = v.out === undefined ? join(dir, 'bundles') : resolve(v.out);
+    const names = existsSync(bundleDir) ? readdirSync(bundleDir).filter((n) => bundlePoint(n) !== null).sort() : [];
+    for (const name of names) await collector.add(name, () => readFileSync(join(bundleDir, name)));
+    const points = collector.points.length;
+    const state = collector.state();
+    const report: CollectReport = { sweepId, points, ...collector.tally, ...state, resubmit: null, resubmitArrays: [] };
+    const again = pointsToResubmit(state);
     if (v.resubmit && again.length) {
-      const before = /^#SBATCH --array=[^%\n]*%(\d+)$/m.exec(script)?.[1];
-      const throttle = maxParallel ?? (before === undefined ? undefined : Number(before));
-      const parts = arrayParts(again, arrayMax);
-      if (!script.includes('GPULAB_OFFSET') && parts.some((p) => p.offset > 0))
-        throw ctx.usage(`${scriptFile} runs points by their array task id alone (it predates GPULAB_OFFSET): write the folder again with gpulab sweep <plan> --slurm <dir>`);
+      let r;
+      try {
+        r = resubmitScripts(again, script, { arrayMax, ...(maxParallel ? { maxParallel } : {}) });
+      } catch (err) {
+        if (err instanceof SweepRefusal) throw ctx.usage(`${scriptFile} ${err.message}`);
+        throw err;
+      }
       report.resubmit = join(dir, 'resubmit.sh');
-      report.resubmitArrays = parts.map(({ offset, array }) => ({ offset, array }));
-      writeFileSync(report.resubmit, submitScript(parts, { script: 'sweep.sbatch', arrayMax, ...(throttle ? { maxParallel: throttle } : {}), what: 'the points missing or failed' }), { mode: 0o755 });
-      // One array from offset 0: also the script itself, as ever (sbatch resubmit.sbatch).
+      report.resubmitArrays = r.arrays;
+      writeFileSync(report.resubmit, r.script, { mode: 0o755 });
       const single = join(dir, 'resubmit.sbatch');
-      if (parts.length === 1 && parts[0]!.offset === 0) writeFileSync(single, script.replace(/^#SBATCH --array=.*$/m, `#SBATCH --array=${parts[0]!.array}${throttle ? `%${throttle}` : ''}`), { mode: 0o755 });
+      if (r.sbatch !== null) writeFileSync(single, r.sbatch, { mode: 0o755 });
       else rmSync(single, { force: true });
     }
     const stdout =
       format === 'json'
         ? json(report)
         : [
-            `Sweep ${detail.name} (${sweepId}): ${report.done} of ${plural(points, 'point')} done`,
+            `Sweep ${sweeps.name(sweepId)} (${sweepId}): ${report.done} of ${plural(points, 'point')} done`,
             `Bundles: ${report.bundles} found, ${plural(report.imported, 'run')} imported, ${report.alreadyHere} already here${report.unreadable.length ? `, ${report.unreadable.length} unreadable` : ''}`,
             ...report.unreadable.map((u) => `  ${u.file}: ${u.reason}`),
             `Missing: ${report.missing.length ? compactList(report.missing) : 'none'}`,
@@ -604,30 +440,10 @@ export async function sweepCollect(dirArg: string, v: SweepOptions, format: stri
   }
 }
 
-/** Custom presets of a Slurm folder that the database lacks (so that the sweep view can name them). */
-function loadMissingPresets(store: RunStore, dir: string, plan: SweepPlan): void {
-  for (const id of plan.presets) {
-    if (findPreset(id)) continue;
-    try {
-      store.getPreset(id);
-    } catch {
-      const file = join(dir, 'presets', `${id}.json`);
-      if (existsSync(file)) store.saveCustomPreset(JSON.parse(readFileSync(file, 'utf8')) as unknown);
-    }
-  }
-}
-
-/** "0-3,7,9-10": sorted indices as Slurm's array list. */
-export function compactList(indices: readonly number[]): string {
-  const parts: string[] = [];
-  for (let i = 0; i < indices.length; ) {
-    let j = i;
-    while (j + 1 < indices.length && indices[j + 1] === indices[j]! + 1) j++;
-    parts.push(j > i ? `${indices[i]}-${indices[j]}` : String(indices[i]));
-    i = j + 1;
-  }
-  return parts.join(',');
-}
+// The Slurm scripts' generators live in services/sweep/slurm.ts (sweeps.collect answers resubmit.sh with them too).
+export { ARRAY_LIST_CHARS, arrayParts, DEFAULT_ARRAY_MAX, slurmScript, submitScript } from '../services/sweep';
+export type { ArrayPart, ScriptOptions } from '../services/sweep';
+export { compactList };
 
 // ---------------------------------------------------------------------------------------------
 // Export

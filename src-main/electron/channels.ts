@@ -44,6 +44,7 @@ export const CALL_CHANNELS = [
   'sweeps.cancel',
   'sweeps.delete',
   'sweeps.csv',
+  'sweeps.collect',
   'sweeps.pdf',
   'gpu.emit',
   'gpu.import',

@@ -46,7 +46,7 @@ import { DEFAULT_ROW_JOBS, outcomeRows, rowJobs, runRowsInParallel } from './poo
 import { stderrLog } from './pool/launcher';
 import { RunStore } from './store';
 import { GpuService } from './gpu';
-import { SweepService } from './sweep';
+import { collectSweep, SweepService } from './sweep';
 
 export interface LabOptions {
   /** The database file (created with its folder when missing). */
@@ -351,6 +351,7 @@ export class LabService {
       'sweeps.cancel': (a) => this.sweeps.cancel(a.id),
       'sweeps.delete': (a) => this.sweeps.delete(a.id),
       'sweeps.csv': (a) => this.sweeps.csv(a.id),
+      'sweeps.collect': (a) => collectSweep(store, this.sweeps, this.experiments, a),
       'sweeps.pdf': ({ id, ...choice }) => exportSweepPdf(this.sweeps.get(id), { ...choice, appVersion: this.appVersion }),
       'gpu.emit': (a) => this.gpu.emit(a),
       'gpu.import': (a) => this.gpu.import(a),

@@ -2,6 +2,8 @@ import { describe, expect, expectTypeOf, it } from 'vitest';
 import type { ArgsOf, CallName, LabApi, LabCalls, ResultOf, RunDetail, RunPage } from '../../src-main/contract';
 import { buildCalls, CALL_NAMES, CONTRACT, EVENT_NAMES, EVENT_SCHEMAS, LabError, LIMITS, parseArgs, toErrorPayload } from '../../src-main/contract';
 import { findPreset } from '../../src-sim/presets';
+import { COLLECT_LIMITS } from '../../src-main/sweep-contract';
+import { SWEEP_LIMITS } from '../../src-main/sweep-plan';
 
 const RUN = '3b241101-e2bb-4255-8caf-4136c566a962';
 const RUN2 = '9f1c2d3e-4a5b-4c6d-8e7f-a0b1c2d3e4f5';
@@ -53,6 +55,7 @@ const VALID: { [K in CallName]: ArgsOf<K> } = {
   'sweeps.cancel': { id: RUN },
   'sweeps.delete': { id: RUN },
   'sweeps.csv': { id: RUN },
+  'sweeps.collect': { plan: '{"id":"x"}', presets: [{ name: 'mine.json', text: '{}' }], bundles: [{ name: 'point-000000.gmlbundle', bytes: new Uint8Array([0x1f, 0x8b]) }], resubmit: { sbatch: '#!/bin/bash', arrayMax: 5, maxParallel: 2 } },
   'sweeps.pdf': { id: RUN, quantity: 'mean:latency', x: 'stride', by: 'iterations', chart: 'heatmap', title: 'Stride sweep' },
   'gpu.emit': { experiment: 'pchase-average', params: { strides: '64' } },
   'gpu.import': { text: '{}', fileName: 'out.jsonl' },
@@ -70,7 +73,7 @@ describe('the contract accepts good input', () => {
         'presets.list', 'presets.get', 'presets.saveCustom', 'presets.deleteCustom', 'experiments.list',
         'comparisons.save', 'comparisons.list', 'comparisons.get', 'comparisons.delete',
         'bundles.export', 'bundles.import', 'exports.csv', 'exports.pdf', 'reproduce.rows', 'reproduce.cancel', 'reproduce.references', 'app.version', 'app.checkDatabase',
-        'sweeps.check', 'sweeps.start', 'sweeps.list', 'sweeps.get', 'sweeps.cancel', 'sweeps.delete', 'sweeps.csv', 'sweeps.pdf',
+        'sweeps.check', 'sweeps.start', 'sweeps.list', 'sweeps.get', 'sweeps.cancel', 'sweeps.delete', 'sweeps.csv', 'sweeps.collect', 'sweeps.pdf',
         'gpu.emit', 'gpu.import', 'gpu.status', 'gpu.run', 'gpu.cancel', 'gpu.preset',
       ].sort(),
     );
@@ -172,6 +175,24 @@ describe('the contract refuses bad and hostile input', () => {
     expect(refusal('runs.delete', { ids: [RUN, RUN] })).toMatch(/must not repeat/);
     refusal('presets.saveCustom', { preset: { id: 'big', description: huge } });
     refusal('bundles.import', { bytes: new Uint8Array(0) });
+    // sweeps.collect: the plan's text, preset files, bundles and sweep.sbatch, each bounded; file names without folders.
+    const collect = VALID['sweeps.collect'];
+    expect(refusal('sweeps.collect', { ...collect, plan: 'x'.repeat(SWEEP_LIMITS.planBytes + 1) })).toMatch(/plan: plan\.json is larger than/);
+    expect(refusal('sweeps.collect', { ...collect, plan: '' })).toMatch(/plan\.json is empty/);
+    expect(refusal('sweeps.collect', { ...collect, presets: [{ name: 'p.json', text: 'x'.repeat(COLLECT_LIMITS.presetChars + 1) }] })).toMatch(/presets\.0\.text/);
+    expect(refusal('sweeps.collect', { ...collect, bundles: [{ name: 'bundles/point-000000.gmlbundle', bytes: new Uint8Array(1) }] })).toMatch(/bundles\.0\.name: must be a file name/);
+    expect(refusal('sweeps.collect', { ...collect, bundles: [{ name: 'point-000000.gmlbundle', bytes: [1, 2] }] })).toMatch(/Uint8Array/);
+    const many = Array.from({ length: COLLECT_LIMITS.bundlesPerCall + 1 }, () => ({ name: 'point-000000.gmlbundle', bytes: new Uint8Array(1) }));
+    expect(refusal('sweeps.collect', { ...collect, bundles: many })).toMatch(/at most 1000 bundles a call/);
+    // Together at most a bundle's bound (views of one buffer: nothing large is allocated).
+    const half = new Uint8Array(new ArrayBuffer(8), 0, 8);
+    Object.defineProperty(half, 'byteLength', { value: COLLECT_LIMITS.bundleBytes / 2 + 1 });
+    expect(refusal('sweeps.collect', { ...collect, bundles: [{ name: 'point-000000.gmlbundle', bytes: half }, { name: 'point-000001.gmlbundle', bytes: half }] })).toMatch(/larger than 536870912 bytes together/);
+    expect(refusal('sweeps.collect', { ...collect, resubmit: { sbatch: 'x'.repeat(COLLECT_LIMITS.scriptChars + 1) } })).toMatch(/sweep\.sbatch is larger/);
+    refusal('sweeps.collect', { ...collect, resubmit: { sbatch: 'x', arrayMax: 0 } });
+    refusal('sweeps.collect', { ...collect, resubmit: { sbatch: 'x', maxParallel: 1.5 } });
+    expect(COLLECT_LIMITS.bundleBytes).toBe(LIMITS.bundleBytes);
+    expect(COLLECT_LIMITS.presetChars).toBe(LIMITS.presetJsonBytes);
   });
 
   it('refuses malformed ids and names (no injection through them)', () => {
@@ -265,6 +286,6 @@ describe('the API object', () => {
     expectTypeOf<ResultOf<'runs.start'>>().toEqualTypeOf<{ runId: string }>();
     expectTypeOf<LabCalls['app']['version']>().parameters.toEqualTypeOf<[args?: ArgsOf<'app.version'>]>();
     expectTypeOf<LabApi['on']>().toBeFunction();
-    expect(Object.keys(CONTRACT)).toHaveLength(40);
+    expect(Object.keys(CONTRACT)).toHaveLength(41);
   });
 });

@@ -38,7 +38,7 @@ import { formatIssues, validatePreset } from '../../../src-sim/presets/validate'
 import { SIM_VERSION } from '../../../src-sim/version';
 import { measuredDeviceSchema, realDeviceId, realDeviceLabel } from '../../../src-sim/cuda/run-record';
 import type { MeasuredDevice, RealRunRecord } from '../../../src-sim/cuda/run-record';
-import { BUNDLE_EXTENSION, checkBundle, readBundle, writeBundle } from './bundle';
+import { BUNDLE_EXTENSION, readBundle, writeBundle } from './bundle';
 import { decodeJson, encodeJson, fromBytes, toBytes } from './codec';
 import { checkHealth, damaged, damagedAdvice, isCorrupt, openDatabase } from './database';
 import type { Migration } from './schema';
@@ -745,10 +745,12 @@ export class RunStore {
    * Imports a bundle: everything or (when anything is wrong) nothing. Runs whose id is already
    * here are skipped, not duplicated. The bundle is read twice as a stream: first checked whole
    * (keeping nothing), then written one run at a time, each in its own transaction; a failure while
-   * writing removes the runs this import wrote. Memory holds one run at a time.
+   * writing removes the runs this import wrote. Memory holds one run at a time. `verify` sees each
+   * run in the first pass and may refuse the bundle by throwing (a sweep's collect: the run must be
+   * the point its file names), before anything is written.
    */
-  async importBundle(bytes: Uint8Array): Promise<BundleImportReport> {
-    await checkBundle(bytes);
+  async importBundle(bytes: Uint8Array, verify?: (run: RunDetail) => void): Promise<BundleImportReport> {
+    await readBundle(bytes, (r) => verify?.(r));
     const imported: string[] = [];
     const skipped: string[] = [];
     try {

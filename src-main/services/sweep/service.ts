@@ -2,7 +2,8 @@
  * Sweeps: a plan (src-main/sweep-plan.ts) recorded in the database with the runs it owns, one or
  * more per point. The lab service (lab.ts) answers the sweep calls of the contract with it and
  * queues its runs on its pool; the CLI uses it for `gpulab sweep` (local), `sweep task` (one point
- * of a Slurm array, written as a bundle) and `sweep collect` (bundles back into the sweep).
+ * of a Slurm array, written as a bundle) and `sweep collect` (bundles back into the sweep: ./collect.ts,
+ * which `sweeps.collect` uses too; the Slurm scripts: ./slurm.ts).
  *
  * A point's status is that of its best run: done when any run of it is done, else its latest run's,
  * pending when it has none. Starting a sweep again (resume) queues only the points that are not
@@ -62,7 +63,7 @@ export class SweepRefusal extends Error {
 const FINISHED: readonly RunStatus[] = ['done', 'failed', 'cancelled', 'interrupted'];
 
 /** Sorted keys all the way down: one text per plan, whatever the order it was written in. */
-function canonical(v: unknown): string {
+export function canonical(v: unknown): string {
   if (Array.isArray(v)) return `[${v.map(canonical).join(',')}]`;
   if (v && typeof v === 'object')
     return `{${Object.keys(v)
@@ -317,9 +318,28 @@ export class SweepService {
 
   /** The status of every point (index order). */
   statuses(id: string): SweepPointStatus[] {
+    return this.pointStates(id).map((p) => p.status);
+  }
+
+  /** The status of every point (index order) and its best run's error: no results read (collect). */
+  pointStates(id: string): { status: SweepPointStatus; error: string | null }[] {
     const row = this.row(id);
     const runs = this.pointRuns(id);
-    return Array.from({ length: row.points }, (_, i) => best(runs.get(i) ?? [])?.status ?? 'pending');
+    return Array.from({ length: row.points }, (_, i) => {
+      const b = best(runs.get(i) ?? []);
+      return { status: b?.status ?? 'pending', error: b?.error ?? null };
+    });
+  }
+
+  /** The sweep and point a run belongs to, or null. */
+  pointOf(runId: string): { sweepId: string; point: number } | null {
+    const row = this.db.prepare('SELECT sweep_id, point FROM sweep_runs WHERE run_id = ?').get(runId) as { sweep_id: string; point: number } | undefined;
+    return row ? { sweepId: row.sweep_id, point: row.point } : null;
+  }
+
+  /** The sweep's name. */
+  name(id: string): string {
+    return this.row(id).name;
   }
 
   /** Adds a run to a point of a sweep (nothing when it is there already). */
