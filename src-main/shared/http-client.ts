@@ -7,7 +7,9 @@
  *   const off = lab.on('run.progress', (p) => ...);
  *
  * Calls are `POST /api/call/<name>` with the argument as wire JSON (./wire.ts: typed arrays and
- * non-finite numbers restored exactly), or, for `bundles.import`, the file's bytes as the raw body.
+ * non-finite numbers restored exactly), or, for `bundles.import`, the file's bytes as the raw body,
+ * or, for `sweeps.collect` (files' bytes among other fields), the argument as a binary frame
+ * (wire.ts `encodeFrame`: its byte arrays raw after the JSON, no base64).
  * Results that hold typed arrays come back as a binary frame (wire.ts `decodeFrame`), the others as
  * wire JSON.
  * Every request carries the per-launch token (`Authorization: Bearer`); events come from one
@@ -20,7 +22,7 @@
  */
 import type { CallName, EventName, LabApi, LabErrorCode, LabEvents } from '../contract';
 import { buildCalls, EVENT_NAMES, LabError } from '../contract';
-import { decodeFrame, decodeWire, encodeWire, FRAME_CONTENT_TYPE } from './wire';
+import { decodeFrame, decodeWire, encodeFrame, encodeWire, FRAME_CONTENT_TYPE } from './wire';
 
 /** Route of a call: `POST ${CALL_PATH}<name>`. */
 export const CALL_PATH = '/api/call/';
@@ -30,6 +32,8 @@ export const EVENTS_PATH = '/api/events';
 export const TOKEN_HEADER = 'x-lab-token';
 /** Calls whose argument is `{ bytes }` and whose bytes travel as the raw request body. */
 export const BINARY_CALLS: readonly CallName[] = ['bundles.import'];
+/** Calls whose argument may travel as a binary frame (FRAME_CONTENT_TYPE): files' bytes among other fields. */
+export const FRAME_ARG_CALLS: readonly CallName[] = ['sweeps.collect'];
 export const BINARY_CONTENT_TYPE = 'application/octet-stream';
 export const JSON_CONTENT_TYPE = 'application/json';
 
@@ -94,6 +98,18 @@ function errorFrom(status: number, body: unknown): LabError {
   return new LabError(code, message);
 }
 
+/** A value as one binary frame (wire.ts encodeFrame's chunks, joined). */
+function frameBytes(value: unknown): Uint8Array {
+  const { chunks, byteLength } = encodeFrame(value);
+  const out = new Uint8Array(byteLength);
+  let at = 0;
+  for (const c of chunks) {
+    out.set(c, at);
+    at += c.byteLength;
+  }
+  return out;
+}
+
 /** The contract's API over HTTP. `baseUrl` is the server's origin (e.g. `http://127.0.0.1:5173`). */
 export function createHttpLab(baseUrl: string, token: string, options: HttpLabOptions = {}): HttpLab {
   const base = baseUrl.replace(/\/+$/, '');
@@ -103,17 +119,18 @@ export function createHttpLab(baseUrl: string, token: string, options: HttpLabOp
 
   const invoke = async (name: CallName, args: unknown): Promise<unknown> => {
     const binary = BINARY_CALLS.includes(name) && (args as { bytes?: unknown } | null)?.bytes instanceof Uint8Array;
+    const framed = !binary && FRAME_ARG_CALLS.includes(name);
     let res: FetchResponseLike;
     try {
       res = await fetchFn(`${base}${CALL_PATH}${name}`, {
         method: 'POST',
         headers: {
           authorization: `Bearer ${token}`,
-          'content-type': binary ? BINARY_CONTENT_TYPE : JSON_CONTENT_TYPE,
+          'content-type': binary ? BINARY_CONTENT_TYPE : framed ? FRAME_CONTENT_TYPE : JSON_CONTENT_TYPE,
           // Results holding typed arrays (a trace) come back as a binary frame: no base64.
           accept: `${FRAME_CONTENT_TYPE}, ${JSON_CONTENT_TYPE}`,
         },
-        body: binary ? (args as { bytes: Uint8Array }).bytes : encodeWire(args ?? {}),
+        body: binary ? (args as { bytes: Uint8Array }).bytes : framed ? frameBytes(args ?? {}) : encodeWire(args ?? {}),
         cache: 'no-store',
         credentials: 'omit',
         redirect: 'error',

@@ -299,6 +299,12 @@ export function isFrame(bytes: Uint8Array): boolean {
   return true;
 }
 
+/** The length of a frame's JSON text (its header says it). Throws WireError when the bytes are not a frame. */
+export function frameJsonLength(bytes: Uint8Array): number {
+  if (!isFrame(bytes)) throw new WireError('not a lab frame');
+  return new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength).getUint32(8, true);
+}
+
 /** The value `encodeFrame` wrote. Throws WireError on a malformed frame. */
 export function decodeFrame(input: ArrayBuffer | Uint8Array): unknown {
   const bytes = input instanceof Uint8Array ? input : new Uint8Array(input);

@@ -11,7 +11,9 @@
  *   (`http://127.0.0.1:<port>/#token=<token>`), which browsers never send to the server.
  * - Calls: `POST /api/call/<name>` only (405 for other methods, 404 for unknown names), the argument
  *   as wire JSON (src-main/shared/wire.ts) of at most 1 MiB (413 beyond), or for bundles.import the
- *   raw file bytes (application/octet-stream, up to the contract's bundle limit). Answers:
+ *   raw file bytes (application/octet-stream, up to the contract's bundle limit), or for
+ *   sweeps.collect a binary frame (application/x-gpulab-frame, wire.ts `encodeFrame`: the JSON, then
+ *   the files' bytes raw; up to the same limit, its JSON part up to 32 MiB). Answers:
  *   200 `{"result": ...}` or an error status with `{"error": {"code", "message"}}` (never a stack).
  *   A client that sends `Accept: application/x-gpulab-frame` gets a result holding typed arrays
  *   (a trace, series, file bytes) as a binary frame instead (wire.ts `encodeFrame`): raw bytes.
@@ -33,13 +35,15 @@ import type { LabErrorCode, LabErrorPayload, LabEvents } from '../contract';
 import { EVENT_NAMES, isCallName, LIMITS } from '../contract';
 import { CSP_HEADER } from '../electron/csp';
 import type { CallOutcome } from '../services/lab';
-import { BINARY_CALLS, BINARY_CONTENT_TYPE, CALL_PATH, EVENTS_PATH, JSON_CONTENT_TYPE, QUEUE_DELTA_EVENT, TOKEN_HEADER } from '../shared/http-client';
-import { decodeWire, encodeFrame, encodeWire, FRAME_CONTENT_TYPE, WireError } from '../shared/wire';
+import { BINARY_CALLS, BINARY_CONTENT_TYPE, CALL_PATH, EVENTS_PATH, FRAME_ARG_CALLS, JSON_CONTENT_TYPE, QUEUE_DELTA_EVENT, TOKEN_HEADER } from '../shared/http-client';
+import { decodeFrame, decodeWire, encodeFrame, encodeWire, FRAME_CONTENT_TYPE, frameJsonLength, WireError } from '../shared/wire';
 import { MIME } from '../shared/mime';
 
 export const LOOPBACK = '127.0.0.1';
 /** Largest JSON argument of a call. */
 export const DEFAULT_BODY_LIMIT = 1024 * 1024;
+/** Largest JSON part of a frame argument (sweeps.collect: plan.json and up to 64 custom presets as text, the files' names). */
+export const FRAME_JSON_LIMIT = 32 * 1024 * 1024;
 /** The built renderer (electron-vite's out/renderer), from src-main/web/. */
 export const DEFAULT_STATIC_DIR = fileURLToPath(new URL('../../out/renderer', import.meta.url));
 
@@ -103,7 +107,7 @@ export interface LabServerOptions {
   staticDir?: string | null;
   /** Largest JSON body (bytes). Default DEFAULT_BODY_LIMIT. */
   bodyLimit?: number;
-  /** Largest raw body of a binary call (bundles.import). Default LIMITS.bundleBytes. */
+  /** Largest raw body of a binary call (bundles.import) or frame argument (sweeps.collect). Default LIMITS.bundleBytes. */
   binaryLimit?: number;
   /** A comment line on every event stream this often, to keep it open (ms). Default 15 s. */
   heartbeatMs?: number;
@@ -324,13 +328,12 @@ class ServerImpl {
       .trim()
       .toLowerCase();
     const binary = type === BINARY_CONTENT_TYPE && BINARY_CALLS.includes(name);
-    if (!binary && type !== JSON_CONTENT_TYPE) {
-      return this.sendError(
-        res,
-        new HttpError(415, 'invalid-args', BINARY_CALLS.includes(name) ? `send ${JSON_CONTENT_TYPE} or ${BINARY_CONTENT_TYPE}` : `send the argument as ${JSON_CONTENT_TYPE}`),
-      );
+    const framed = type === FRAME_CONTENT_TYPE && FRAME_ARG_CALLS.includes(name);
+    if (!binary && !framed && type !== JSON_CONTENT_TYPE) {
+      const other = BINARY_CALLS.includes(name) ? BINARY_CONTENT_TYPE : FRAME_ARG_CALLS.includes(name) ? FRAME_CONTENT_TYPE : null;
+      return this.sendError(res, new HttpError(415, 'invalid-args', other ? `send ${JSON_CONTENT_TYPE} or ${other}` : `send the argument as ${JSON_CONTENT_TYPE}`));
     }
-    const limit = binary ? this.binaryLimit : this.bodyLimit;
+    const limit = binary || framed ? this.binaryLimit : this.bodyLimit;
     const body = await readBody(req, limit);
     if (body === 'too-large') {
       return this.sendError(res, new HttpError(413, 'invalid-args', `the request body is larger than ${limit} bytes`, { connection: 'close' }));
@@ -338,6 +341,16 @@ class ServerImpl {
     let args: unknown;
     if (binary) {
       args = { bytes: new Uint8Array(body.buffer, body.byteOffset, body.byteLength) };
+    } else if (framed) {
+      try {
+        const bytes = new Uint8Array(body.buffer, body.byteOffset, body.byteLength);
+        const json = frameJsonLength(bytes);
+        if (json > FRAME_JSON_LIMIT) return this.sendError(res, new HttpError(413, 'invalid-args', `the frame's JSON is larger than ${FRAME_JSON_LIMIT} bytes`));
+        args = decodeFrame(bytes);
+      } catch (err) {
+        const why = err instanceof WireError ? err.message : 'not a frame';
+        return this.sendError(res, new HttpError(400, 'invalid-args', `${name}: the body is not valid: ${why.slice(0, 200)}`));
+      }
     } else {
       try {
         args = body.length === 0 ? {} : decodeWire(body.toString('utf8'));

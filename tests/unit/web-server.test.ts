@@ -4,6 +4,7 @@
  * (src-main/shared/http-client.ts) with a minimal EventSource.
  */
 import { spawn } from 'node:child_process';
+import { randomUUID } from 'node:crypto';
 import { mkdirSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -13,13 +14,15 @@ import { LabError } from '../../src-main/contract';
 import type { LabService } from '../../src-main/services/lab';
 import { tsxExecArgv } from '../../src-main/services/pool';
 import { createHttpLab, pageToken } from '../../src-main/shared/http-client';
-import { decodeFrame, decodeWire, FRAME_CONTENT_TYPE } from '../../src-main/shared/wire';
+import { decodeFrame, decodeWire, encodeFrame, encodeWire, FRAME_CONTENT_TYPE } from '../../src-main/shared/wire';
 import type { HttpLab } from '../../src-main/shared/http-client';
 import { openCommand, parseWebArgs } from '../../src-main/web/main';
 import { LabServerError, startLabServer } from '../../src-main/web/server';
 import type { LabServer } from '../../src-main/web/server';
 import { inProcess, NodeEventSource, raw, TempDir, testLab } from './lab-fixtures';
-import { bytesOf } from './store-fixtures';
+import { bytesOf, TempDb } from './store-fixtures';
+import { pointBundle } from './sweep-fixtures';
+import { parsePlan } from '../../src-main/sweep-plan';
 import { PRESETS } from '../../src-sim/presets';
 
 const tmp = new TempDir();
@@ -129,8 +132,13 @@ describe('browser mode: the token, the Host header and the limits', () => {
     // A form post or a text/plain "simple request" is refused.
     expect((await call('runs.list', '{}', { authorization: `Bearer ${server.token}`, 'content-type': 'text/plain' })).status).toBe(415);
     expect((await call('runs.list', 'a=1', { authorization: `Bearer ${server.token}`, 'content-type': 'application/x-www-form-urlencoded' })).status).toBe(415);
-    // Binary bodies only for bundles.import.
+    // Binary bodies only for bundles.import, frame arguments only for sweeps.collect.
     expect((await call('runs.list', Buffer.from([1]), { authorization: `Bearer ${server.token}`, 'content-type': 'application/octet-stream' })).status).toBe(415);
+    const frame = Buffer.concat(encodeFrame({}).chunks);
+    expect((await call('runs.list', frame, { authorization: `Bearer ${server.token}`, 'content-type': FRAME_CONTENT_TYPE })).status).toBe(415);
+    const notFrame = await call('sweeps.collect', Buffer.from('not a frame'), { authorization: `Bearer ${server.token}`, 'content-type': FRAME_CONTENT_TYPE });
+    expect(notFrame.status).toBe(400);
+    expect(errorOf(notFrame.text).message).toMatch(/sweeps\.collect: the body is not valid: not a lab frame/);
 
     const before = runCount();
     const big = JSON.stringify({ experiment: 'pchase-average', preset: 'fermi', notes: 'x'.repeat(1024 * 1024 + 10) });
@@ -324,6 +332,32 @@ describe('browser mode: runs over HTTP', () => {
     expect(await client.runs.delete({ ids: [runId] })).toEqual({ deleted: 1 });
     expect(await client.bundles.import({ bytes: bundle.bytes as Uint8Array<ArrayBuffer> })).toEqual({ imported: [runId], skipped: [] });
     expect(await client.runs.get({ id: runId, full: true })).toEqual(local);
+  });
+
+  it("a sweep's Slurm folder is collected over HTTP, its bundles as raw bytes in a frame", async () => {
+    const tmpDb = new TempDb();
+    try {
+      const plan = parsePlan({ experiment: 'pchase-fine', presets: ['fermi'], params: { size: '4KB' }, id: randomUUID(), axes: [{ param: 'stride', values: [32, 64] }] });
+      const bundle = await pointBundle(tmpDb, plan, 1);
+      const seen: { type: string; bytes: number }[] = [];
+      const spy = createHttpLab(server.origin, server.token, {
+        fetch: async (url, init) => {
+          seen.push({ type: init.headers['content-type']!, bytes: typeof init.body === 'string' ? init.body.length : init.body.byteLength });
+          return fetch(url, init as RequestInit);
+        },
+      });
+      const r = await spy.sweeps.collect({ plan: JSON.stringify(plan), bundles: [{ name: bundle.name, bytes: bundle.bytes as Uint8Array<ArrayBuffer> }] });
+      expect(r).toMatchObject({ sweepId: plan.id, created: true, imported: 1, done: 1, missing: [0], unreadable: [] });
+      // Raw bytes, not base64: the request is the bundle and a little JSON.
+      expect(seen[0]!.type).toBe(FRAME_CONTENT_TYPE);
+      expect(seen[0]!.bytes).toBeLessThan(bundle.bytes.byteLength + 2048);
+      // The same call as wire JSON (base64) is taken too, and imports nothing twice.
+      const again = await call('sweeps.collect', encodeWire({ plan: JSON.stringify(plan), bundles: [{ name: bundle.name, bytes: bundle.bytes }] }));
+      expect(again.status).toBe(200);
+      expect((decodeWire(again.text) as { result: { imported: number; alreadyHere: number } }).result).toMatchObject({ imported: 0, alreadyHere: 1 });
+    } finally {
+      tmpDb.cleanup();
+    }
   });
 
   it('the client rejects with LabError carrying the server code, and cancels over HTTP', async () => {
