@@ -7,6 +7,7 @@ import { z } from 'zod';
 import type { FileResult, Returns, RunStatus } from './contract';
 import type { SweepPlan, SweepValue } from './sweep-plan';
 import { SWEEP_LIMITS, sweepPlanSchema } from './sweep-plan';
+import { COLLECT_LIMITS } from './shared/sweep-folder';
 
 const returns = <T>(): Returns<T> => ({});
 const sweepId = z.string().regex(/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/, 'must be a sweep id (a lower-case UUID)');
@@ -106,26 +107,6 @@ export interface SweepStartResult {
   /** Whether an earlier sweep of the same plan was taken up again. */
   resumed: boolean;
 }
-
-/**
- * Bounds of `sweeps.collect`. The bundle bound is the contract's LIMITS.bundleBytes (what
- * bundles.import takes in one file; not imported here, as the contract imports this module: a test
- * checks that they agree).
- */
-export const COLLECT_LIMITS = {
-  /** One bundle, and all the bundles of one call together. */
-  bundleBytes: 512 * 1024 * 1024,
-  /** Bundles of one call: the workbench sends a folder's bundles in batches, with its progress between them. */
-  bundlesPerCall: 1_000,
-  /** sweep.sbatch as text. */
-  scriptChars: 64 * 1024,
-  /** A custom preset's file (presets/<id>.json) as text: LIMITS.presetJsonBytes. */
-  presetChars: 256 * 1024,
-  /** The most tasks of one job array (Slurm's own bound on MaxArraySize is 4000001). */
-  arrayMax: 4_000_000,
-  /** The most tasks of the sweep running at once (`%M`). */
-  maxParallel: 100_000,
-} as const;
 
 /** A file's name in a sweep's folder, without its folders. */
 const fileName = z
@@ -234,3 +215,4 @@ export const SWEEP_CALLS = {
 } as const;
 
 export { sweepId as SWEEP_ID_SCHEMA };
+export { COLLECT_LIMITS };
