@@ -1,5 +1,5 @@
 import { spawnSync } from 'node:child_process';
-import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { copyFileSync, existsSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import Database from 'better-sqlite3';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -249,6 +249,14 @@ describe('Slurm', () => {
     expect(c2).toMatchObject({ imported: 0, alreadyHere: 2, done: 2, missing: [1] });
     expect(readFileSync(join(dir, 'resubmit.sbatch'), 'utf8')).toMatch(/^#SBATCH --array=1%2$/m);
     expect(readFileSync(join(dir, 'resubmit.sh'), 'utf8')).toMatch(/^part 0 '1%2' "\$@"$/m);
+    // A bundle under another point's name (a copy of point 0's): refused with the file and why, nothing imported.
+    copyFileSync(join(dir, 'bundles', 'point-000000.gmlbundle'), join(dir, 'bundles', 'point-000001.gmlbundle'));
+    const c3 = cli('sweep', 'collect', dir, '--db', db);
+    expect(c3.status, c3.stderr).toBe(0);
+    expect(c3.stdout).toMatch(/^Bundles: 3 found, 0 runs imported, 2 already here, 1 unreadable$/m);
+    expect(c3.stdout).toMatch(/^ {2}point-000001\.gmlbundle: run [0-9a-f-]{36} is not point 1 of this sweep: its stride is 32, the point's 64 \(a bundle of another sweep\?\)$/m);
+    expect(c3.stdout).toMatch(/^Missing: 1$/m);
+    rmSync(join(dir, 'bundles', 'point-000001.gmlbundle'));
 
     // The collected runs equal a local run of the same point.
     const store = RunStore.open(db, { recoverInterrupted: false });
