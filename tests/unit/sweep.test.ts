@@ -1,9 +1,10 @@
 import { spawnSync } from 'node:child_process';
 import { copyFileSync, existsSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { join, resolve } from 'node:path';
+import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { parseArgs } from '../../src-main/contract';
+import { runCli } from '../../src-main/cli/main';
 import { compactList, slurmScript } from '../../src-main/cli/sweep';
 import { MIGRATIONS, RunStore } from '../../src-main/services/store';
 import type { RunJob } from '../../src-main/services/pool';
@@ -14,7 +15,6 @@ import { findPreset } from '../../src-sim/presets';
 import { newRun, TempDb } from './store-fixtures';
 import { testLab } from './lab-fixtures';
 
-const ROOT = resolve(__dirname, '../..');
 const FINE = { experiment: 'pchase-fine', presets: ['fermi'], params: { size: '4KB', iterations: 32 } };
 
 function refusal(input: unknown): string {
@@ -212,13 +212,17 @@ describe('Slurm', () => {
   beforeEach(() => (tmp = new TempDb()));
   afterEach(() => tmp.cleanup());
 
-  const cli = (...args: string[]) => spawnSync(process.execPath, ['--import', 'tsx', 'src-main/cli.ts', ...args], { cwd: ROOT, encoding: 'utf8', timeout: 120_000 });
+  /** The command line in this process (runCli); the spawned entry is checked in cli.test.ts, the whole path through Slurm in tests/slurm/run.sh. */
+  const cli = async (...args: string[]) => {
+    const r = await runCli(args, { version: '0.0.0-test', readFile: (path) => readFileSync(path, 'utf8'), status: null });
+    return { status: r.code, stdout: r.stdout, stderr: r.stderr };
+  };
 
-  it('writes a job array, runs tasks by hand, collects idempotently and resubmits what is missing', () => {
+  it('writes a job array, runs tasks by hand, collects idempotently and resubmits what is missing', async () => {
     const planFile = join(tmp.dir, 'plan.json');
     writeFileSync(planFile, JSON.stringify({ ...FINE, name: 'slurm', axes: [{ param: 'stride', values: [32, 64, 128] }] }));
     const dir = join(tmp.dir, 'array');
-    const made = cli('sweep', planFile, '--slurm', dir, '--partition', 'short', '--account', 'lab1', '--max-parallel', '2', '--db', tmp.file('plan.db'), '--format', 'json');
+    const made = await cli('sweep', planFile, '--slurm', dir, '--partition', 'short', '--account', 'lab1', '--max-parallel', '2', '--db', tmp.file('plan.db'), '--format', 'json');
     expect(made.stderr).toBe('');
     expect(JSON.parse(made.stdout)).toMatchObject({ points: 3 });
     const script = readFileSync(join(dir, 'sweep.sbatch'), 'utf8');
@@ -237,21 +241,21 @@ describe('Slurm', () => {
 
     // Two of the three tasks, by hand, as Slurm would run them.
     for (const i of ['0', '2']) {
-      const t = cli('sweep', 'task', join(dir, 'plan.json'), '--index', i, '--out', join(dir, 'bundles'));
+      const t = await cli('sweep', 'task', join(dir, 'plan.json'), '--index', i, '--out', join(dir, 'bundles'));
       expect(t.status, t.stderr).toBe(0);
     }
     expect(readdirSync(join(dir, 'bundles')).sort()).toEqual(['point-000000.gmlbundle', 'point-000002.gmlbundle']);
 
     const db = tmp.file('lab.db');
-    const c1 = JSON.parse(cli('sweep', 'collect', dir, '--db', db, '--format', 'json').stdout) as Record<string, unknown>;
+    const c1 = JSON.parse((await cli('sweep', 'collect', dir, '--db', db, '--format', 'json')).stdout) as Record<string, unknown>;
     expect(c1).toMatchObject({ sweepId: plan.id, points: 3, bundles: 2, imported: 2, alreadyHere: 0, done: 2, missing: [1], failed: [] });
-    const c2 = JSON.parse(cli('sweep', 'collect', dir, '--db', db, '--format', 'json', '--resubmit').stdout) as Record<string, unknown>;
+    const c2 = JSON.parse((await cli('sweep', 'collect', dir, '--db', db, '--format', 'json', '--resubmit')).stdout) as Record<string, unknown>;
     expect(c2).toMatchObject({ imported: 0, alreadyHere: 2, done: 2, missing: [1] });
     expect(readFileSync(join(dir, 'resubmit.sbatch'), 'utf8')).toMatch(/^#SBATCH --array=1%2$/m);
     expect(readFileSync(join(dir, 'resubmit.sh'), 'utf8')).toMatch(/^part 0 '1%2' "\$@"$/m);
     // A bundle under another point's name (a copy of point 0's): refused with the file and why, nothing imported.
     copyFileSync(join(dir, 'bundles', 'point-000000.gmlbundle'), join(dir, 'bundles', 'point-000001.gmlbundle'));
-    const c3 = cli('sweep', 'collect', dir, '--db', db);
+    const c3 = await cli('sweep', 'collect', dir, '--db', db);
     expect(c3.status, c3.stderr).toBe(0);
     expect(c3.stdout).toMatch(/^Bundles: 3 found, 0 runs imported, 2 already here, 1 unreadable$/m);
     expect(c3.stdout).toMatch(/^ {2}point-000001\.gmlbundle: run [0-9a-f-]{36} is not point 1 of this sweep: its stride is 32, the point's 64 \(a bundle of another sweep\?\)$/m);
