@@ -465,13 +465,17 @@ function pathSource(model: PathModel): PathSource {
     'let sum = 0;',
     // Three copies of the loop, so that the common ones (no jitter) have no call in them, and the one
     // whose every address is a whole number below 2^31 divides by shifts.
+    // (its operands taken as int32 locals: a caller's start index may arrive as a double)
     'if (rd === null && base >= 0 && base + N <= 2147483647 && (base | 0) === base && (N | 0) === N && (s | 0) === s && (j | 0) === j && s >= 0 && s < N && j >= 0 && j < N) {',
+    'const b32 = base | 0, n32 = N | 0, s32 = s | 0;',
+    'let j32 = j | 0;',
     'for (let i = 0; i < count; i++) {',
-    'const a = base + j;',
+    'const a = b32 + j32;',
     accessOf(true),
     'sum += lat + ov;',
-    'j += s; if (j >= N) j -= N;',
+    'j32 += s32; if (j32 >= n32) j32 -= n32;',
     '}',
+    'j = j32;',
     '} else if (rd === null) {',
     'for (let i = 0; i < count; i++) {',
     'const a = base + j;',
