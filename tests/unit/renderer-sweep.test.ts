@@ -11,6 +11,7 @@ import BuilderSweep from '../../src-renderer/src/components/BuilderSweep.vue';
 import SweepView from '../../src-renderer/src/views/SweepView.vue';
 import type { PickedFile } from '../../src-renderer/src/composables/sweepcollect';
 import { batches, collectFolder, CollectStopped, FolderProblem, sortFolder } from '../../src-renderer/src/composables/sweepcollect';
+import { geometricRatio, lineOption } from '../../src-renderer/src/composables/sweepchart';
 
 vi.mock('../../src-renderer/src/components/MChart.vue', () => ({ default: { props: ['option', 'label', 'testid', 'height'], template: '<div data-testid="chart" :data-kind="option.series[0].type"></div>' } }));
 
@@ -157,6 +158,27 @@ describe('the sweep view', () => {
     await w.get('[data-testid="sweep-pdf"]').trigger('click');
     await flushPromises();
     expect(calls.filter((c) => c.name === 'pdf').at(-1)!.args).toEqual({ id: DETAIL.id, quantity: 'lat', x: 'iterations', by: null, chart: 'lines' });
+  });
+});
+
+describe('the sweep chart', () => {
+  const THEME = { fg: '#000', muted: '#666', border: '#ccc' };
+  const over = (strides: number[]): SweepDetail => ({
+    ...DETAIL,
+    axes: ['stride'],
+    points: strides.map((s, index) => ({ ...DETAIL.points[0]!, index, values: { stride: s }, metrics: { lat: 100 + index } })),
+  });
+  it('draws a geometric axis (a range with times) on a log scale of its ratio, any other on a linear one', () => {
+    expect(geometricRatio([32, 64, 128, 256])).toBe(2);
+    expect(geometricRatio([1, 10, 100])).toBe(10);
+    expect(geometricRatio([32, 64, 96])).toBeNull();
+    expect(geometricRatio([32, 64])).toBeNull();
+    expect(geometricRatio([0, 1, 2])).toBeNull();
+    expect(geometricRatio(['fermi', 'kepler', 'titan'])).toBeNull();
+    const log = lineOption(over([32, 64, 128, 256, 512]), 'lat', 'stride', null, THEME) as { xAxis: { type: string; logBase?: number; min?: number; max?: number } };
+    expect(log.xAxis).toMatchObject({ type: 'log', logBase: 2, min: 32, max: 512 });
+    const lin = lineOption(over([32, 64, 96, 128]), 'lat', 'stride', null, THEME) as { xAxis: { type: string } };
+    expect(lin.xAxis.type).toBe('value');
   });
 });
 

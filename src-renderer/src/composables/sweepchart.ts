@@ -41,11 +41,26 @@ export function axisLevels(d: SweepDetail, axis: ChartAxis): (string | number)[]
 
 const numeric = (v: unknown): number | null => (typeof v === 'number' && Number.isFinite(v) ? v : null);
 
+/**
+ * The ratio of an axis whose values grow geometrically (at least three, positive, each the one before
+ * times the same ratio, as a range with `times` gives them), else null: such an axis is drawn on a log
+ * scale of that base, so that its points are evenly spaced.
+ */
+export function geometricRatio(xs: readonly (string | number)[]): number | null {
+  if (xs.length < 3 || !xs.every((v) => typeof v === 'number' && Number.isFinite(v) && v > 0)) return null;
+  const v = xs as number[];
+  const r = v[1] / v[0];
+  if (!(r > 1)) return null;
+  for (let i = 2; i < v.length; i++) if (Math.abs(v[i] / v[i - 1] - r) > 1e-9 * r) return null;
+  return r;
+}
+
 /** Lines: the metric over `x`, a line per value of `by` (or one line). Points with other values of the remaining axes are averaged. */
 export function lineOption(d: SweepDetail, metric: string, x: ChartAxis, by: ChartAxis | null, theme: SweepChartTheme): EChartsOption {
   const m = d.metrics.find((k) => k.key === metric);
   const xs = axisLevels(d, x);
   const numericX = xs.every((v) => typeof v === 'number');
+  const ratio = numericX ? geometricRatio(xs) : null;
   const groups = by ? axisLevels(d, by) : ['all'];
   const series = groups.map((g) => {
     const data = xs.map((xv) => {
@@ -62,7 +77,14 @@ export function lineOption(d: SweepDetail, metric: string, x: ChartAxis, by: Cha
     legend: { top: 0, textStyle: { color: theme.fg } },
     grid: { left: 64, right: 24, top: 40, bottom: 48 },
     xAxis: numericX
-      ? { type: 'value', name: x, nameLocation: 'middle', nameGap: 28, scale: true, axisLine: { lineStyle: { color: theme.muted } }, splitLine: { lineStyle: { color: theme.border } } }
+      ? {
+          ...(ratio !== null ? { type: 'log' as const, logBase: ratio, min: xs[0] as number, max: xs[xs.length - 1] as number } : { type: 'value' as const, scale: true }),
+          name: x,
+          nameLocation: 'middle',
+          nameGap: 28,
+          axisLine: { lineStyle: { color: theme.muted } },
+          splitLine: { lineStyle: { color: theme.border } },
+        }
       : { type: 'category', name: x, nameLocation: 'middle', nameGap: 28, data: xs.map(String), axisLine: { lineStyle: { color: theme.muted } } },
     yAxis: { type: 'value', name: m ? `${m.label}${m.unit ? ` (${m.unit})` : ''}` : metric, scale: true, axisLine: { lineStyle: { color: theme.muted } }, splitLine: { lineStyle: { color: theme.border } } },
     series,
