@@ -1,7 +1,8 @@
 /**
  * Sweeps end to end in the browser mode: a tiny sweep started from the builder (two axes of a
  * fine-grained chase), its view with the table of points and the chart, as lines and as a heatmap,
- * its PDF report downloaded; the run library with the sweep's runs grouped under its row;
+ * its PDF report downloaded; the run library with the sweep's runs grouped under its row, whose
+ * checkbox selects them all;
  * screenshots of the view and the library at 1024 x 700, light and dark. A Slurm sweep's folder
  * (written by the CLI's `sweep --slurm`, two points run by `sweep task`, a bundle of the wrong point)
  * collected from the run library through the folder input, its result and resubmit.sh, then again
@@ -96,6 +97,27 @@ test('starts a sweep from the builder and shows its points as a table and a char
   await page.keyboard.press('Space');
   await expect(toggle).toHaveAttribute('aria-expanded', 'false');
   await expect(page.locator(`tr[data-sweep="${sweepId}"]`)).toHaveCount(0);
+  // The row's checkbox selects all of the sweep's runs (collapsed: read from the lab), and clears them.
+  const selectSweep = page.getByRole('checkbox', { name: 'Select the runs of sweep e2e stride sweep' });
+  await expect(selectSweep).not.toBeChecked();
+  await expect(page.getByTestId('compare-selected')).toBeDisabled();
+  await selectSweep.click();
+  await expect(page.getByTestId('selection-bar')).toContainText('6 selected');
+  await expect(selectSweep).toBeChecked();
+  await expect(page.getByTestId('compare-selected')).toBeEnabled();
+  await expect(page.getByTestId('report-selected')).toBeEnabled();
+  await toggle.click();
+  await expect(page.locator(`tr[data-sweep="${sweepId}"] input[type="checkbox"]:checked`)).toHaveCount(6);
+  await page.locator(`tr[data-sweep="${sweepId}"] input[type="checkbox"]`).first().uncheck();
+  await expect(page.getByTestId('selection-bar')).toContainText('5 selected');
+  await expect(selectSweep).toHaveJSProperty('indeterminate', true);
+  await selectSweep.click();
+  await expect(page.getByTestId('selection-bar')).toContainText('6 selected');
+  await expect(selectSweep).toBeChecked();
+  await selectSweep.click();
+  await expect(page.getByTestId('selection-bar')).toContainText('0 selected');
+  await expect(selectSweep).not.toBeChecked();
+  await toggle.click();
   await page.getByTestId(`runs-sweep-${sweepId}`).click();
   await expect(page).toHaveURL(new RegExp(`#/sweeps/${sweepId}$`));
 });

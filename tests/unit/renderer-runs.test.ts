@@ -4,7 +4,8 @@
  * stores/runs.ts) against a fake LabApi that keeps runs in memory and answers runs.list with real
  * filtering, sorting and paging: progress rendering from events, elapsed time ticking, cancel,
  * failures; the library's filter / sort / paging calls, debounced search, rename, selection for
- * comparison, the delete confirmation (Escape closes it) and the refresh after a run finishes.
+ * comparison, the delete confirmation (Escape closes it) and the refresh after a run finishes; a
+ * sweep's runs grouped under its row, whose checkbox selects all of them (paging through runs.list).
  */
 import { flushPromises, mount, type VueWrapper } from '@vue/test-utils';
 import { createPinia, setActivePinia, type Pinia } from 'pinia';
@@ -431,5 +432,80 @@ describe('the runs library', () => {
     await flushPromises();
     expect(again.attributes('aria-expanded')).toBe('false');
     expect(w.findAll(`tr[data-sweep="${sweepId}"]`)).toHaveLength(0);
+  });
+
+  it("selects a whole sweep from its row's checkbox, runs not listed under it included", async () => {
+    const sweepId = '7c9e6679-7425-40de-944b-e07fc1f90ae7';
+    const sweep: SweepSummary = {
+      id: sweepId,
+      name: 'big sweep',
+      experiment: 'pchase-fine',
+      presets: ['fermi'],
+      axes: ['stride'],
+      counts: { points: 1003, pending: 0, queued: 0, running: 0, done: 1003, failed: 0, cancelled: 0, interrupted: 0 },
+      createdAt: T0,
+    };
+    // More runs than one runs.list page (500) and than the rows under the sweep (200).
+    const inSweep = Array.from({ length: 1003 }, (_, i) => run(1000 + i, { title: `big sweep · fermi · stride=${i}`, sweepId, sweepPoint: i }));
+    const fake = fakeLab([...Array.from({ length: 5 }, (_, i) => run(i + 1)), ...inSweep], [sweep]);
+    const w = await mountView(RunsView, fake.lab, '/runs');
+    const box = () => w.get(`[data-testid="select-sweep-${sweepId}"]`);
+    const el = () => box().element as HTMLInputElement;
+    const selectedText = () => w.get('[data-testid="selection-bar"]').text();
+    expect(box().attributes('aria-label')).toBe('Select the runs of sweep big sweep');
+    expect([el().checked, el().indeterminate]).toEqual([false, false]);
+
+    // One run picked under the expanded sweep: some of its runs are selected.
+    await w.get(`[data-testid="sweep-toggle-${sweepId}"]`).trigger('click');
+    await flushPromises();
+    expect(w.findAll(`tr[data-sweep="${sweepId}"][data-testid^="run-row-"]`)).toHaveLength(200);
+    await w.get(`[data-testid="select-${inSweep[1002]!.id}"]`).trigger('click');
+    expect(selectedText()).toContain('1 selected');
+    expect([el().checked, el().indeterminate]).toEqual([false, true]);
+
+    // The sweep's box selects all of its runs, read a page of 500 at a time.
+    fake.calls.list.mockClear();
+    await box().trigger('change');
+    await flushPromises();
+    expect(fake.calls.list.mock.calls.map((c) => c[0])).toEqual([0, 500, 1000].map((offset) => ({ sort: 'created', order: 'desc', limit: 500, offset, sweep: sweepId })));
+    expect(selectedText()).toContain('1003 selected');
+    expect([el().checked, el().indeterminate]).toEqual([true, false]);
+    expect(w.get('[data-testid="compare-selected"]').attributes('disabled')).toBeUndefined();
+    expect(w.get('[data-testid="report-selected"]').attributes('disabled')).toBeUndefined();
+
+    // One run left out: indeterminate again; a click selects them all once more.
+    await w.get(`[data-testid="select-${inSweep[1000]!.id}"]`).trigger('click');
+    expect(selectedText()).toContain('1002 selected');
+    expect([el().checked, el().indeterminate]).toEqual([false, true]);
+    await box().trigger('change');
+    await flushPromises();
+    expect(selectedText()).toContain('1003 selected');
+    expect([el().checked, el().indeterminate]).toEqual([true, false]);
+
+    // Checked: a click clears the sweep's runs (nothing to read) and leaves the others selected.
+    (w.get('[data-testid="select-page"]').element as HTMLInputElement).checked = true;
+    await w.get('[data-testid="select-page"]').trigger('change');
+    expect(selectedText()).toContain('1008 selected');
+    fake.calls.list.mockClear();
+    await box().trigger('change');
+    await flushPromises();
+    expect(fake.calls.list).not.toHaveBeenCalled();
+    expect(selectedText()).toContain('5 selected');
+    expect([el().checked, el().indeterminate]).toEqual([false, false]);
+    // The header's box is the page's runs outside sweeps: the sweep's box stays clear.
+    expect((w.get('[data-testid="select-page"]').element as HTMLInputElement).checked).toBe(true);
+
+    // A whole sweep deleted: in parts of 1000 runs (runs.delete's limit).
+    (w.get('[data-testid="select-page"]').element as HTMLInputElement).checked = false;
+    await w.get('[data-testid="select-page"]').trigger('change');
+    expect(selectedText()).toContain('0 selected');
+    await box().trigger('change');
+    await flushPromises();
+    await w.get('[data-testid="delete-selected"]').trigger('click');
+    await w.get('[data-testid="delete-confirm"]').trigger('click');
+    await flushPromises();
+    expect(fake.calls.delete.mock.calls.map((c) => (c[0] as { ids: string[] }).ids.length)).toEqual([1000, 3]);
+    expect(w.get(`[data-testid="sweep-row-${sweepId}"]`).text()).toContain('0 runs');
+    expect(el().disabled).toBe(true);
   });
 });

@@ -49,6 +49,10 @@ const groupSequence: Record<string, number> = {};
 
 /** Runs of one sweep shown under it at most; the sweep view lists every point. */
 export const GROUP_LIMIT = 200;
+/** The contract's LIMITS.listPageMax: the most runs one `runs.list` answers (a sweep's selection pages by it). */
+export const LIST_PAGE_MAX = 500;
+/** The contract's LIMITS.idsPerCall: the most runs one `runs.delete` names (larger deletes go in parts). */
+export const IDS_PER_CALL = 1_000;
 
 /** A sweep's runs as the library shows them under it (the library's filters and sort applied). */
 export interface SweepGroup {
@@ -97,6 +101,8 @@ export const useRuns = defineStore('runs', {
     sweepRuns: {} as Record<string, number>,
     /** Sweeps whose runs are shown under them. */
     expanded: [] as string[],
+    /** Sweeps whose run ids are being read to select them all. */
+    selectingSweeps: [] as string[],
     groups: {} as Record<string, SweepGroup>,
   }),
   getters: {
@@ -111,6 +117,17 @@ export const useRuns = defineStore('runs', {
       return s.page > 0 ? [] : s.sweeps.filter((w) => !filtered || (s.sweepRuns[w.id] ?? 0) > 0);
     },
     isSelected: (s) => (id: string) => s.selected.includes(id),
+    /**
+     * A sweep's checkbox: how many of its runs are selected, of those that the filters match; 'all'
+     * when every one of them is (checked), 'some' when a part is (indeterminate), else 'none'.
+     */
+    sweepSelection(s) {
+      return (id: string): { selected: number; total: number; state: 'all' | 'some' | 'none' } => {
+        const total = s.sweepRuns[id] ?? 0;
+        const selected = s.selected.filter((r) => s.known[r]?.sweepId === id).length;
+        return { selected, total, state: selected === 0 ? 'none' : selected >= total ? 'all' : 'some' };
+      };
+    },
     /** Selected runs that are finished (the ones delete accepts). */
     deletable: (s) => s.selected.filter((id) => {
       const r = s.known[id];
@@ -179,6 +196,48 @@ export const useRuns = defineStore('runs', {
       this.expanded.push(id);
       return this.loadGroup(id);
     },
+    /**
+     * Selects every run of a sweep that the filters match, those not listed under its row included
+     * (their ids read by `runs.list` with `sweep: <id>`, a page of LIST_PAGE_MAX at a time), or with
+     * `on` false clears them. Returns whether it worked (a failed read selects nothing).
+     */
+    async selectSweep(id: string, on: boolean): Promise<boolean> {
+      if (!on) {
+        const out = this.selected.filter((r) => this.known[r]?.sweepId === id);
+        this.selected = this.selected.filter((r) => this.known[r]?.sweepId !== id);
+        for (const r of out) delete this.known[r];
+        return true;
+      }
+      if (this.selectingSweeps.includes(id)) return false;
+      this.selectingSweeps.push(id);
+      try {
+        const lab = useLab();
+        const found: RunSummary[] = [];
+        for (let page = 0; ; page++) {
+          const answer = await lab.runs.list({ ...listQuery(this.filters, this.sort, this.order, page, LIST_PAGE_MAX), sweep: id });
+          // runs.list with a sweep's id names the sweep in each summary; say it where it does not.
+          found.push(...answer.items.map((r) => (r.sweepId === id ? r : { ...r, sweepId: id })));
+          if (answer.items.length < LIST_PAGE_MAX || found.length >= answer.total) break;
+        }
+        // At once (a sweep may have thousands of runs): those not selected yet join the end, in the library's order.
+        const have = new Set(this.selected);
+        const added: string[] = [];
+        for (const r of found) {
+          this.known[r.id] = r;
+          if (!have.has(r.id)) {
+            have.add(r.id);
+            added.push(r.id);
+          }
+        }
+        this.selected = [...this.selected, ...added];
+        return true;
+      } catch (e) {
+        useNotify().error(e, "Could not select the sweep's runs");
+        return false;
+      } finally {
+        this.selectingSweeps = this.selectingSweeps.filter((x) => x !== id);
+      }
+    },
     setFilters(patch: Partial<RunFilters>): Promise<void> {
       Object.assign(this.filters, patch);
       this.page = 0;
@@ -239,7 +298,9 @@ export const useRuns = defineStore('runs', {
           // runs.update's summary names no sweep: the row keeps its own.
           if (j >= 0) g.items[j] = { ...g.items[j], ...updated };
         }
-        if (this.known[id]) this.known[id] = updated;
+        // runs.update's summary names no sweep: the selection keeps what it knew (a sweep's checkbox counts by it).
+        const known = this.known[id];
+        if (known) this.known[id] = { ...known, ...updated };
         return updated;
       } catch (e) {
         useNotify().error(e, 'Could not save the change');
@@ -250,7 +311,8 @@ export const useRuns = defineStore('runs', {
     async remove(ids: string[]): Promise<number | null> {
       if (ids.length === 0) return 0;
       try {
-        const { deleted } = await useLab().runs.delete({ ids });
+        let deleted = 0;
+        for (let i = 0; i < ids.length; i += IDS_PER_CALL) deleted += (await useLab().runs.delete({ ids: ids.slice(i, i + IDS_PER_CALL) })).deleted;
         this.selected = this.selected.filter((id) => !ids.includes(id));
         for (const id of ids) delete this.known[id];
         await this.load();
