@@ -290,6 +290,14 @@ describe('the compare view', () => {
     expect(w2.find('[data-testid="compare-coarse-step"]').exists()).toBe(false);
   });
 
+  it('shows at most 64 runs, the first chosen, and says so', async () => {
+    const many = Array.from({ length: 70 }, (_, i) => detail(i + 1, { title: `run ${i + 1}` }));
+    const fake = fakeLab(many);
+    const w = await mountView(CompareView, fake.lab, `/compare?runs=${many.map((r) => r.id).join(',')}`);
+    expect(fake.lab.runs.get).toHaveBeenCalledTimes(64);
+    expect(w.get('[data-testid="compare-problems"]').text()).toContain('A comparison holds at most 64 runs: the first 64 of the 70 chosen are shown.');
+  });
+
   it('comes back to the runs it showed when opened bare (the sidebar link), until they are all removed', async () => {
     const a = detail(1);
     const b = detail(2, { presetId: 'kepler', presetName: 'Kepler' });

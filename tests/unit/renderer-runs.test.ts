@@ -470,7 +470,9 @@ describe('the runs library', () => {
     expect(fake.calls.list.mock.calls.map((c) => c[0])).toEqual([0, 500, 1000].map((offset) => ({ sort: 'created', order: 'desc', limit: 500, offset, sweep: sweepId })));
     expect(selectedText()).toContain('1003 selected');
     expect([el().checked, el().indeterminate]).toEqual([true, false]);
-    expect(w.get('[data-testid="compare-selected"]').attributes('disabled')).toBeUndefined();
+    // A comparison holds at most 64 runs (the report takes the first 64, as it says there).
+    expect(w.get('[data-testid="compare-selected"]').attributes('disabled')).toBeDefined();
+    expect(w.get('[data-testid="compare-selected"]').attributes('title')).toBe('A comparison holds at most 64 runs; 1003 are selected');
     expect(w.get('[data-testid="report-selected"]').attributes('disabled')).toBeUndefined();
 
     // One run left out: indeterminate again; a click selects them all once more.
