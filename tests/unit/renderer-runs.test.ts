@@ -154,6 +154,11 @@ afterEach(() => {
   vi.useRealTimers();
 });
 
+/** A sweep of pchase-fine over stride on Fermi, with its counts (the others 0). */
+function sweepOf(id: string, name: string, counts: Partial<SweepSummary['counts']> & { points: number }): SweepSummary {
+  return { id, name, experiment: 'pchase-fine', presets: ['fermi'], axes: ['stride'], counts: { pending: 0, queued: 0, running: 0, done: 0, failed: 0, cancelled: 0, interrupted: 0, ...counts }, createdAt: T0 };
+}
+
 describe('the queue view', () => {
   it('shows progress, phase and a ticking elapsed time, and cancels', async () => {
     vi.useFakeTimers({ toFake: ['setInterval', 'clearInterval', 'Date'] });
@@ -370,15 +375,7 @@ describe('the runs library', () => {
 
   it("groups a sweep's runs under one row that a button expands", async () => {
     const sweepId = '3b241101-e2bb-4255-8caf-4136c566a962';
-    const sweep: SweepSummary = {
-      id: sweepId,
-      name: 'stride sweep',
-      experiment: 'pchase-fine',
-      presets: ['fermi'],
-      axes: ['stride'],
-      counts: { points: 4, pending: 1, queued: 0, running: 0, done: 2, failed: 1, cancelled: 0, interrupted: 0 },
-      createdAt: T0,
-    };
+    const sweep = sweepOf(sweepId, 'stride sweep', { points: 4, pending: 1, done: 2, failed: 1 });
     // Titles as a sweep names its runs ("<sweep> · <preset> · <point>"), one renamed.
     const inSweep = [1, 2, 3].map((n) =>
       run(200 + n, { title: n === 2 ? 'stride point 2' : `stride sweep · ${n % 2 ? 'fermi' : 'kepler'} · stride=${n}`, experiment: 'pchase-fine', sweepId, sweepPoint: n - 1, status: n === 3 ? 'failed' : 'done' }),
@@ -436,15 +433,7 @@ describe('the runs library', () => {
 
   it("selects a whole sweep from its row's checkbox, runs not listed under it included", async () => {
     const sweepId = '7c9e6679-7425-40de-944b-e07fc1f90ae7';
-    const sweep: SweepSummary = {
-      id: sweepId,
-      name: 'big sweep',
-      experiment: 'pchase-fine',
-      presets: ['fermi'],
-      axes: ['stride'],
-      counts: { points: 1003, pending: 0, queued: 0, running: 0, done: 1003, failed: 0, cancelled: 0, interrupted: 0 },
-      createdAt: T0,
-    };
+    const sweep = sweepOf(sweepId, 'big sweep', { points: 1003, done: 1003 });
     // More runs than one runs.list page (500) and than the rows under the sweep (200).
     const inSweep = Array.from({ length: 1003 }, (_, i) => run(1000 + i, { title: `big sweep · fermi · stride=${i}`, sweepId, sweepPoint: i }));
     const fake = fakeLab([...Array.from({ length: 5 }, (_, i) => run(i + 1)), ...inSweep], [sweep]);
