@@ -19,7 +19,10 @@ const alive = (pid: number): boolean => {
 };
 
 describe('a simulation process whose owner dies', () => {
-  it.each(['run', 'rows'])('exits within a second, in the middle of a long %s', async (what) => {
+  it.each([
+    { what: 'run', label: 'a long run' },
+    { what: 'rows', label: "a scorecard row's minute-long run" },
+  ])('exits within a second, in the middle of $label', async ({ what }) => {
     const parent = spawn(process.execPath, [...tsxExecArgv(), fileURLToPath(new URL('./fixtures/orphan-parent.ts', import.meta.url)), what], { stdio: ['ignore', 'pipe', 'inherit'] });
     const workerPid = await new Promise<number>((resolve) => {
       let out = '';
