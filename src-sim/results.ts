@@ -39,3 +39,22 @@ export interface Finding {
   /** Which series or table and which feature of it support the value. */
   evidence: string;
 }
+
+/** A per-access trace of a fine-grained P-chase (bounded: see experiments' MAX_TRACE). */
+export interface Trace {
+  /** Byte address of each access. */
+  address: Float64Array;
+  /** Measured latency of each access, cycles. */
+  latency: Float64Array;
+  /** Index (0-based) of the level that served it; levels.length = memory. */
+  level: Uint8Array;
+  /** TLB outcome code of each access: 0 none, 1 L1 TLB hit, 2 L2 TLB hit, 3 miss, 4 inactive page window. */
+  tlb: Uint8Array;
+  /** Set and way of the first cache level touched, and the line number it evicted (-1 none). */
+  set: Int32Array;
+  way: Int32Array;
+  evicted: Float64Array;
+  levelNames: string[];
+  /** Accesses run but not recorded (trace bounded); 0 when complete. */
+  dropped: number;
+}

@@ -1,7 +1,7 @@
 import type { Preset } from '../presets/types';
-import type { Finding, Series, Table } from '../results';
+import type { Finding, Series, Table, Trace } from '../results';
 
-export type { Finding, Series, Table } from '../results';
+export type { Finding, Series, Table, Trace } from '../results';
 
 /** One parameter of an experiment: used by the CLI, the validator and (later) the builder forms. */
 export type ParamSpec =
@@ -27,25 +27,6 @@ export type ParamValue = number | string | boolean | number[];
 export type ParamValues = Record<string, ParamValue>;
 /** Parameters as a user gave them (strings from a form or the CLI, numbers, lists): every experiment resolves and validates them. */
 export type RawParams = Record<string, unknown>;
-
-/** A per-access trace of a fine-grained P-chase (bounded: see MAX_TRACE). */
-export interface Trace {
-  /** Byte address of each access. */
-  address: Float64Array;
-  /** Measured latency of each access, cycles. */
-  latency: Float64Array;
-  /** Index (0-based) of the level that served it; levels.length = memory. */
-  level: Uint8Array;
-  /** TLB outcome code of each access: 0 none, 1 L1 TLB hit, 2 L2 TLB hit, 3 miss, 4 inactive page window. */
-  tlb: Uint8Array;
-  /** Set and way of the first cache level touched, and the line number it evicted (-1 none). */
-  set: Int32Array;
-  way: Int32Array;
-  evicted: Float64Array;
-  levelNames: string[];
-  /** Accesses run but not recorded (trace bounded); 0 when complete. */
-  dropped: number;
-}
 
 export interface ExperimentResult {
   series: Series[];

@@ -1,5 +1,6 @@
 import type { Cache } from './cache';
 import type { PathModel } from './path';
+import type { Trace } from '../results';
 import { fermiVictim } from './replacement';
 
 /**
@@ -24,17 +25,8 @@ export interface Reader {
   read(latency: number): number;
 }
 
-/** The per-access record of a fine-grained chase (experiments/types.ts's Trace has these fields). */
-export interface TraceArrays {
-  address: Float64Array;
-  latency: Float64Array;
-  level: Uint8Array;
-  tlb: Uint8Array;
-  set: Int32Array;
-  way: Int32Array;
-  evicted: Float64Array;
-  dropped: number;
-}
+/** The per-access record of a fine-grained chase the generated code fills: a Trace without its level names. */
+export type TraceArrays = Omit<Trace, 'levelNames'>;
 
 interface Generated {
   walk(P: PathModel, N: number, s: number, base: number, j: number, count: number, rd: Reader | null, ov: number, out: Float64Array): void;
