@@ -2,7 +2,7 @@
  * Shared fixtures of the lab service and browser-mode tests: a lab on a temporary database with
  * the test-only experiments enabled, a minimal EventSource for Node, and raw HTTP requests.
  */
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { request } from 'node:http';
 import type { IncomingHttpHeaders } from 'node:http';
 import { tmpdir } from 'node:os';
@@ -152,5 +152,19 @@ export class NodeEventSource implements EventSourceLike {
 
   close(): void {
     this.req.destroy();
+  }
+}
+
+/** Whether process `pid` is running (a zombie waiting for whoever adopted it to reap it counts as exited). */
+export function alive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+  } catch {
+    return false;
+  }
+  try {
+    return !/^\d+ \(.*\) Z/.test(readFileSync(`/proc/${pid}/stat`, 'utf8'));
+  } catch {
+    return process.platform !== 'linux';
   }
 }

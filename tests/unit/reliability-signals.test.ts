@@ -5,12 +5,12 @@
  */
 import { spawn } from 'node:child_process';
 import type { ChildProcess } from 'node:child_process';
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { tsxExecArgv } from '../../src-main/services/pool/node-launcher';
 import { RunStore } from '../../src-main/services/store';
-import { raw, TempDir } from './lab-fixtures';
+import { alive, raw, TempDir } from './lab-fixtures';
 
 const tmp = new TempDir();
 const started: number[] = [];
@@ -19,20 +19,6 @@ afterEach(() => {
   for (const pid of started.splice(0)) if (alive(pid)) process.kill(pid, 'SIGKILL');
 });
 afterAll(() => tmp.remove());
-
-/** Running (a zombie waiting for whoever adopted it to reap it counts as exited). */
-function alive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-  } catch {
-    return false;
-  }
-  try {
-    return !/^\d+ \(.*\) Z/.test(readFileSync(`/proc/${pid}/stat`, 'utf8'));
-  } catch {
-    return process.platform !== 'linux';
-  }
-}
 
 /** Resolves with the first match of `pattern` in what `child` has printed on stdout so far or prints later. */
 function waitFor(child: ChildProcess, pattern: RegExp, what: string): Promise<RegExpMatchArray> {

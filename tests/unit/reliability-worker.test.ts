@@ -1,22 +1,8 @@
 import { spawn } from 'node:child_process';
-import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { tsxExecArgv } from '../../src-main/services/pool/node-launcher';
-
-/** Running (a zombie waiting for whoever adopted it to reap it counts as exited). */
-const alive = (pid: number): boolean => {
-  try {
-    process.kill(pid, 0);
-  } catch {
-    return false;
-  }
-  try {
-    return !/^\d+ \(.*\) Z/.test(readFileSync(`/proc/${pid}/stat`, 'utf8'));
-  } catch {
-    return process.platform !== 'linux';
-  }
-};
+import { alive } from './lab-fixtures';
 
 describe('a simulation process whose owner dies', () => {
   it.each([
