@@ -119,9 +119,7 @@ const isPow2 = (n: number): boolean => Number.isSafeInteger(n) && n > 0 && (n & 
 
 /** The exact reciprocal of a power of two 2^k (k validated), as a literal. */
 function recipPow2(n: number, what: string): string {
-  const k = Math.log2(n);
-  int(k, 0, 52, `${what} exponent`);
-  const r = 2 ** -k;
+  const r = 2 ** -shiftOf(n, what);
   const s = String(r);
   if (Number(s) !== r) throw new NotCompilable(`${what} reciprocal does not round-trip`);
   return s;
