@@ -11,7 +11,9 @@ import type { Preset } from '../../../src-sim/presets/types';
 import { availableParallelism } from 'node:os';
 import { findExperiment } from '../../../src-sim/experiments';
 import { REPRODUCTION_ROWS, selectRows } from '../../../src-sim/reference';
-import type { ReproductionRow, RowResult } from '../../../src-sim/reference/types';
+import { referencedRuns } from '../../../src-sim/reference/plan';
+import type { ReferencedRun } from '../../../src-sim/reference/plan';
+import type { RowResult } from '../../../src-sim/reference/types';
 import type { WorkerLauncher } from './launcher';
 import { SimProcess } from './sim-process';
 
@@ -60,32 +62,27 @@ export interface ParallelRows {
 }
 
 /**
- * The runs a job's references name (experiment and parameters on its preset), with each run's
- * estimated work (the experiment's `estimate`); a row whose references name no run (matched by
- * label) gets one key for its paper and preset and no estimate (Infinity: its cost is unknown).
+ * The runs a job's references name on its preset (src-sim/reference/plan.ts), by key, with each
+ * run's estimated work (the experiment's `estimate`; Infinity where it cannot say); a row whose
+ * references name no run (matched by label) gets one key for its paper and preset, of unknown cost.
  */
 function jobRuns(job: RowJob): Map<string, number> {
   const out = new Map<string, number>();
   const row = REPRODUCTION_ROWS.find((r) => r.id === job.rowId);
-  let refs: ReturnType<ReproductionRow['references']> = [];
+  let runs: ReferencedRun[] = [];
   try {
-    refs = row ? row.references(job.preset) : [];
+    runs = row ? referencedRuns(row, job.preset) : [];
   } catch {
     // (a row whose references throw fails when it runs; here it only needs a group)
   }
-  for (const ref of refs) {
-    const f = ref.finding;
-    if (!f) continue;
-    const params = f.run ?? f.params ?? {};
-    const key = `${job.preset.id}\u0000${f.experiment}\u0000${JSON.stringify(Object.keys(params).sort().map((k) => [k, params[k]]))}`;
-    if (out.has(key)) continue;
+  for (const r of runs) {
     let work = Infinity;
     try {
-      work = findExperiment(f.experiment)?.estimate(job.preset, params) ?? Infinity;
+      work = findExperiment(r.experiment)?.estimate(job.preset, r.params) ?? Infinity;
     } catch {
       // (parameters the experiment refuses: cost unknown)
     }
-    out.set(key, Number.isFinite(work) ? work : Infinity);
+    out.set(`${job.preset.id}\u0000${r.key}`, Number.isNaN(work) ? Infinity : work);
   }
   if (out.size === 0) out.set(`${job.preset.id}\u0000${job.paper}\u0000(by label)`, Infinity);
   return out;
@@ -106,15 +103,13 @@ export function jobGroups(jobs: readonly RowJob[]): number[][] {
     while (parent[i] !== i) i = parent[i] = parent[parent[i]];
     return i;
   };
-  const owner = new Map<string, number>();
-  const work = new Map<string, number>();
+  // Each run: the first job that names it and its work.
+  const runs = new Map<string, { job: number; work: number }>();
   jobs.forEach((job, i) => {
-    for (const [key, w] of jobRuns(job)) {
-      const o = owner.get(key);
-      if (o === undefined) {
-        owner.set(key, i);
-        work.set(key, w);
-      } else parent[find(i)] = find(o);
+    for (const [key, work] of jobRuns(job)) {
+      const first = runs.get(key);
+      if (first === undefined) runs.set(key, { job: i, work });
+      else parent[find(i)] = find(first.job);
     }
   });
   const groups = new Map<number, number[]>();
@@ -123,14 +118,10 @@ export function jobGroups(jobs: readonly RowJob[]): number[][] {
     groups.set(r, [...(groups.get(r) ?? []), i]);
   });
   const cost = new Map<number, number>();
-  for (const [key, i] of owner) cost.set(find(i), (cost.get(find(i)) ?? 0) + (work.get(key) ?? Infinity));
+  for (const { job, work } of runs.values()) cost.set(find(job), (cost.get(find(job)) ?? 0) + work);
   const weight = (g: number[]): number => cost.get(find(g[0])) ?? 0;
-  return [...groups.values()].sort((a, b) => {
-    const wa = weight(a);
-    const wb = weight(b);
-    if (wa !== wb) return wa === Infinity ? -1 : wb === Infinity ? 1 : wb - wa;
-    return b.length - a.length || a[0] - b[0];
-  });
+  // (two unknown costs give NaN, which falls through to the size)
+  return [...groups.values()].sort((a, b) => weight(b) - weight(a) || b.length - a.length || a[0] - b[0]);
 }
 
 export function runRowsInParallel(launcher: WorkerLauncher, jobs: readonly RowJob[], options: ParallelRowsOptions): ParallelRows {
