@@ -187,9 +187,12 @@ const coreSchema = z.object({
   constantL3: z.object({ bytesPerCyclePerSM: positive.max(1e4), bytesPerCycleTotal: positive.max(1e5) }),
 });
 
+/** The longest name a preset may have. */
+export const PRESET_NAME_CHARS = 60;
+
 const presetSchema = z.object({
   id: z.string().regex(/^[a-z0-9][a-z0-9-]{0,39}$/, 'use 1-40 lower-case letters, digits and dashes'),
-  name: z.string().min(1).max(60),
+  name: z.string().min(1).max(PRESET_NAME_CHARS),
   device: z.string().min(1).max(120),
   generation: z.enum(GENERATIONS),
   computeCapability: z.string().regex(/^\d\.\d$/, 'write it as major.minor, e.g. 2.1'),

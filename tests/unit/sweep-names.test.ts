@@ -4,12 +4,12 @@
  */
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { LIMITS } from '../../src-main/contract';
-import { clip, planName, PRESET_NAME_CHARS, SweepService, variantName } from '../../src-main/services/sweep';
+import { clip, planName, SweepService, variantName } from '../../src-main/services/sweep';
 import type { RunJob } from '../../src-main/services/pool';
 import { parsePlan, SWEEP_LIMITS } from '../../src-main/sweep-plan';
 import { EXPERIMENTS } from '../../src-sim/experiments';
 import { findPreset } from '../../src-sim/presets';
-import { validatePreset } from '../../src-sim/presets/validate';
+import { PRESET_NAME_CHARS, validatePreset } from '../../src-sim/presets/validate';
 import { TempDb } from './store-fixtures';
 
 const FINE = { experiment: 'pchase-fine', params: { size: '4KB', iterations: 32 } };

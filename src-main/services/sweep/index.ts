@@ -1,4 +1,4 @@
-export { clip, PRESET_NAME_CHARS, SweepService, SweepRefusal, planHash, planName, setField, variantName } from './service';
+export { clip, SweepService, SweepRefusal, planHash, planName, setField, variantName } from './service';
 export type { ResolvedPoint, SweepDeps } from './service';
 export { collectSweep, planFromText, pointsToResubmit, saveMissingPresets, SweepCollector } from './collect';
 export type { CollectState, CollectTally } from './collect';

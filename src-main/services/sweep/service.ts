@@ -20,7 +20,7 @@ import { axisName, expandPlan, pointFields, pointLabel, pointParams, SWEEP_LIMIT
 import type { Experiment, ParamValues } from '../../../src-sim/experiments/types';
 import { ExperimentError } from '../../../src-sim/experiments/types';
 import type { Preset } from '../../../src-sim/presets/types';
-import { formatIssues, validatePreset } from '../../../src-sim/presets/validate';
+import { formatIssues, PRESET_NAME_CHARS, validatePreset } from '../../../src-sim/presets/validate';
 import { validateRun } from '../pool/validate';
 import type { RunJob } from '../pool';
 import type { RunStore } from '../store';
@@ -93,8 +93,6 @@ export function planName(plan: SweepPlan): string {
   return clip(plan.name ?? `${plan.experiment}${axes.length ? ` over ${axes.join(' x ')}` : ''}`, SWEEP_LIMITS.nameChars);
 }
 
-/** The preset validator's bound on a preset's name (src-sim/presets/validate.ts: `name`). */
-export const PRESET_NAME_CHARS = 60;
 /** What a derived name keeps of a long base name at least ("Fermi (GTX 480)" whole). */
 const BASE_NAME_KEPT = 16;
 
