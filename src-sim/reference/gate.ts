@@ -37,7 +37,7 @@ export function gateOpen(rows: readonly Pick<RowResult, 'checks' | 'pass'>[]): b
 
 export type KindTotals = Record<CheckKind, { passed: number; total: number }>;
 
-/** Checks passed and counted per kind over every row (the scorecard's headline counts 'predicted'). */
+/** Checks passed and counted per kind over every row (the scorecard's headline counts 'predicted'; 'recovered' stands beside it as method checks). */
 export function kindTotals(rows: readonly Pick<RowResult, 'checks'>[]): KindTotals {
   const out = Object.fromEntries(CHECK_KINDS.map((k) => [k, { passed: 0, total: 0 }])) as KindTotals;
   for (const r of rows)
@@ -52,7 +52,8 @@ export function kindTotals(rows: readonly Pick<RowResult, 'checks'>[]): KindTota
 
 /** How each kind is named to a user, with what a pass shows. */
 export const KIND_LABELS: Record<CheckKind, { label: string; means: string }> = {
-  predicted: { label: 'predicted', means: 'the model produced the value from inputs that do not contain it: a reproduction' },
+  predicted: { label: 'predicted', means: 'the value emerges from the model and no single preset number determines it: a reproduction' },
+  recovered: { label: 'recovered', means: "an analyser infers, from simulated timings alone, what the preset was set to: a method check" },
   calibrated: { label: 'calibrated', means: 'a preset number was set from this value: a pass shows consistency only' },
   specification: { label: 'specification', means: 'read back from preset data, no simulation: consistency only' },
 };

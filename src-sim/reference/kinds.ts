@@ -20,7 +20,10 @@ export const specification = (why: string): KindDecl => ({ kind: 'specification'
 /** `ref` with its own kind, where it differs from its row's. */
 export const withKind = <R extends { kind?: KindDecl }>(ref: R, kind: KindDecl): R => ({ ...ref, kind });
 
+/** An analyser infers, from simulated timings alone, what the preset was set to: a method check. */
+export const recovered = (why: string): KindDecl => ({ kind: 'recovered', reason: why });
+
 /** The structure rows: an analyser infers it from simulated timings, never reading the preset. */
-export const INFERRED = predictedBecause(
+export const INFERRED = recovered(
   "the preset's structure was set from the paper's; the analyser infers it from simulated timings alone, never reading the preset, so a pass shows that the paper's method recovers the configured structure",
 );

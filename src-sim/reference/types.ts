@@ -1,17 +1,20 @@
 import type { Preset } from '../presets/types';
 
 /**
- * What a check can prove (REPRODUCTION.md, "Every check declares its kind"):
- * - 'predicted': the model produced the value from inputs that do not contain it (structure inferred by
- *   the analysers, orderings and ratios of many-thread runs, curve shapes): a reproduction;
+ * What a check can prove (REPRODUCTION.md, "Every check declares its kind" and "A fourth kind"):
+ * - 'predicted': the value emerges from the model's mechanics and no single preset number determines
+ *   it (orderings and ratios of many-thread runs, miss patterns of several numbers together): a
+ *   reproduction, proven by perturbing the preset (tests/repro/perturbation.test.ts);
+ * - 'recovered': an analyser infers, from simulated timings alone, a structure or latency that the
+ *   preset was set to: a method check (the paper's method recovers what was configured);
  * - 'calibrated': a preset number was set from this very value (latency tables, bandwidth caps): a
  *   pass proves consistency only;
  * - 'specification': the value is read back from preset data (Table 1 facts, configuration rows).
  */
-export type CheckKind = 'predicted' | 'calibrated' | 'specification';
-export const CHECK_KINDS: readonly CheckKind[] = ['predicted', 'calibrated', 'specification'];
+export type CheckKind = 'predicted' | 'recovered' | 'calibrated' | 'specification';
+export const CHECK_KINDS: readonly CheckKind[] = ['predicted', 'recovered', 'calibrated', 'specification'];
 
-/** A check's kind with its reason, which 'calibrated' and 'specification' must give (one line). */
+/** A check's kind with its reason, which 'recovered', 'calibrated' and 'specification' must give (one line). */
 export interface KindDecl {
   kind: CheckKind;
   reason?: string;

@@ -157,7 +157,7 @@ describe('the gate', () => {
     const own = checkOne(ref({ kind: PREDICTED }), 12, calibrated('the preset was set from it'));
     expect(own.kind).toBe('predicted');
     const totals = kindTotals([row([c, own, checkOne(ref(), 99, PREDICTED)])]);
-    expect(totals).toEqual({ predicted: { passed: 1, total: 2 }, calibrated: { passed: 1, total: 1 }, specification: { passed: 0, total: 0 } });
+    expect(totals).toEqual({ predicted: { passed: 1, total: 2 }, recovered: { passed: 0, total: 0 }, calibrated: { passed: 1, total: 1 }, specification: { passed: 0, total: 0 } });
   });
 
   it('refuses a reference whose row declares no kind', () => {

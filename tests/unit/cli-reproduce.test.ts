@@ -73,7 +73,7 @@ describe('gpulab reproduce with a row that throws', () => {
       passed: 1,
       failed: 2,
       gate: { open: false, known: 0, newFailures: 2, unexpectedPasses: 0 },
-      totals: { predicted: { passed: 0, total: 0 }, calibrated: { passed: 0, total: 0 }, specification: { passed: 0, total: 0 } },
+      totals: { predicted: { passed: 0, total: 0 }, recovered: { passed: 0, total: 0 }, calibrated: { passed: 0, total: 0 }, specification: { passed: 0, total: 0 } },
     });
   });
 
@@ -94,7 +94,7 @@ describe('gpulab reproduce with a row that throws', () => {
       { name: 'a', target: '10..20 %', rule: "inside the paper's range: 10..20 %", simulated: '40 %', pass: false, kind: 'predicted', citation: 'P 1', note: 'the model counts twice' },
       { name: 'b', target: 'yes', rule: "the paper's word", simulated: 'yes', pass: true, kind: 'calibrated', kindReason: 'the preset was set from P 2', citation: 'P 2' },
     ]);
-    expect(j.totals).toEqual({ predicted: { passed: 0, total: 1 }, calibrated: { passed: 1, total: 1 }, specification: { passed: 0, total: 0 } });
+    expect(j.totals).toEqual({ predicted: { passed: 0, total: 1 }, recovered: { passed: 0, total: 0 }, calibrated: { passed: 1, total: 1 }, specification: { passed: 0, total: 0 } });
     expect(j.gate).toEqual({ open: true, known: 1, newFailures: 0, unexpectedPasses: 0 });
   });
 
