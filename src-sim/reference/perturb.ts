@@ -1,0 +1,341 @@
+import type { Preset } from '../presets/types';
+import { validatePreset } from '../presets/validate';
+import { capacityBytes } from '../model/types';
+import { Rng } from '../rng';
+import { kindOf, LATENCY_TOLERANCE } from './check';
+import type { CheckKind, Reference, ReproductionRow } from './types';
+import { sources } from './sources';
+
+/**
+ * Kinds proven by perturbation (REPRODUCTION.md, "Kinds are proven, not declared"): re-run a row with
+ * one preset number scaled by 1.25 and by 0.8 (sizes and counts to the nearest valid value) and see
+ * whether a check's measured value follows that number alone: it becomes the perturbed number, or
+ * moves by its ratio. A check that follows one number is determined by it, so it cannot be
+ * 'predicted': it is 'recovered' (an analyser reads the configured structure back from timings) or
+ * 'calibrated' (the value was the number the preset was set from).
+ */
+
+/** One preset number a perturbation can scale: its dotted path, value and provenance. */
+export interface Knob {
+  path: string;
+  value: number;
+  provenance: string;
+}
+
+/** The factors each number is scaled by, in turn. */
+export const FACTORS = [1.25, 0.8] as const;
+
+/** Paths whose numbers follow another's and are changed with it, never alone (the validator ties them). */
+const TIED: Record<string, string[]> = {
+  'chip.sms': ['timing.sms'],
+  'chip.coreClockMHz': ['timing.clocks.coreMHz'],
+};
+const TIED_TO = new Set(Object.values(TIED).flat());
+
+function split(path: string): (string | number)[] {
+  return path.split('.').map((s) => (/^\d+$/.test(s) ? Number(s) : s));
+}
+
+function getAt(root: unknown, path: string): unknown {
+  let o: unknown = root;
+  for (const k of split(path)) {
+    if (o === null || typeof o !== 'object') return undefined;
+    o = (o as Record<string | number, unknown>)[k];
+  }
+  return o;
+}
+
+function setAt(root: unknown, path: string, value: unknown): void {
+  const keys = split(path);
+  let o = root as Record<string | number, unknown>;
+  for (const k of keys.slice(0, -1)) o = o[k] as Record<string | number, unknown>;
+  o[keys[keys.length - 1]] = value;
+}
+
+/** The provenance of a preset number: the entry of its own path or of the nearest object above it. */
+export function provenanceOf(preset: Preset, path: string): string {
+  const parts = path.split('.');
+  for (let n = parts.length; n > 0; n--) {
+    const p = preset.provenance[parts.slice(0, n).join('.')];
+    if (p !== undefined) return p;
+  }
+  return '';
+}
+
+/**
+ * Every number of a preset that a perturbation may scale: numeric leaves other than zero, less the
+ * provenance, the numbers tied to another (timing.sms follows chip.sms) and a cache level's
+ * `sizeBytes`, which is sets x ways x line and changes with them.
+ */
+export function presetKnobs(preset: Preset): Knob[] {
+  const out: Knob[] = [];
+  const walk = (o: unknown, path: string): void => {
+    if (typeof o === 'number') {
+      if (o !== 0 && Number.isFinite(o) && !TIED_TO.has(path)) out.push({ path, value: o, provenance: provenanceOf(preset, path) });
+      return;
+    }
+    if (Array.isArray(o)) return o.forEach((v, i) => walk(v, path ? `${path}.${i}` : String(i)));
+    if (o && typeof o === 'object') {
+      const rec = o as Record<string, unknown>;
+      for (const [k, v] of Object.entries(rec)) {
+        if (!path && k === 'provenance') continue;
+        if (k === 'sizeBytes' && rec.geometry && typeof rec.geometry === 'object' && 'sets' in (rec.geometry as object)) continue;
+        walk(v, path ? `${path}.${k}` : k);
+      }
+    }
+  };
+  walk(preset, '');
+  return out;
+}
+
+const isPow2 = (n: number): boolean => Number.isInteger(n) && n > 0 && Number.isInteger(Math.log2(n));
+
+/** The values to try for `v` scaled by `f`, nearest first: the scaled value, rounded, then the next power of two that way. */
+function candidates(v: number, f: number): number[] {
+  const scaled = v * f;
+  const out: number[] = [];
+  const push = (x: number): void => {
+    if (Number.isFinite(x) && x !== v && x > 0 && !out.includes(x)) out.push(x);
+  };
+  if (Number.isInteger(v)) {
+    push(Math.round(scaled));
+    push(f > 1 ? Math.ceil(scaled) : Math.floor(scaled));
+    push(f > 1 ? v + 1 : v - 1);
+    if (isPow2(v)) push(f > 1 ? v * 2 : v / 2);
+  } else push(scaled);
+  return out;
+}
+
+/** After a geometry number changed: every cache level's size is sets x ways x line again. */
+function resize(o: unknown): void {
+  if (Array.isArray(o)) return o.forEach(resize);
+  if (!o || typeof o !== 'object') return;
+  const rec = o as Record<string, unknown>;
+  const g = rec.geometry as { sets?: number; ways?: number; lineBytes?: number; setWays?: number[] } | undefined;
+  if (typeof rec.sizeBytes === 'number' && g && typeof g.sets === 'number') {
+    if (g.setWays && g.setWays.length !== g.sets) {
+      // A count of unequal sets changed: the added sets take the smallest set's ways, removed ones go.
+      const min = Math.min(...g.setWays);
+      g.setWays = Array.from({ length: g.sets }, (_, i) => g.setWays![i] ?? min);
+    }
+    rec.sizeBytes = capacityBytes(rec.geometry as Parameters<typeof capacityBytes>[0]);
+  }
+  for (const v of Object.values(rec)) if (v && typeof v === 'object') resize(v);
+}
+
+/**
+ * After an L1 grew: the SM's on-chip memory (shared.onChipBytes) holds shared memory and the L1
+ * together, so it grows to hold both (the nearest valid preset changes no shared-memory number);
+ * a carveout that names its shared memory keeps the rest of the on-chip memory.
+ */
+function fitOnChip(p: Preset): void {
+  const s = p.shared;
+  if (s.onChipBytes === undefined) return;
+  const first = p.spaces.global.levels[0];
+  const l1 = first?.scope === 'sm' ? first.sizeBytes : 0;
+  const t = p.timing;
+  const tl1 = t?.l1 ? t.l1.sets * t.l1.ways * t.l1.lineBytes : 0;
+  const widest = Math.max(...(p.l1Configs ?? []).filter((c) => c.sharedBytes === undefined).map((c) => c.sizeBytes + 1), 0);
+  s.onChipBytes = Math.max(s.onChipBytes, s.sizeBytes + l1, t ? t.shared.bytesPerSM + tl1 : 0, widest);
+  for (const c of p.l1Configs ?? []) if (c.sharedBytes !== undefined && c.sizeBytes + c.sharedBytes !== s.onChipBytes) c.sharedBytes = Math.max(0, s.onChipBytes - c.sizeBytes);
+}
+
+/** A preset with one number scaled, or undefined where no nearby value is valid. */
+export interface Perturbed {
+  preset: Preset;
+  /** The number's new value and the ratio it actually moved by. */
+  value: number;
+  ratio: number;
+}
+
+export function perturb(preset: Preset, knob: Knob, factor: number): Perturbed | undefined {
+  for (const value of candidates(knob.value, factor)) {
+    const copy = JSON.parse(JSON.stringify(preset)) as Preset;
+    setAt(copy, knob.path, value);
+    for (const t of TIED[knob.path] ?? []) if (getAt(copy, t) !== undefined) setAt(copy, t, value);
+    resize(copy);
+    fitOnChip(copy);
+    const v = validatePreset(copy);
+    if (v.ok) return { preset: copy, value, ratio: value / knob.value };
+  }
+  return undefined;
+}
+
+/**
+ * The numeric leaves of `preset` that `fn` reads (through a recording proxy): the numbers a row's
+ * experiments can depend on. Reading a whole object (a spread, a copy) reads every number in it.
+ */
+export function numbersRead<T>(preset: Preset, fn: (p: Preset) => T): { result: T; paths: Set<string> } {
+  const paths = new Set<string>();
+  const cache = new WeakMap<object, unknown>();
+  const wrap = (o: object, path: string): unknown => {
+    const hit = cache.get(o);
+    if (hit) return hit;
+    const px = new Proxy(o, {
+      get(target, key, recv) {
+        const v = Reflect.get(target, key, recv);
+        if (typeof key !== 'string') return v;
+        const p = path ? `${path}.${key}` : key;
+        if (typeof v === 'number') paths.add(p);
+        else if (v && typeof v === 'object' && key !== 'provenance') return wrap(v as object, p);
+        return v;
+      },
+    });
+    cache.set(o, px);
+    return px;
+  };
+  const result = fn(wrap(preset, '') as Preset);
+  return { result, paths };
+}
+
+/** The relative tolerance within which a value "follows" a number: the check's own where it is tighter than a perturbation step, else 5 %. */
+export function followTolerance(ref: Pick<Reference, 'tolerance'>): number {
+  return ref.tolerance === 'exact' ? 1e-9 : LATENCY_TOLERANCE;
+}
+
+/**
+ * Whether a measured value follows one number: it was that number and becomes the perturbed one,
+ * or it moves by the number's ratio (and visibly: closer to the ratio than to no change). A word
+ * follows a number it spells out ("gcd(stride, 32)" becomes "gcd(stride, 40)" with 40 banks).
+ */
+export function follows(m0: number | string | undefined, m1: number | string | undefined, p0: number, p1: number, tol: number): boolean {
+  if (typeof m0 === 'string' && typeof m1 === 'string') {
+    const token = new RegExp(`(?<![\\d.])${String(p0).replace('.', '\\.')}(?![\\d.])`, 'g');
+    return m0 !== m1 && token.test(m0) && m0.replace(token, String(p1)) === m1;
+  }
+  if (typeof m0 !== 'number' || typeof m1 !== 'number' || !Number.isFinite(m0) || !Number.isFinite(m1)) return false;
+  const near = (a: number, b: number): boolean => Math.abs(a - b) <= Math.max(tol * Math.abs(b), 1e-9);
+  if (near(m0, p0) && near(m1, p1)) return true;
+  if (m0 === 0) return false;
+  const r = p1 / p0;
+  const moved = m1 / m0;
+  return near(moved, r) && Math.abs(moved - r) < Math.abs(moved - 1);
+}
+
+/** What perturbing one number did to one check. */
+export interface KnobEffect {
+  path: string;
+  provenance: string;
+  factor: number;
+  /** Undefined: no valid value near the scaled one; 'error': the row threw on the perturbed preset. */
+  value?: number;
+  measured?: number | string | 'error';
+  follows: boolean;
+}
+
+/** One predicted or recovered check of a row on a preset, with what the perturbations showed. */
+export interface CheckPerturbation {
+  row: string;
+  preset: string;
+  check: string;
+  citation: string;
+  declared: CheckKind;
+  baseline: number | string | undefined;
+  /** The numbers the check's value follows alone at every factor that had a valid value: any makes it determined. */
+  determinedBy: string[];
+  /** Numbers tried (each at both factors) and those with no valid value at either. */
+  tried: number;
+  untried: number;
+  /** Whether the value moved at all under some perturbation (a value that never moves follows nothing it was given). */
+  moved: boolean;
+  /** The kind the perturbation supports: 'predicted' only where no number determines the value. */
+  derived: CheckKind;
+}
+
+export interface PerturbOptions {
+  seed?: number;
+  /** Numbers not sharing a check's citation to sample at random (seeded); all of them where undefined. */
+  sample?: number;
+  /** Restrict to numbers sharing a check's citation, plus those whose path matches (the caps). */
+  citedOnly?: RegExp;
+  /** Told before each perturbed run. */
+  onRun?: (done: number, total: number, what: string) => void;
+}
+
+/**
+ * Perturbs `row` on `preset`: every number its experiments read whose provenance shares a source
+ * with one of its predicted or recovered checks' citations, plus a seeded sample of the rest, each
+ * at both factors; returns each such check's effects and derived kind.
+ */
+export function perturbRow(row: ReproductionRow, preset: Preset, opts: PerturbOptions = {}): CheckPerturbation[] {
+  const seed = opts.seed ?? 1;
+  const refs = row.references(preset);
+  const judged = refs.filter((r) => ['predicted', 'recovered'].includes(kindOf(r, row.kind).kind));
+  if (!judged.length) return [];
+  const { result: base, paths } = numbersRead(preset, (p) => row.measure(p, seed).measured);
+  const cited = new Set<string>();
+  for (const r of judged) for (const s of sources(r.citation)) cited.add(s);
+  const knobs = presetKnobs(preset).filter((k) => paths.has(k.path));
+  const sharing = (k: Knob): boolean => [...sources(k.provenance)].some((s) => cited.has(s));
+  const first = knobs.filter((k) => sharing(k) || (opts.citedOnly?.test(k.path) ?? false));
+  let rest = opts.citedOnly ? [] : knobs.filter((k) => !first.includes(k));
+  if (opts.sample !== undefined && rest.length > opts.sample) {
+    const rng = new Rng(seed * 7919 + [...row.id].reduce((h, c) => (h * 31 + c.charCodeAt(0)) >>> 0, 0));
+    rest = [...rest];
+    for (let i = rest.length - 1; i > 0; i--) {
+      const j = Math.floor(rng.next() * (i + 1));
+      [rest[i], rest[j]] = [rest[j], rest[i]];
+    }
+    rest = rest.slice(0, opts.sample);
+  }
+  const chosen = [...first, ...rest];
+  const effects = new Map<string, KnobEffect[]>(judged.map((r) => [r.name, []]));
+  const total = chosen.length * FACTORS.length;
+  let done = 0;
+  for (const k of chosen)
+    for (const f of FACTORS) {
+      opts.onRun?.(done++, total, `${row.id} on ${preset.id}: ${k.path} x${f}`);
+      const p = perturb(preset, k, f);
+      let measured: Record<string, number | string> | undefined;
+      if (p)
+        try {
+          measured = row.measure(p.preset, seed).measured;
+        } catch {
+          measured = undefined;
+        }
+      for (const r of judged) {
+        const m = p ? (measured ? measured[r.name] : 'error') : undefined;
+        const fl = p !== undefined && measured !== undefined && follows(base[r.name], measured[r.name], k.value, p.value, followTolerance(r));
+        effects.get(r.name)!.push({ path: k.path, provenance: k.provenance, factor: f, ...(p ? { value: p.value } : {}), ...(m !== undefined ? { measured: m } : {}), follows: fl });
+      }
+    }
+  return judged.map((r) => {
+    const es = effects.get(r.name)!;
+    const byPath = new Map<string, KnobEffect[]>();
+    for (const e of es) byPath.set(e.path, [...(byPath.get(e.path) ?? []), e]);
+    const determinedBy: string[] = [];
+    let untried = 0;
+    for (const [path, list] of byPath) {
+      const valid = list.filter((e) => e.value !== undefined && e.measured !== 'error');
+      if (!valid.length) untried++;
+      else if (valid.every((e) => e.follows)) determinedBy.push(path);
+    }
+    // A word (a verdict, a list) is determined by a number when it changes with that number at every
+    // factor and with no other number tried: it reads that one number back, in other words.
+    if (!determinedBy.length && typeof base[r.name] === 'string') {
+      const changes = (e: KnobEffect): boolean => e.measured !== undefined && e.measured !== 'error' && String(e.measured) !== String(base[r.name]);
+      const movers = [...byPath].filter(([, list]) => list.some(changes));
+      if (movers.length === 1) {
+        const [path, list] = movers[0];
+        const valid = list.filter((e) => e.value !== undefined && e.measured !== 'error');
+        if (valid.length && valid.every(changes)) determinedBy.push(path);
+      }
+    }
+    const declared = kindOf(r, row.kind).kind;
+    const moved = es.some((e) => e.measured !== undefined && e.measured !== 'error' && String(e.measured) !== String(base[r.name]));
+    const derived: CheckKind = determinedBy.length ? (declared === 'predicted' ? 'recovered' : declared) : declared;
+    return {
+      row: row.id,
+      preset: preset.id,
+      check: r.name,
+      citation: r.citation,
+      declared,
+      baseline: base[r.name],
+      determinedBy,
+      tried: byPath.size - untried,
+      untried,
+      moved,
+      derived,
+    };
+  });
+}
