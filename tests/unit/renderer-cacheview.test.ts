@@ -4,8 +4,9 @@
  * (src-renderer/src/composables/cacheview.ts): a hand-made trace replayed cell by cell (hits,
  * evictions, LRU recency order), unequal sets, seeking back and forth across checkpoints, traces
  * recorded by the real simulator replaying without a single disagreement (Fermi L1 32 x 4, the
- * texture L1 4 x 96, Tesla's L1 TLB, unequal TLB sets), the tag / set / offset split, and the view
- * itself stepped with the keyboard against a fake LabApi.
+ * texture L1 4 x 96, Tesla's L1 TLB, unequal TLB sets), warm traces (pchase-fine after its warm-up
+ * pass, MEI-T5's chases) replayed from the state the warm-up left, the tag / set / offset split, and
+ * the view itself stepped with the keyboard against a fake LabApi.
  */
 import { flushPromises, mount, type VueWrapper } from '@vue/test-utils';
 import { createPinia, setActivePinia } from 'pinia';
@@ -14,13 +15,16 @@ import { nextTick } from 'vue';
 import { createMemoryHistory, createRouter } from 'vue-router';
 import type { LabApi, RunDetail } from '../../src-main/contract';
 import { setLab } from '../../src-renderer/src/api';
-import { CacheReplay, splitAddress, traceGeometry, type ReplayGeometry } from '../../src-renderer/src/composables/cacheview';
+import { CacheReplay, splitAddress, traceGeometry, WarmUp, type ReplayGeometry, type ReplayStart } from '../../src-renderer/src/composables/cacheview';
 import CacheView from '../../src-renderer/src/views/CacheView.vue';
 import { fineChase, Measurement, openSpace } from '../../src-sim/experiments/pchase';
-import type { Trace } from '../../src-sim/experiments/types';
+import { pchaseFine } from '../../src-sim/experiments/pchase-fine';
+import { resolveParams } from '../../src-sim/experiments/params';
+import type { ParamValues, Trace } from '../../src-sim/experiments/types';
 import { Cache } from '../../src-sim/model/cache';
 import type { CacheGeometry } from '../../src-sim/model/types';
 import { fermi } from '../../src-sim/presets/fermi';
+import { kepler } from '../../src-sim/presets/kepler';
 import type { Preset } from '../../src-sim/presets/types';
 import { tesla } from '../../src-sim/presets/tesla';
 import { Rng } from '../../src-sim/rng';
@@ -355,6 +359,111 @@ describe('geometry from the preset snapshot', () => {
   });
 });
 
+/** A pchase-fine run as the worker makes it (compiled path), and its replay as the view builds it. */
+function fineRun(preset: Preset, raw: Record<string, unknown>, seed = 1) {
+  const params = resolveParams(pchaseFine.params, raw);
+  const trace = pchaseFine.run(preset, params, seed, () => {}).trace!;
+  const g = traceGeometry(preset, params, trace);
+  if ('error' in g) throw new Error(g.error);
+  const warm = WarmUp.of({ experiment: 'pchase-fine', params, seed }, preset);
+  const start = warm ? warm.start(g.geometry) : null;
+  if (start && 'error' in start) throw new Error(start.error);
+  return { params, trace, geometry: g.geometry, warm, start: start as ReplayStart | null };
+}
+
+/** Valid cells of the grid in the replay's current state. */
+function filled(r: CacheReplay): number {
+  let n = 0;
+  for (let s = 0; s < r.sets; s++) for (const c of r.setView(s)) if (c.line >= 0) n++;
+  return n;
+}
+
+describe('warm traces: the replay starts from the state the warm-up pass left', () => {
+  // MEI-T5's chases (src-sim/reference/rows-core.ts T5_CHASES): 4 on Fermi, 3 on Kepler (no global L1 hit).
+  const T5: [string, ParamValues][] = [
+    ['texture L1 hit', { space: 'texture', size: 4096, stride: 32, iterations: 1024, warmup: true }],
+    ['texture L1 miss, L2 hit', { space: 'texture', size: 64 * 1024, stride: 32, iterations: 1024, warmup: true }],
+    ['global L1 miss, L2 hit', { space: 'global', size: 256 * 1024, stride: 128, iterations: 1024, warmup: true }],
+    ['global L1 hit', { space: 'global', size: 8192, stride: 128, iterations: 1024, warmup: true }],
+  ];
+  for (const preset of [fermi, kepler])
+    for (const [name, raw] of T5) {
+      if (preset === kepler && name === 'global L1 hit') continue;
+      it(`MEI-T5 ${preset.name} ${name}: every access agrees; a hit finds its line in the grid`, () => {
+        const { trace, geometry, warm, start } = fineRun(preset, raw);
+        expect(warm?.total).toBe(Math.ceil((raw.size as number) / (raw.stride as number)));
+        expect(start).not.toBeNull();
+        const r = new CacheReplay(trace, geometry, undefined, start);
+        expect(r.warmAccesses).toBe(warm!.total);
+        // Before the first recorded access the grid already holds what the warm-up brought in.
+        expect(filled(r)).toBeGreaterThan(0);
+        for (let i = 0; i < trace.address.length; i++) {
+          r.seek(i + 1);
+          if (r.isHit(i)) expect(r.lineAt(trace.set[i], trace.way[i])).toBe(r.lineOf(trace.address[i]));
+        }
+        expect(r.inconsistencies).toBe(0);
+        // From an empty grid (as before the warm start) the hits and evictions would disagree.
+        const empty = new CacheReplay(trace, geometry);
+        empty.seek(trace.address.length);
+        expect(empty.inconsistencies).toBeGreaterThan(0);
+      });
+    }
+
+  it('the hit chases are all hits from the first access, with the array resident', () => {
+    const { trace, geometry, start } = fineRun(fermi, { space: 'global', size: 8192, stride: 128, iterations: 1024, warmup: true });
+    const r = new CacheReplay(trace, geometry, undefined, start);
+    expect(filled(r)).toBe(8192 / 128);
+    r.seek(trace.address.length);
+    expect(r.counts()).toEqual({ hits: 1024, misses: 0 });
+  });
+
+  it('Fermi policy with random victims (seeded): the warm-up run again draws the same victims', () => {
+    for (const seed of [1, 7, 123]) {
+      const { trace, geometry, start } = fineRun(fermi, { space: 'global', size: 16 * 1024 + 128 * 8, stride: 128, iterations: 3000, warmup: true }, seed);
+      const r = new CacheReplay(trace, geometry, 500, start);
+      r.seek(trace.address.length);
+      expect(r.inconsistencies).toBe(0);
+      const { hits, misses } = r.counts();
+      expect(hits).toBeGreaterThan(0);
+      expect(misses).toBeGreaterThan(0);
+      // Seeking back to 0 restores the warm state, not an empty grid.
+      r.seek(0);
+      expect(filled(r)).toBe(128);
+    }
+  });
+
+  it('LRU: the warm start keeps the recency order (each miss replaces the way ranked last)', () => {
+    // Texture L1, 4 x 96 LRU: 13 KB cycled over 12 KB misses every access after the warm-up.
+    const { trace, geometry, start } = fineRun(fermi, { space: 'texture', size: 13 * 1024, stride: 32, iterations: 800, warmup: true });
+    const r = new CacheReplay(trace, geometry, undefined, start);
+    let checked = 0;
+    for (let i = 0; i < trace.address.length; i++) {
+      r.seek(i);
+      if (!r.isHit(i) && trace.evicted[i] >= 0) {
+        expect(r.order(trace.set[i])[trace.way[i]]).toBe(96);
+        checked++;
+      }
+    }
+    expect(checked).toBe(800);
+    expect(r.inconsistencies).toBe(0);
+  });
+
+  it('cold traces replay from an empty grid, as before', () => {
+    for (const raw of [T5[0][1], T5[3][1]]) {
+      const { trace, geometry, warm, start } = fineRun(fermi, { ...raw, warmup: false });
+      expect(warm).toBeNull();
+      expect(start).toBeNull();
+      const r = new CacheReplay(trace, geometry);
+      expect(r.warmAccesses).toBe(0);
+      expect(filled(r)).toBe(0);
+      r.seek(trace.address.length);
+      expect(r.inconsistencies).toBe(0);
+    }
+    expect(WarmUp.of({ experiment: 'pchase-fine', params: { init: 'non-uniform', warmup: true }, seed: 1 }, fermi)).toBeNull();
+    expect(WarmUp.of({ experiment: 'global-latency-patterns', params: {}, seed: 1 }, fermi)).toBeNull();
+  });
+});
+
 describe('address split', () => {
   it('Fermi L1 (128 B lines, 32 sets): offset bits 0-6, set bits 7-11, tag above', () => {
     const a = 0x12345;
@@ -541,6 +650,32 @@ describe('CacheView', () => {
     const err = Object.assign(new Error('no run 0000'), { code: 'not-found' });
     const w2 = await mountView(fakeLab(err));
     expect(w2.find('[data-testid="cache-missing"]').exists()).toBe(true);
+  });
+
+  it('a warm run: says the state includes the warm-up pass, starts filled and agrees throughout', async () => {
+    const raw = { space: 'global', size: 8192, stride: 128, iterations: 1024, warmup: true };
+    const params = resolveParams(pchaseFine.params, raw);
+    const t = pchaseFine.run(fermi, params, 1, () => {}).trace!;
+    const w = await mountView(fakeLab(runWith(t, { params })));
+    expect(w.find('[data-testid="cache-warm"]').text()).toContain('includes the warm-up pass');
+    expect(w.find('[data-testid="cache-warm"]').text()).toContain('64 accesses');
+    // Access 1 hits line 0, which the warm-up left in set 0.
+    expect(w.find('[data-testid="cache-outcome"]').text()).toBe('hit');
+    expect(w.find('[data-testid="cell-0-0"]').classes()).toEqual(expect.arrayContaining(['current', 'hit']));
+    expect(w.find('[data-testid="cell-0-0"]').attributes('data-line')).toBe('0');
+    await key('End');
+    expect(w.find('[data-testid="cache-pos"]').text()).toBe('1,024');
+    expect(w.find('[data-testid="cache-disagree"]').exists()).toBe(false);
+    expect(w.find('[data-testid="cache-counts"]').text()).toContain('1,024 hits, 0 misses');
+    await key('Home');
+    expect(w.find('[data-testid="cache-access"]').text()).toContain('the state the warm-up pass left');
+    expect(w.findAll('[data-testid^="cell-"][data-line]').filter((c) => c.attributes('data-line') !== '-1').length).toBeGreaterThan(0);
+  });
+
+  it('a cold run has no warm-up line', async () => {
+    const w = await mountView(fakeLab(runWith(trace)));
+    expect(w.find('[data-testid="cache-warm"]').exists()).toBe(false);
+    expect(w.find('[data-testid="cache-disagree"]').exists()).toBe(false);
   });
 
   it('the texture L1 (4 x 96) draws compact rows of 96 cells', async () => {
