@@ -246,6 +246,36 @@ test('steps the cache view of a fine-grained P-chase', async ({ page }) => {
   await shot(page, '05-cache-view-dark', false);
 });
 
+test('the cache view of a warm P-chase starts from the state its warm-up pass left', async ({ page }) => {
+  // MEI-T5's global L1 hit chase: 64 lines, all resident after the untimed traversal.
+  const [id] = await runViaApi(lab.api, 'pchase-fine', ['fermi'], { space: 'global', size: 8192, stride: 128, iterations: 1024, warmup: true }, 'e2e warm');
+  const csp: string[] = [];
+  page.on('console', (m) => {
+    if (/Content Security Policy|unsafe-eval/i.test(m.text())) csp.push(m.text());
+  });
+  await page.setViewportSize({ width: 1440, height: 900 });
+  await openLab(page, `/runs/${id}/cache`);
+  const grid = page.getByTestId('cache-grid');
+  await expect(grid).toBeVisible();
+  await expect(page.getByTestId('cache-warm')).toContainText('includes the warm-up pass');
+  await expect(page.getByTestId('cache-warm')).toContainText('64 accesses');
+  // Access 1 hits line 0 where the warm-up left it; nothing disagrees, to the end.
+  await expect(page.getByTestId('cache-pos')).toHaveText('1');
+  await expect(page.getByTestId('cache-outcome')).toHaveText('hit');
+  await expect(grid.locator('td.cell.current')).toHaveClass(/\bhit\b/);
+  await expect(grid.locator('td.cell[data-line="0"]')).toHaveCount(1);
+  await shot(page, '05-cache-view-warm', false);
+  await page.getByTestId('cache-title').click();
+  await page.keyboard.press('End');
+  await expect(page.getByTestId('cache-pos')).toHaveText('1,024');
+  await expect(page.getByTestId('cache-counts')).toHaveText('So far: 1,024 hits, 0 misses');
+  await expect(page.getByTestId('cache-disagree')).toHaveCount(0);
+  await page.keyboard.press('Home');
+  await expect(page.getByTestId('cache-access')).toContainText('the state the warm-up pass left');
+  await expect(grid.locator('td.cell:not([data-line="-1"])')).toHaveCount(64);
+  expect(csp).toEqual([]);
+});
+
 test('compares two runs: overlaid series, findings side by side, saved', async ({ page }) => {
   const params = { strides: '128B', sizeFrom: '4KB', sizeTo: '96KB', sizeStep: '2KB' };
   const [a, b] = await runViaApi(lab.api, 'pchase-average', ['fermi', 'kepler'], params, 'e2e compare');
