@@ -4,7 +4,7 @@ import type { SpaceId } from '../presets/types';
 import { formatBytes, resolveParams } from './params';
 import { patternAddress, PATTERN_PARAMS, patternSequenceLength } from './global-latency-patterns';
 import { checkSpace, checkStride, checkWork, CLOCK_PARAM, fineChase, genericNote, JITTER_PARAM, levelGap, Measurement, openSpace, SPACE_PARAM, TPC_PARAM, traversal, warmChase } from './pchase';
-import type { Experiment, Finding, ParamSpec, ParamValues, RawParams, Series } from './types';
+import type { Experiment, Finding, ParamSpec, ParamValues, Series } from './types';
 import { ExperimentError, MAX_TRACE } from './types';
 
 const params: ParamSpec[] = [
@@ -29,20 +29,6 @@ const params: ParamSpec[] = [
 
 function patternParams(p: ParamValues): ParamValues {
   return resolveParams(PATTERN_PARAMS, { space: p.space === 'global-cg' ? 'global-cg' : 'global', tpc: p.tpc, jitter: p.jitter, clockOverhead: p.clockOverhead });
-}
-
-/**
- * The untimed warm-up traversal a run makes before its recorded accesses, or null when its trace
- * starts cold (no warm-up, or the non-uniform initialisation): `count` accesses at byte offsets
- * 0, s, 2s, ... modulo N of the run's space, on the model the recorded accesses then run on. The
- * cache view replays it to start from the state the recorded pass started from.
- */
-export function warmUpPass(raw: RawParams): { space: SpaceId; tpc: number; size: number; stride: number; count: number } | null {
-  const p = resolveParams(params, raw);
-  if (!p.warmup || p.init === 'non-uniform') return null;
-  const size = p.size as number;
-  const stride = p.stride as number;
-  return { space: p.space as SpaceId, tpc: p.tpc as number, size, stride, count: traversal(size, stride) };
 }
 
 /** Fine-grained P-chase (MEI Listing 4): every access's latency and index, bounded trace. */
@@ -76,13 +62,16 @@ export const pchaseFine: Experiment = {
     let k = p.iterations as number;
     let addressOf: (i: number) => number;
     let j0 = 0;
+    let warmed = 0;
     if (nonUniform) {
       const pp = patternParams(p);
       k = patternSequenceLength(pp);
       addressOf = (i) => patternAddress(pp, i);
     } else {
-      const warm = warmUpPass(p);
-      if (warm) j0 = warmChase(model, N, s, warm.count);
+      if (p.warmup) {
+        warmed = traversal(N, s);
+        j0 = warmChase(model, N, s, warmed);
+      }
       // A[j] = (j + s) mod N (MEI Listing 3), followed from j0 as the kernel would, without storing A.
       let j = j0;
       addressOf = () => {
@@ -92,7 +81,8 @@ export const pchaseFine: Experiment = {
         return a;
       };
     }
-    const trace = fineChase(model, m, addressOf, k, progress);
+    // After a warm-up the trace keeps the state it left (trace.start), for the cache view's replay.
+    const trace = fineChase(model, m, addressOf, k, progress, warmed);
     const n = trace.latency.length;
     const { findings, levels } = traceFindings(trace.latency, levelGap(p.jitter as number), `${n} recorded latencies, clustered`);
     if (!nonUniform && !p.warmup) findings.push(...coldFillFindings(trace.latency, levels, s, traversal(N, s)));

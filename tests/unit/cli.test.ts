@@ -309,6 +309,14 @@ describe('output formatting', () => {
     expect(JSON.parse(JSON.stringify(resultJson(r, DEFAULT_TRACE_LIMIT))).trace.address).toHaveLength(50);
   });
 
+  it("keeps a warm trace's start state as arrays (a cold trace has none)", () => {
+    const start = { accesses: 64, lines: new Float64Array([0, -1, 3]), age: new Int32Array([1, 0, 2]) };
+    const r: ExperimentResult = { series: [], tables: [], findings: [], notes: [], trace: { ...trace(5, 0), start } };
+    const j = JSON.parse(JSON.stringify(resultJson(r, 2))) as { trace: Record<string, unknown> };
+    expect(j.trace.start).toEqual({ accesses: 64, lines: [0, -1, 3], age: [1, 0, 2] });
+    expect(resultJson({ ...r, trace: trace(5, 0) }, 2).trace).not.toHaveProperty('start');
+  });
+
   it('quotes CSV series names that hold commas or quotes, and leaves missing values empty', async () => {
     const csv = seriesCsv([
       { name: 'N = 16, "hot"', x: [1, 2], y: [3.5, NaN], xLabel: '', xUnit: '', yLabel: '', yUnit: '' },

@@ -5,8 +5,8 @@
  * evictions, LRU recency order), unequal sets, seeking back and forth across checkpoints, traces
  * recorded by the real simulator replaying without a single disagreement (Fermi L1 32 x 4, the
  * texture L1 4 x 96, Tesla's L1 TLB, unequal TLB sets), warm traces (pchase-fine after its warm-up
- * pass, MEI-T5's chases) replayed from the state the warm-up left, the tag / set / offset split, and
- * the view itself stepped with the keyboard against a fake LabApi.
+ * pass, MEI-T5's chases) replayed from the state the warm-up left (trace.start), the tag / set /
+ * offset split, and the view itself stepped with the keyboard against a fake LabApi.
  */
 import { flushPromises, mount, type VueWrapper } from '@vue/test-utils';
 import { createPinia, setActivePinia } from 'pinia';
@@ -15,7 +15,7 @@ import { nextTick } from 'vue';
 import { createMemoryHistory, createRouter } from 'vue-router';
 import type { LabApi, RunDetail } from '../../src-main/contract';
 import { setLab } from '../../src-renderer/src/api';
-import { CacheReplay, splitAddress, traceGeometry, WarmUp, type ReplayGeometry, type ReplayStart } from '../../src-renderer/src/composables/cacheview';
+import { CacheReplay, splitAddress, traceGeometry, type ReplayGeometry } from '../../src-renderer/src/composables/cacheview';
 import CacheView from '../../src-renderer/src/views/CacheView.vue';
 import { fineChase, Measurement, openSpace } from '../../src-sim/experiments/pchase';
 import { pchaseFine } from '../../src-sim/experiments/pchase-fine';
@@ -359,16 +359,13 @@ describe('geometry from the preset snapshot', () => {
   });
 });
 
-/** A pchase-fine run as the worker makes it (compiled path), and its replay as the view builds it. */
+/** A pchase-fine run's trace as the worker makes it (compiled path), and the geometry the view draws. */
 function fineRun(preset: Preset, raw: Record<string, unknown>, seed = 1) {
   const params = resolveParams(pchaseFine.params, raw);
   const trace = pchaseFine.run(preset, params, seed, () => {}).trace!;
   const g = traceGeometry(preset, params, trace);
   if ('error' in g) throw new Error(g.error);
-  const warm = WarmUp.of({ experiment: 'pchase-fine', params, seed }, preset);
-  const start = warm ? warm.start(g.geometry) : null;
-  if (start && 'error' in start) throw new Error(start.error);
-  return { params, trace, geometry: g.geometry, warm, start: start as ReplayStart | null };
+  return { params, trace, geometry: g.geometry };
 }
 
 /** Valid cells of the grid in the replay's current state. */
@@ -390,11 +387,12 @@ describe('warm traces: the replay starts from the state the warm-up pass left', 
     for (const [name, raw] of T5) {
       if (preset === kepler && name === 'global L1 hit') continue;
       it(`MEI-T5 ${preset.name} ${name}: every access agrees; a hit finds its line in the grid`, () => {
-        const { trace, geometry, warm, start } = fineRun(preset, raw);
-        expect(warm?.total).toBe(Math.ceil((raw.size as number) / (raw.stride as number)));
-        expect(start).not.toBeNull();
-        const r = new CacheReplay(trace, geometry, undefined, start);
-        expect(r.warmAccesses).toBe(warm!.total);
+        const { trace, geometry } = fineRun(preset, raw);
+        const warm = Math.ceil((raw.size as number) / (raw.stride as number));
+        expect(trace.start?.accesses).toBe(warm);
+        expect(trace.start?.lines).toHaveLength(geometry.setWays.reduce((a, b) => a + b, 0));
+        const r = new CacheReplay(trace, geometry);
+        expect(r.warmAccesses).toBe(warm);
         // Before the first recorded access the grid already holds what the warm-up brought in.
         expect(filled(r)).toBeGreaterThan(0);
         for (let i = 0; i < trace.address.length; i++) {
@@ -402,25 +400,26 @@ describe('warm traces: the replay starts from the state the warm-up pass left', 
           if (r.isHit(i)) expect(r.lineAt(trace.set[i], trace.way[i])).toBe(r.lineOf(trace.address[i]));
         }
         expect(r.inconsistencies).toBe(0);
-        // From an empty grid (as before the warm start) the hits and evictions would disagree.
-        const empty = new CacheReplay(trace, geometry);
+        // From an empty grid (a trace without its start state) the hits and evictions disagree.
+        const empty = new CacheReplay({ ...trace, start: undefined }, geometry);
         empty.seek(trace.address.length);
         expect(empty.inconsistencies).toBeGreaterThan(0);
       });
     }
 
   it('the hit chases are all hits from the first access, with the array resident', () => {
-    const { trace, geometry, start } = fineRun(fermi, { space: 'global', size: 8192, stride: 128, iterations: 1024, warmup: true });
-    const r = new CacheReplay(trace, geometry, undefined, start);
+    const { trace, geometry } = fineRun(fermi, { space: 'global', size: 8192, stride: 128, iterations: 1024, warmup: true });
+    const r = new CacheReplay(trace, geometry);
     expect(filled(r)).toBe(8192 / 128);
     r.seek(trace.address.length);
     expect(r.counts()).toEqual({ hits: 1024, misses: 0 });
   });
 
-  it('Fermi policy with random victims (seeded): the warm-up run again draws the same victims', () => {
+  it('Fermi policy with random victims: the recorded pass goes on from the warm-up\'s victims', () => {
     for (const seed of [1, 7, 123]) {
-      const { trace, geometry, start } = fineRun(fermi, { space: 'global', size: 16 * 1024 + 128 * 8, stride: 128, iterations: 3000, warmup: true }, seed);
-      const r = new CacheReplay(trace, geometry, 500, start);
+      const { trace, geometry } = fineRun(fermi, { space: 'global', size: 16 * 1024 + 128 * 8, stride: 128, iterations: 3000, warmup: true }, seed);
+      expect(trace.start!.age.every((a) => a === 0)).toBe(true); // no order kept
+      const r = new CacheReplay(trace, geometry, 500);
       r.seek(trace.address.length);
       expect(r.inconsistencies).toBe(0);
       const { hits, misses } = r.counts();
@@ -434,8 +433,10 @@ describe('warm traces: the replay starts from the state the warm-up pass left', 
 
   it('LRU: the warm start keeps the recency order (each miss replaces the way ranked last)', () => {
     // Texture L1, 4 x 96 LRU: 13 KB cycled over 12 KB misses every access after the warm-up.
-    const { trace, geometry, start } = fineRun(fermi, { space: 'texture', size: 13 * 1024, stride: 32, iterations: 800, warmup: true });
-    const r = new CacheReplay(trace, geometry, undefined, start);
+    const { trace, geometry } = fineRun(fermi, { space: 'texture', size: 13 * 1024, stride: 32, iterations: 800, warmup: true });
+    // Each full set's ages run 1..96.
+    expect([...trace.start!.age.subarray(0, 96)].sort((a, b) => a - b)).toEqual(Array.from({ length: 96 }, (_, i) => i + 1));
+    const r = new CacheReplay(trace, geometry);
     let checked = 0;
     for (let i = 0; i < trace.address.length; i++) {
       r.seek(i);
@@ -450,17 +451,23 @@ describe('warm traces: the replay starts from the state the warm-up pass left', 
 
   it('cold traces replay from an empty grid, as before', () => {
     for (const raw of [T5[0][1], T5[3][1]]) {
-      const { trace, geometry, warm, start } = fineRun(fermi, { ...raw, warmup: false });
-      expect(warm).toBeNull();
-      expect(start).toBeNull();
+      const { trace, geometry } = fineRun(fermi, { ...raw, warmup: false });
+      expect(trace.start).toBeUndefined();
       const r = new CacheReplay(trace, geometry);
       expect(r.warmAccesses).toBe(0);
       expect(filled(r)).toBe(0);
       r.seek(trace.address.length);
       expect(r.inconsistencies).toBe(0);
     }
-    expect(WarmUp.of({ experiment: 'pchase-fine', params: { init: 'non-uniform', warmup: true }, seed: 1 }, fermi)).toBeNull();
-    expect(WarmUp.of({ experiment: 'global-latency-patterns', params: {}, seed: 1 }, fermi)).toBeNull();
+    // The non-uniform initialisation makes no warm-up pass.
+    expect(fineRun(fermi, { init: 'non-uniform', warmup: true }).trace.start).toBeUndefined();
+  });
+
+  it('a start state of another size than the grid is left out (the replay starts empty)', () => {
+    const { trace, geometry } = fineRun(fermi, T5[3][1]);
+    const r = new CacheReplay(trace, { ...geometry, setWays: new Array(16).fill(4) });
+    expect(r.warmAccesses).toBe(0);
+    expect(filled(r)).toBe(0);
   });
 });
 
@@ -676,6 +683,15 @@ describe('CacheView', () => {
     const w = await mountView(fakeLab(runWith(trace)));
     expect(w.find('[data-testid="cache-warm"]').exists()).toBe(false);
     expect(w.find('[data-testid="cache-disagree"]').exists()).toBe(false);
+  });
+
+  it('a warm run recorded without its start state says to rerun it', async () => {
+    const params = resolveParams(pchaseFine.params, { space: 'global', size: 8192, stride: 128, iterations: 1024, warmup: true });
+    const t = pchaseFine.run(fermi, params, 1, () => {}).trace!;
+    const w = await mountView(fakeLab(runWith({ ...t, start: undefined }, { params })));
+    expect(w.find('[data-testid="cache-warm"]').exists()).toBe(false);
+    await key('End');
+    expect(w.find('[data-testid="cache-disagree"]').text()).toContain('rerun it');
   });
 
   it('the texture L1 (4 x 96) draws compact rows of 96 cells', async () => {

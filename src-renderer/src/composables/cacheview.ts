@@ -12,21 +12,16 @@
  * preset snapshot: the first level of the space the run's parameters name (its L1 configuration
  * applied), or the L1 TLB when that space has no cache.
  *
- * A trace recorded after an untimed warm-up pass (pchase-fine with `warmup`) starts with the
- * structure already filled. `WarmUp` runs that pass again on the simulator's own model of the run's
- * space (the run's preset snapshot and seed, the same chase sequence; the simulator is
- * deterministic), without recording or drawing it, and hands the replay the state it leaves: per
- * cell the line held and its place in the LRU or FIFO order. The replay then starts there instead
- * of from an empty grid. Memory is one model of the space, whatever the pass's length.
+ * A trace recorded after an unrecorded warm-up pass (pchase-fine with `warmup`) starts with the
+ * structure already filled: the simulator then keeps the structure's state before the first
+ * recorded access in the trace (`trace.start`: per cell the line held and its place in the LRU or
+ * FIFO order, bounded by the structure's size), and the replay starts from it instead of from an
+ * empty grid. A trace without it starts empty (cold).
  *
  * Pure: no DOM, no API. Seeking is O(checkpoint interval): the state is saved every few thousand
  * accesses (bounded memory), and a seek replays from the nearest checkpoint before it.
  */
-import { openSpace } from '../../../src-sim/experiments/pchase';
-import { warmUpPass } from '../../../src-sim/experiments/pchase-fine';
 import type { ParamValues, Trace } from '../../../src-sim/experiments/types';
-import type { Cache } from '../../../src-sim/model/cache';
-import type { PathModel } from '../../../src-sim/model/path';
 import type { IndexFunction, ReplacementPolicy } from '../../../src-sim/model/types';
 import type { Preset } from '../../../src-sim/presets/types';
 import { pathOf } from './findings';
@@ -115,91 +110,6 @@ export interface CellView {
   rank: number;
 }
 
-/**
- * The state a replay starts from, one entry per cell (the flat order of `CacheReplay.setBase`): the
- * line held (-1 invalid) and the order stamps of last use and fill, all below 0 so that every
- * recorded access is newer.
- */
-export interface ReplayStart {
-  lines: Float64Array;
-  lastUse: Float64Array;
-  filledAt: Float64Array;
-  /** Accesses of the warm-up pass that left this state. */
-  accesses: number;
-}
-
-/**
- * The unrecorded warm-up pass of a run, replayed on the simulator's model of its space: `advance`
- * runs it a slice at a time (the view yields between slices), `start` then reads the traced
- * structure (the first cache level, or the L1 TLB, as the trace records) into a `ReplayStart`.
- * Allocates nothing per access: the model's state is typed arrays of the structures' sizes.
- */
-export class WarmUp {
-  readonly total: number;
-  private done = 0;
-  private j = 0;
-  private readonly model: PathModel;
-  private readonly size: number;
-  private readonly stride: number;
-
-  private constructor(preset: Preset, pass: NonNullable<ReturnType<typeof warmUpPass>>, seed: number) {
-    this.model = openSpace(preset, pass.space, seed, pass.tpc);
-    this.total = pass.count;
-    this.size = pass.size;
-    this.stride = pass.stride;
-  }
-
-  /** The warm-up of a run, or null when its trace starts cold (or its experiment makes none). */
-  static of(run: { experiment: string; params: ParamValues; seed: number }, preset: Preset): WarmUp | null {
-    if (run.experiment !== 'pchase-fine') return null;
-    const pass = warmUpPass(run.params);
-    return pass ? new WarmUp(preset, pass, run.seed) : null;
-  }
-
-  get progress(): number {
-    return this.total > 0 ? this.done / this.total : 1;
-  }
-
-  /**
-   * Runs up to `budget` more accesses of the pass; true once it is complete. The accesses are those
-   * of pchase-fine's warm-up (src-sim warmChase: 0, s, 2s, ... modulo N) on the generic path, which
-   * the compiled one is tested equal to (the renderer does not compile code).
-   */
-  advance(budget: number): boolean {
-    const m = this.model;
-    const N = this.size;
-    const s = this.stride;
-    let j = this.j;
-    const end = Math.min(this.total, this.done + Math.max(1, Math.floor(budget)));
-    for (let i = this.done; i < end; i++) {
-      m.access(j);
-      j += s;
-      if (j >= N) j -= N;
-    }
-    this.j = j;
-    this.done = end;
-    return this.done >= this.total;
-  }
-
-  /** The traced structure's state after the pass (runs what is left of it first). */
-  start(geometry: ReplayGeometry): ReplayStart | { error: string } {
-    while (!this.advance(1 << 20));
-    const c: Cache | null = this.model.caches[0] ?? this.model.l1Tlb;
-    const cells = geometry.setWays.reduce((a, b) => a + b, 0);
-    if (!c || c.sets !== geometry.setWays.length || c.lines !== cells)
-      return { error: `the simulated ${geometry.name} does not have the preset's ${geometry.setWays.length} sets of ${cells} ${geometry.kind === 'tlb' ? 'entries' : 'lines'}` };
-    const lines = Float64Array.from(c.tags);
-    const stamp = new Float64Array(cells).fill(-1);
-    for (let set = 0; set < c.sets; set++) {
-      const order = c.ageOrder(set);
-      if (!order) continue;
-      // Oldest first: stamps -ways .. -1, every one older than the first recorded access (0).
-      order.forEach((slot, k) => (stamp[slot] = k - order.length));
-    }
-    return { lines, lastUse: stamp, filledAt: stamp.slice(), accesses: this.total };
-  }
-}
-
 /** Bytes of state per cell (line + last use + fill time) for sizing checkpoints. */
 const CELL_BYTES = 16;
 /** Checkpoint memory budget. */
@@ -207,7 +117,8 @@ const CHECKPOINT_BUDGET = 16 * 1024 * 1024;
 
 /**
  * Replays a trace over a grid of sets x ways. `seek(pos)` puts the grid in the state after `pos`
- * accesses (0 = empty, or `start` when the trace began warm); `current` is then the access pos - 1.
+ * accesses (0 = empty, or the trace's `start` state when it began warm); `current` is then the access
+ * pos - 1.
  */
 export class CacheReplay {
   readonly geometry: ReplayGeometry;
@@ -217,7 +128,7 @@ export class CacheReplay {
   readonly cells: number;
   /** Accesses whose outcome disagrees with the replayed state (should stay 0). */
   inconsistencies = 0;
-  /** Accesses of the warm-up pass the start state comes from; 0 when the replay starts empty. */
+  /** Unrecorded accesses (a warm-up pass) that left the state the replay starts from; 0 when it starts empty. */
   readonly warmAccesses: number;
 
   private readonly trace: Trace;
@@ -232,7 +143,7 @@ export class CacheReplay {
   /** hitsBefore[n]: hits among the first n accesses (built on first use). */
   private hitsBefore: Int32Array | null = null;
 
-  constructor(trace: Trace, geometry: ReplayGeometry, checkpointEvery?: number, start?: ReplayStart | null) {
+  constructor(trace: Trace, geometry: ReplayGeometry, checkpointEvery?: number) {
     this.trace = trace;
     this.geometry = geometry;
     this.length = trace.address.length;
@@ -247,10 +158,13 @@ export class CacheReplay {
     this.lastUse = new Float64Array(base).fill(-1);
     this.filledAt = new Float64Array(base).fill(-1);
     this.warmAccesses = 0;
-    if (start) {
-      if (start.lines.length !== base || start.lastUse.length !== base || start.filledAt.length !== base)
-        throw new Error(`the start state has ${start.lines.length} cells, the grid ${base}`);
-      this.load(start);
+    const start = trace.start;
+    if (start && start.lines.length === base && start.age.length === base) {
+      // The warm state: the lines held, and stamps below 0 (every recorded access is newer) in the
+      // order of the set's ages (newest -1). A start of another size is left out (the replay then
+      // disagrees, and says so).
+      this.lines.set(start.lines);
+      for (let c = 0; c < base; c++) if (start.lines[c] >= 0) this.lastUse[c] = this.filledAt[c] = start.age[c] > 0 ? -start.age[c] : -1;
       this.warmAccesses = start.accesses;
     }
     const byBudget = Math.ceil((this.length * base * CELL_BYTES) / CHECKPOINT_BUDGET);
@@ -359,7 +273,7 @@ export class CacheReplay {
     return { lines: this.lines.slice(), lastUse: this.lastUse.slice(), filledAt: this.filledAt.slice() };
   }
 
-  private load(c: Pick<ReplayStart, 'lines' | 'lastUse' | 'filledAt'>): void {
+  private load(c: { lines: Float64Array; lastUse: Float64Array; filledAt: Float64Array }): void {
     this.lines.set(c.lines);
     this.lastUse.set(c.lastUse);
     this.filledAt.set(c.filledAt);
