@@ -258,7 +258,7 @@ test('the cache view of a warm P-chase starts from the state its warm-up pass le
   const grid = page.getByTestId('cache-grid');
   await expect(grid).toBeVisible();
   await expect(page.getByTestId('cache-warm')).toContainText('includes the warm-up pass');
-  await expect(page.getByTestId('cache-warm')).toContainText('64 accesses');
+  await expect(page.getByTestId('cache-warm')).toContainText('64 warm-up accesses');
   // Access 1 hits line 0 where the warm-up left it; nothing disagrees, to the end.
   await expect(page.getByTestId('cache-pos')).toHaveText('1');
   await expect(page.getByTestId('cache-outcome')).toHaveText('hit');

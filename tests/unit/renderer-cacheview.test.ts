@@ -665,7 +665,7 @@ describe('CacheView', () => {
     const t = pchaseFine.run(fermi, params, 1, () => {}).trace!;
     const w = await mountView(fakeLab(runWith(t, { params })));
     expect(w.find('[data-testid="cache-warm"]').text()).toContain('includes the warm-up pass');
-    expect(w.find('[data-testid="cache-warm"]').text()).toContain('64 accesses');
+    expect(w.find('[data-testid="cache-warm"]').text()).toContain('64 warm-up accesses');
     // Access 1 hits line 0, which the warm-up left in set 0.
     expect(w.find('[data-testid="cache-outcome"]').text()).toBe('hit');
     expect(w.find('[data-testid="cell-0-0"]').classes()).toEqual(expect.arrayContaining(['current', 'hit']));
