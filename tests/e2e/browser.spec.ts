@@ -379,15 +379,18 @@ test("the scorecard reproduces the latency tier's papers row by row: every MEI a
     expect(ids.filter((r) => !r.pass)).toEqual([]);
     await expect(page.getByTestId('score-passed')).toHaveText(`${ids.length} passed`);
     await expect(page.getByTestId('score-failed')).toHaveText('0 failed');
-    // The headline counts predicted checks apart from the consistency ones.
+    // The headline counts predicted checks; the method checks (recovered: both papers' structure rows) stand
+    // beside it, apart from the consistency ones.
     await expect(page.getByTestId('score-predicted')).toContainText(/Predicted checks: (\d+) of \1 passed/);
+    await expect(page.getByTestId('score-predicted')).not.toContainText('recovered');
+    await expect(page.getByTestId('score-recovered')).toContainText(/Method checks \(recovered\): ([1-9]\d*) of \1 passed/);
     await expect(page.getByTestId('score-consistency')).toContainText(/calibrated \d+ of \d+/);
     total += ids.length;
   }
   expect(total).toBeGreaterThan(30);
   // A row's checks unfold with each one's kind.
   await page.getByTestId('score-row').first().getByRole('button', { name: /Show the checks of/ }).click();
-  await expect(page.getByTestId('score-kind').first()).toContainText(/predicted|calibrated|specification/);
+  await expect(page.getByTestId('score-kind').first()).toContainText(/predicted|recovered|calibrated|specification/);
   await shot(page, '09-scorecard');
 });
 
