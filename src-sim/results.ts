@@ -57,4 +57,30 @@ export interface Trace {
   levelNames: string[];
   /** Accesses run but not recorded (trace bounded); 0 when complete. */
   dropped: number;
+  /**
+   * The state of the structure `set` and `way` name (the first cache level, or the L1 TLB) before the
+   * first recorded access, when accesses that were not recorded (a warm-up pass) had filled it;
+   * absent when the trace starts with it empty (cold).
+   */
+  start?: TraceStart;
 }
+
+/**
+ * A traced structure's state, one entry per slot: sets in order, each set's ways in order (at most
+ * MAX_TRACE_START slots, so its size is bounded by the structure's, never by the accesses run).
+ */
+export interface TraceStart {
+  /** Accesses run on the model before the first recorded one (not recorded). */
+  accesses: number;
+  /** Line (or page) number each slot holds, -1 when invalid. */
+  lines: Float64Array;
+  /**
+   * Each slot's place in its set's replacement order, 1 = newest (LRU: most recently used; FIFO:
+   * last filled), 2 the next, ...; 0 for an invalid slot and for policies that keep no order
+   * (Random, Fermi).
+   */
+  age: Int32Array;
+}
+
+/** Slots a trace's start state may hold (12 bytes each: 12 MiB at most). */
+export const MAX_TRACE_START = 1 << 20;

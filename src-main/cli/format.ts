@@ -82,6 +82,8 @@ function traceJson(t: Trace, limit: number): Record<string, unknown> {
     way: cut(t.way),
     evicted: cut(t.evicted),
     dropped: t.dropped + (t.address.length - n),
+    // After a warm-up pass: the traced structure's state before the first access (one entry a slot).
+    ...(t.start ? { start: { accesses: t.start.accesses, lines: Array.from(t.start.lines), age: Array.from(t.start.age) } } : {}),
   };
 }
 

@@ -475,6 +475,7 @@ async function reproduceCommand(args: string[], v: Values, format: string, ctx: 
   const t = (k: CheckKind): string => `${totals[k].passed} of ${totals[k].total}`;
   const summary = [
     `Predicted checks (reproductions): ${t('predicted')} passed.`,
+    `Method checks (recovered): ${t('recovered')} passed (an analyser inferred from simulated timings alone what the presets were set to).`,
     `Consistency: calibrated ${t('calibrated')}, specification ${t('specification')} passed (these read back numbers the presets were set from).`,
     `Rows: ${passed} passed, ${failed} failed (${gate.known} only on known deviations, ${gate.newFailures} new failure${gate.newFailures === 1 ? '' : 's'}, ${gate.unexpectedPasses} unexpected pass${gate.unexpectedPasses === 1 ? '' : 'es'}) in ${formatNumber(seconds)} s (seed ${seed}); gate ${gate.open ? 'open' : 'CLOSED'}.`,
   ];

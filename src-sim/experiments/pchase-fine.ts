@@ -62,12 +62,16 @@ export const pchaseFine: Experiment = {
     let k = p.iterations as number;
     let addressOf: (i: number) => number;
     let j0 = 0;
+    let warmed = 0;
     if (nonUniform) {
       const pp = patternParams(p);
       k = patternSequenceLength(pp);
       addressOf = (i) => patternAddress(pp, i);
     } else {
-      if (p.warmup) j0 = warmChase(model, N, s, traversal(N, s));
+      if (p.warmup) {
+        warmed = traversal(N, s);
+        j0 = warmChase(model, N, s, warmed);
+      }
       // A[j] = (j + s) mod N (MEI Listing 3), followed from j0 as the kernel would, without storing A.
       let j = j0;
       addressOf = () => {
@@ -77,7 +81,8 @@ export const pchaseFine: Experiment = {
         return a;
       };
     }
-    const trace = fineChase(model, m, addressOf, k, progress);
+    // After a warm-up the trace keeps the state it left (trace.start), for the cache view's replay.
+    const trace = fineChase(model, m, addressOf, k, progress, warmed);
     const n = trace.latency.length;
     const { findings, levels } = traceFindings(trace.latency, levelGap(p.jitter as number), `${n} recorded latencies, clustered`);
     if (!nonUniform && !p.warmup) findings.push(...coldFillFindings(trace.latency, levels, s, traversal(N, s)));

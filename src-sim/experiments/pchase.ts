@@ -4,8 +4,9 @@ import { Chip, PathModel } from '../model/path';
 import type { PathConfig } from '../model/path';
 import type { Preset, SpaceId } from '../presets/types';
 import { Rng } from '../rng';
-import type { ParamSpec, Progress, Trace } from './types';
-import { ExperimentError, MAX_ACCESSES, MAX_TRACE } from './types';
+import type { Cache } from '../model/cache';
+import type { ParamSpec, Progress, Trace, TraceStart } from './types';
+import { ExperimentError, MAX_ACCESSES, MAX_TRACE, MAX_TRACE_START } from './types';
 
 /** Bytes of one P-chase element (an unsigned int, as in MEI and WONG). */
 export const WORD = 4;
@@ -232,8 +233,29 @@ export class TraceRecorder {
 const TLB_CODES = { '-': 0, l1: 1, l2: 2, miss: 3, inactive: 4 } as const;
 
 /**
+ * The state of the structure a trace records (the first cache level, or the L1 TLB) as it stands,
+ * after `accesses` unrecorded ones: what the cache view starts its replay from. Null when it holds
+ * nothing (a cold start), when the path has neither, or past MAX_TRACE_START slots.
+ */
+export function traceStart(model: PathModel, accesses: number): TraceStart | null {
+  const c: Cache | null = model.caches[0] ?? model.l1Tlb;
+  if (!c || c.lines > MAX_TRACE_START || !c.tags.some((t) => t >= 0)) return null;
+  const age = new Int32Array(c.lines);
+  for (let set = 0; set < c.sets; set++) {
+    const order = c.ageOrder(set);
+    if (!order) continue;
+    // Oldest first: count the valid slots from the newest end.
+    let rank = 0;
+    for (let k = order.length - 1; k >= 0; k--) if (c.tags[order[k]] >= 0) age[order[k]] = ++rank;
+  }
+  return { accesses, lines: Float64Array.from(c.tags), age };
+}
+
+/**
  * Fine-grained P-chase (MEI Listing 4): k timed dependent loads following `next`, every latency and
- * index recorded. Returns the trace (bounded).
+ * index recorded. Returns the trace (bounded). `warmed`: accesses the model ran before (a warm-up
+ * pass, not recorded); when they left the traced structure holding lines, the trace keeps its state
+ * as `start` (traceStart), so that a replay of the trace can begin where the recorded pass began.
  */
 export function fineChase(
   model: PathModel,
@@ -241,8 +263,11 @@ export function fineChase(
   addresses: (i: number) => number,
   k: number,
   progress?: Progress,
+  warmed = 0,
 ): Trace {
   const rec = new TraceRecorder(k, [...model.config.levels.map((l) => l.name), 'memory']);
+  const start = warmed > 0 ? traceStart(model, warmed) : null;
+  if (start) rec.trace.start = start;
   const tick = Math.max(1, Math.floor(k / 50));
   const c = compilePath(model);
   if (typeof c !== 'string') {

@@ -1,7 +1,8 @@
 import type { Preset } from '../presets/types';
 import type { Finding, Series, Table, Trace } from '../results';
 
-export type { Finding, Series, Table, Trace } from '../results';
+export type { Finding, Series, Table, Trace, TraceStart } from '../results';
+export { MAX_TRACE_START } from '../results';
 
 /** One parameter of an experiment: used by the CLI, the validator and (later) the builder forms. */
 export type ParamSpec =

@@ -368,6 +368,22 @@ export class Cache {
     return false;
   }
 
+  /**
+   * The slots of one set from the oldest to the newest: by last use (LRU) or by fill (FIFO), invalid
+   * ways included; null for Random and Fermi, which keep no order. For reading the state (the
+   * cache view's warm start), not for hot loops: it allocates.
+   */
+  ageOrder(set: number): Int32Array | null {
+    if (this.policyCode !== POLICY_LRU && this.policyCode !== POLICY_FIFO) return null;
+    const out = new Int32Array(this.setWays[set]);
+    let slot = this.oldest[set];
+    for (let k = 0; k < out.length; k++) {
+      out[k] = slot;
+      slot = this.newer[slot];
+    }
+    return out;
+  }
+
   /** Empties the cache and restarts its random stream, as at kernel launch. */
   reset(): void {
     this.tags.fill(-1);

@@ -246,6 +246,36 @@ test('steps the cache view of a fine-grained P-chase', async ({ page }) => {
   await shot(page, '05-cache-view-dark', false);
 });
 
+test('the cache view of a warm P-chase starts from the state its warm-up pass left', async ({ page }) => {
+  // MEI-T5's global L1 hit chase: 64 lines, all resident after the untimed traversal.
+  const [id] = await runViaApi(lab.api, 'pchase-fine', ['fermi'], { space: 'global', size: 8192, stride: 128, iterations: 1024, warmup: true }, 'e2e warm');
+  const csp: string[] = [];
+  page.on('console', (m) => {
+    if (/Content Security Policy|unsafe-eval/i.test(m.text())) csp.push(m.text());
+  });
+  await page.setViewportSize({ width: 1440, height: 900 });
+  await openLab(page, `/runs/${id}/cache`);
+  const grid = page.getByTestId('cache-grid');
+  await expect(grid).toBeVisible();
+  await expect(page.getByTestId('cache-warm')).toContainText('includes the warm-up pass');
+  await expect(page.getByTestId('cache-warm')).toContainText('64 warm-up accesses');
+  // Access 1 hits line 0 where the warm-up left it; nothing disagrees, to the end.
+  await expect(page.getByTestId('cache-pos')).toHaveText('1');
+  await expect(page.getByTestId('cache-outcome')).toHaveText('hit');
+  await expect(grid.locator('td.cell.current')).toHaveClass(/\bhit\b/);
+  await expect(grid.locator('td.cell[data-line="0"]')).toHaveCount(1);
+  await shot(page, '05-cache-view-warm', false);
+  await page.getByTestId('cache-title').click();
+  await page.keyboard.press('End');
+  await expect(page.getByTestId('cache-pos')).toHaveText('1,024');
+  await expect(page.getByTestId('cache-counts')).toHaveText('So far: 1,024 hits, 0 misses');
+  await expect(page.getByTestId('cache-disagree')).toHaveCount(0);
+  await page.keyboard.press('Home');
+  await expect(page.getByTestId('cache-access')).toContainText('the state the warm-up pass left');
+  await expect(grid.locator('td.cell:not([data-line="-1"])')).toHaveCount(64);
+  expect(csp).toEqual([]);
+});
+
 test('compares two runs: overlaid series, findings side by side, saved', async ({ page }) => {
   const params = { strides: '128B', sizeFrom: '4KB', sizeTo: '96KB', sizeStep: '2KB' };
   const [a, b] = await runViaApi(lab.api, 'pchase-average', ['fermi', 'kepler'], params, 'e2e compare');
@@ -379,15 +409,18 @@ test("the scorecard reproduces the latency tier's papers row by row: every MEI a
     expect(ids.filter((r) => !r.pass)).toEqual([]);
     await expect(page.getByTestId('score-passed')).toHaveText(`${ids.length} passed`);
     await expect(page.getByTestId('score-failed')).toHaveText('0 failed');
-    // The headline counts predicted checks apart from the consistency ones.
+    // The headline counts predicted checks; the method checks (recovered: both papers' structure rows) stand
+    // beside it, apart from the consistency ones.
     await expect(page.getByTestId('score-predicted')).toContainText(/Predicted checks: (\d+) of \1 passed/);
+    await expect(page.getByTestId('score-predicted')).not.toContainText('recovered');
+    await expect(page.getByTestId('score-recovered')).toContainText(/Method checks \(recovered\): ([1-9]\d*) of \1 passed/);
     await expect(page.getByTestId('score-consistency')).toContainText(/calibrated \d+ of \d+/);
     total += ids.length;
   }
   expect(total).toBeGreaterThan(30);
   // A row's checks unfold with each one's kind.
   await page.getByTestId('score-row').first().getByRole('button', { name: /Show the checks of/ }).click();
-  await expect(page.getByTestId('score-kind').first()).toContainText(/predicted|calibrated|specification/);
+  await expect(page.getByTestId('score-kind').first()).toContainText(/predicted|recovered|calibrated|specification/);
   await shot(page, '09-scorecard');
 });
 

@@ -21,13 +21,14 @@ const STALE_ROW = row('X-STALE', ['fermi']);
 const KNOWN: RowResult = {
   id: 'X-KNOWN',
   preset: 'fermi',
-  target: 'a 10..20 %; b yes',
-  simulated: 'a 40 %; b yes',
+  target: 'a 10..20 %; b yes; c 4',
+  simulated: 'a 40 %; b yes; c 4',
   deviation: 2,
   pass: false,
   checks: [
     { name: 'a', target: '10..20 %', rule: "inside the paper's range: 10..20 %", simulated: '40 %', deviation: 2, pass: false, citation: 'P 1', note: 'the model counts twice', kind: 'predicted' },
     { name: 'b', target: 'yes', rule: "the paper's word", simulated: 'yes', pass: true, citation: 'P 2', kind: 'calibrated', kindReason: 'the preset was set from P 2' },
+    { name: 'c', target: '4', rule: "exactly the paper's value", simulated: '4', deviation: 0, pass: true, citation: 'P 3', kind: 'recovered', kindReason: 'the analyser infers the ways the preset was set to' },
   ],
   runs: [],
 };
@@ -77,15 +78,18 @@ describe('gpulab reproduce with a row that throws', () => {
     });
   });
 
-  it('prints each check with its kind and a failing check\'s known deviation; a row failing only on known deviations passes the gate', async () => {
+  it('prints each check with its kind (a recovered one counted beside the predicted headline) and a failing check\'s known deviation; a row failing only on known deviations passes the gate', async () => {
     const t = await runCli(['reproduce', 'X-KNOWN', '--jobs', '1'], ctx);
     expect(t.code).toBe(0);
     expect(t.stdout).toContain('KNOWN  X-KNOWN on fermi');
     expect(t.stdout).toContain('      [predicted]     a: 40 % (paper 10..20 %) fail (known deviation)\n');
     expect(t.stdout).toContain('      [calibrated]    b: yes (paper yes) pass\n');
+    expect(t.stdout).toContain('      [recovered]     c: 4 (paper 4) pass\n');
     expect(t.stdout).toContain('      known:     a: the model counts twice\n');
     expect(t.stdout.match(/known:/g)).toHaveLength(1);
     expect(t.stdout).toContain('Predicted checks (reproductions): 0 of 1 passed.');
+    // A recovered check is a method check: counted on its own line, beside the headline and not in it.
+    expect(t.stdout).toContain('\nMethod checks (recovered): 1 of 1 passed (an analyser inferred');
     expect(t.stdout).toContain('Consistency: calibrated 1 of 1, specification 0 of 0 passed');
     const j = JSON.parse((await runCli(['reproduce', 'X-KNOWN', '--format', 'json', '--jobs', '1'], ctx)).stdout);
     expect(j.rows[0].notes).toEqual(['a: the model counts twice']);
@@ -93,8 +97,9 @@ describe('gpulab reproduce with a row that throws', () => {
     expect(j.rows[0].checks).toEqual([
       { name: 'a', target: '10..20 %', rule: "inside the paper's range: 10..20 %", simulated: '40 %', pass: false, kind: 'predicted', citation: 'P 1', note: 'the model counts twice' },
       { name: 'b', target: 'yes', rule: "the paper's word", simulated: 'yes', pass: true, kind: 'calibrated', kindReason: 'the preset was set from P 2', citation: 'P 2' },
+      { name: 'c', target: '4', rule: "exactly the paper's value", simulated: '4', pass: true, kind: 'recovered', kindReason: 'the analyser infers the ways the preset was set to', citation: 'P 3' },
     ]);
-    expect(j.totals).toEqual({ predicted: { passed: 0, total: 1 }, recovered: { passed: 0, total: 0 }, calibrated: { passed: 1, total: 1 }, specification: { passed: 0, total: 0 } });
+    expect(j.totals).toEqual({ predicted: { passed: 0, total: 1 }, recovered: { passed: 1, total: 1 }, calibrated: { passed: 1, total: 1 }, specification: { passed: 0, total: 0 } });
     expect(j.gate).toEqual({ open: true, known: 1, newFailures: 0, unexpectedPasses: 0 });
   });
 

@@ -255,7 +255,7 @@ describe('gpulab reproduce', () => {
     const out = JSON.parse(r.stdout);
     expect(Object.keys(out).sort()).toEqual(['failed', 'gate', 'passed', 'rows', 'totals']);
     expect(out.rows.map((x: { preset: string }) => x.preset)).toEqual(row.presets);
-    const counted = { predicted: [0, 0], calibrated: [0, 0], specification: [0, 0] } as Record<string, number[]>;
+    const counted = { predicted: [0, 0], recovered: [0, 0], calibrated: [0, 0], specification: [0, 0] } as Record<string, number[]>;
     for (const x of out.rows) {
       expect(x).toMatchObject({ id: row.id, target: expect.any(String), simulated: expect.any(String), pass: expect.any(Boolean), gate: expect.any(String) });
       for (const key of Object.keys(x)) expect(['id', 'preset', 'target', 'simulated', 'pass', 'deviation', 'gate', 'checks', 'notes']).toContain(key);
@@ -263,7 +263,7 @@ describe('gpulab reproduce', () => {
       expect(x.checks.length).toBeGreaterThan(0);
       for (const c of x.checks) {
         expect(c).toMatchObject({ name: expect.any(String), target: expect.any(String), simulated: expect.any(String), pass: expect.any(Boolean), citation: expect.any(String) });
-        expect(['predicted', 'calibrated', 'specification']).toContain(c.kind);
+        expect(['predicted', 'recovered', 'calibrated', 'specification']).toContain(c.kind);
         counted[c.kind][1]++;
         if (c.pass) counted[c.kind][0]++;
       }
@@ -281,8 +281,9 @@ describe('gpulab reproduce', () => {
     expect(json.rows.map((x: { preset: string }) => x.preset)).toEqual([target.id]);
     const text = await lab('reproduce', row.id);
     expect(text.stdout).toMatch(new RegExp(`^(PASS|KNOWN|FAIL|UNEXPECTED PASS)  ${row.id} on ${row.presets[0]}`, 'm'));
-    expect(text.stdout).toMatch(/^ {6}\[(predicted|calibrated|specification)\] +\S/m);
+    expect(text.stdout).toMatch(/^ {6}\[(predicted|recovered|calibrated|specification)\] +\S/m);
     expect(text.stdout).toMatch(/^Predicted checks \(reproductions\): \d+ of \d+ passed\.$/m);
+    expect(text.stdout).toMatch(/^Method checks \(recovered\): \d+ of \d+ passed /m);
     expect(text.stdout).toMatch(/^Rows: \d+ passed, \d+ failed .* in .*; gate (open|CLOSED)\.$/m);
   });
 });
@@ -307,6 +308,14 @@ describe('output formatting', () => {
     for (const k of ['latency', 'level', 'tlb', 'set', 'way', 'evicted']) expect(j.trace[k]).toHaveLength(20);
     expect(j.trace.dropped).toBe(3 + 30);
     expect(JSON.parse(JSON.stringify(resultJson(r, DEFAULT_TRACE_LIMIT))).trace.address).toHaveLength(50);
+  });
+
+  it("keeps a warm trace's start state as arrays (a cold trace has none)", () => {
+    const start = { accesses: 64, lines: new Float64Array([0, -1, 3]), age: new Int32Array([1, 0, 2]) };
+    const r: ExperimentResult = { series: [], tables: [], findings: [], notes: [], trace: { ...trace(5, 0), start } };
+    const j = JSON.parse(JSON.stringify(resultJson(r, 2))) as { trace: Record<string, unknown> };
+    expect(j.trace.start).toEqual({ accesses: 64, lines: [0, -1, 3], age: [1, 0, 2] });
+    expect(resultJson({ ...r, trace: trace(5, 0) }, 2).trace).not.toHaveProperty('start');
   });
 
   it('quotes CSV series names that hold commas or quotes, and leaves missing values empty', async () => {

@@ -150,6 +150,7 @@ describe('PDF report', () => {
     for (const b of matched) expect(text).toContain(b.paper?.reference.citation);
     // Each check says what it can prove: the stride sweep's conflict rule is predicted, its base latency calibrated.
     expect(text).toContain('kind: predicted (the model produced the value');
+    expect(text).toContain('recovered (an analyser inferred from simulated timings alone what the preset was set to: a method check)');
     expect(new Set(matched.map((b) => b.check?.kind))).toEqual(new Set(['predicted', 'calibrated']));
     expect(text).toMatch(/gcd\(stride, 32\).*pass predicted/);
     // A reference no finding matched is listed with its value.
@@ -179,6 +180,8 @@ describe('PDF report', () => {
       expect(r?.verdict).toBe('pass');
       expect(r?.against).toBe('paper');
       expect(r?.truth).not.toBe('');
+      // WONG's texture structure is inferred from simulated timings: a method check.
+      expect(r?.kind).toBe('recovered');
     }
     // A quantity only the preset knows is judged against the preset.
     expect(tex.find((x) => x.finding.key === 's = 8 B.level1.sets')).toMatchObject({ verdict: 'pass', against: 'preset', paper: '' });
@@ -212,6 +215,8 @@ describe('PDF report', () => {
       ]),
     ).not.toContain(-1);
     expect(text).toContain('s = 8 B: level 1 steps in the rise 8 - - -');
+    // Run 2's findings carry their kind under the verdict: recovered for the texture structure.
+    expect(text).toMatch(/s = 8 B: level 1 associativity 20 20 20 .{0,120}pass recovered/);
     // Fewer pages than the same report with its raw data, which comes last.
     const pages = pageCount(file);
     const rawFile = save((await exportPdf(lab.store, ids, { now: NOW, title: 'Memory hierarchy lab', raw: true })).bytes);

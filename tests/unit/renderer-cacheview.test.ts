@@ -4,8 +4,9 @@
  * (src-renderer/src/composables/cacheview.ts): a hand-made trace replayed cell by cell (hits,
  * evictions, LRU recency order), unequal sets, seeking back and forth across checkpoints, traces
  * recorded by the real simulator replaying without a single disagreement (Fermi L1 32 x 4, the
- * texture L1 4 x 96, Tesla's L1 TLB, unequal TLB sets), the tag / set / offset split, and the view
- * itself stepped with the keyboard against a fake LabApi.
+ * texture L1 4 x 96, Tesla's L1 TLB, unequal TLB sets), warm traces (pchase-fine after its warm-up
+ * pass, MEI-T5's chases) replayed from the state the warm-up left (trace.start), the tag / set /
+ * offset split, and the view itself stepped with the keyboard against a fake LabApi.
  */
 import { flushPromises, mount, type VueWrapper } from '@vue/test-utils';
 import { createPinia, setActivePinia } from 'pinia';
@@ -17,10 +18,13 @@ import { setLab } from '../../src-renderer/src/api';
 import { CacheReplay, splitAddress, traceGeometry, type ReplayGeometry } from '../../src-renderer/src/composables/cacheview';
 import CacheView from '../../src-renderer/src/views/CacheView.vue';
 import { fineChase, Measurement, openSpace } from '../../src-sim/experiments/pchase';
-import type { Trace } from '../../src-sim/experiments/types';
+import { pchaseFine } from '../../src-sim/experiments/pchase-fine';
+import { resolveParams } from '../../src-sim/experiments/params';
+import type { ParamValues, Trace } from '../../src-sim/experiments/types';
 import { Cache } from '../../src-sim/model/cache';
 import type { CacheGeometry } from '../../src-sim/model/types';
 import { fermi } from '../../src-sim/presets/fermi';
+import { kepler } from '../../src-sim/presets/kepler';
 import type { Preset } from '../../src-sim/presets/types';
 import { tesla } from '../../src-sim/presets/tesla';
 import { Rng } from '../../src-sim/rng';
@@ -355,6 +359,118 @@ describe('geometry from the preset snapshot', () => {
   });
 });
 
+/** A pchase-fine run's trace as the worker makes it (compiled path), and the geometry the view draws. */
+function fineRun(preset: Preset, raw: Record<string, unknown>, seed = 1) {
+  const params = resolveParams(pchaseFine.params, raw);
+  const trace = pchaseFine.run(preset, params, seed, () => {}).trace!;
+  const g = traceGeometry(preset, params, trace);
+  if ('error' in g) throw new Error(g.error);
+  return { params, trace, geometry: g.geometry };
+}
+
+/** Valid cells of the grid in the replay's current state. */
+function filled(r: CacheReplay): number {
+  let n = 0;
+  for (let s = 0; s < r.sets; s++) for (const c of r.setView(s)) if (c.line >= 0) n++;
+  return n;
+}
+
+describe('warm traces: the replay starts from the state the warm-up pass left', () => {
+  // MEI-T5's chases (src-sim/reference/rows-core.ts T5_CHASES): 4 on Fermi, 3 on Kepler (no global L1 hit).
+  const T5: [string, ParamValues][] = [
+    ['texture L1 hit', { space: 'texture', size: 4096, stride: 32, iterations: 1024, warmup: true }],
+    ['texture L1 miss, L2 hit', { space: 'texture', size: 64 * 1024, stride: 32, iterations: 1024, warmup: true }],
+    ['global L1 miss, L2 hit', { space: 'global', size: 256 * 1024, stride: 128, iterations: 1024, warmup: true }],
+    ['global L1 hit', { space: 'global', size: 8192, stride: 128, iterations: 1024, warmup: true }],
+  ];
+  for (const preset of [fermi, kepler])
+    for (const [name, raw] of T5) {
+      if (preset === kepler && name === 'global L1 hit') continue;
+      it(`MEI-T5 ${preset.name} ${name}: every access agrees; a hit finds its line in the grid`, () => {
+        const { trace, geometry } = fineRun(preset, raw);
+        const warm = Math.ceil((raw.size as number) / (raw.stride as number));
+        expect(trace.start?.accesses).toBe(warm);
+        expect(trace.start?.lines).toHaveLength(geometry.setWays.reduce((a, b) => a + b, 0));
+        const r = new CacheReplay(trace, geometry);
+        expect(r.warmAccesses).toBe(warm);
+        // Before the first recorded access the grid already holds what the warm-up brought in.
+        expect(filled(r)).toBeGreaterThan(0);
+        for (let i = 0; i < trace.address.length; i++) {
+          r.seek(i + 1);
+          if (r.isHit(i)) expect(r.lineAt(trace.set[i], trace.way[i])).toBe(r.lineOf(trace.address[i]));
+        }
+        expect(r.inconsistencies).toBe(0);
+        // From an empty grid (a trace without its start state) the hits and evictions disagree.
+        const empty = new CacheReplay({ ...trace, start: undefined }, geometry);
+        empty.seek(trace.address.length);
+        expect(empty.inconsistencies).toBeGreaterThan(0);
+      });
+    }
+
+  it('the hit chases are all hits from the first access, with the array resident', () => {
+    const { trace, geometry } = fineRun(fermi, { space: 'global', size: 8192, stride: 128, iterations: 1024, warmup: true });
+    const r = new CacheReplay(trace, geometry);
+    expect(filled(r)).toBe(8192 / 128);
+    r.seek(trace.address.length);
+    expect(r.counts()).toEqual({ hits: 1024, misses: 0 });
+  });
+
+  it('Fermi policy with random victims: the recorded pass goes on from the warm-up\'s victims', () => {
+    for (const seed of [1, 7, 123]) {
+      const { trace, geometry } = fineRun(fermi, { space: 'global', size: 16 * 1024 + 128 * 8, stride: 128, iterations: 3000, warmup: true }, seed);
+      expect(trace.start!.age.every((a) => a === 0)).toBe(true); // no order kept
+      const r = new CacheReplay(trace, geometry, 500);
+      r.seek(trace.address.length);
+      expect(r.inconsistencies).toBe(0);
+      const { hits, misses } = r.counts();
+      expect(hits).toBeGreaterThan(0);
+      expect(misses).toBeGreaterThan(0);
+      // Seeking back to 0 restores the warm state, not an empty grid.
+      r.seek(0);
+      expect(filled(r)).toBe(128);
+    }
+  });
+
+  it('LRU: the warm start keeps the recency order (each miss replaces the way ranked last)', () => {
+    // Texture L1, 4 x 96 LRU: 13 KB cycled over 12 KB misses every access after the warm-up.
+    const { trace, geometry } = fineRun(fermi, { space: 'texture', size: 13 * 1024, stride: 32, iterations: 800, warmup: true });
+    // Each full set's ages run 1..96.
+    expect([...trace.start!.age.subarray(0, 96)].sort((a, b) => a - b)).toEqual(Array.from({ length: 96 }, (_, i) => i + 1));
+    const r = new CacheReplay(trace, geometry);
+    let checked = 0;
+    for (let i = 0; i < trace.address.length; i++) {
+      r.seek(i);
+      if (!r.isHit(i) && trace.evicted[i] >= 0) {
+        expect(r.order(trace.set[i])[trace.way[i]]).toBe(96);
+        checked++;
+      }
+    }
+    expect(checked).toBe(800);
+    expect(r.inconsistencies).toBe(0);
+  });
+
+  it('cold traces replay from an empty grid, as before', () => {
+    for (const raw of [T5[0][1], T5[3][1]]) {
+      const { trace, geometry } = fineRun(fermi, { ...raw, warmup: false });
+      expect(trace.start).toBeUndefined();
+      const r = new CacheReplay(trace, geometry);
+      expect(r.warmAccesses).toBe(0);
+      expect(filled(r)).toBe(0);
+      r.seek(trace.address.length);
+      expect(r.inconsistencies).toBe(0);
+    }
+    // The non-uniform initialisation makes no warm-up pass.
+    expect(fineRun(fermi, { init: 'non-uniform', warmup: true }).trace.start).toBeUndefined();
+  });
+
+  it('a start state of another size than the grid is left out (the replay starts empty)', () => {
+    const { trace, geometry } = fineRun(fermi, T5[3][1]);
+    const r = new CacheReplay(trace, { ...geometry, setWays: new Array(16).fill(4) });
+    expect(r.warmAccesses).toBe(0);
+    expect(filled(r)).toBe(0);
+  });
+});
+
 describe('address split', () => {
   it('Fermi L1 (128 B lines, 32 sets): offset bits 0-6, set bits 7-11, tag above', () => {
     const a = 0x12345;
@@ -541,6 +657,41 @@ describe('CacheView', () => {
     const err = Object.assign(new Error('no run 0000'), { code: 'not-found' });
     const w2 = await mountView(fakeLab(err));
     expect(w2.find('[data-testid="cache-missing"]').exists()).toBe(true);
+  });
+
+  it('a warm run: says the state includes the warm-up pass, starts filled and agrees throughout', async () => {
+    const raw = { space: 'global', size: 8192, stride: 128, iterations: 1024, warmup: true };
+    const params = resolveParams(pchaseFine.params, raw);
+    const t = pchaseFine.run(fermi, params, 1, () => {}).trace!;
+    const w = await mountView(fakeLab(runWith(t, { params })));
+    expect(w.find('[data-testid="cache-warm"]').text()).toContain('includes the warm-up pass');
+    expect(w.find('[data-testid="cache-warm"]').text()).toContain('64 warm-up accesses');
+    // Access 1 hits line 0, which the warm-up left in set 0.
+    expect(w.find('[data-testid="cache-outcome"]').text()).toBe('hit');
+    expect(w.find('[data-testid="cell-0-0"]').classes()).toEqual(expect.arrayContaining(['current', 'hit']));
+    expect(w.find('[data-testid="cell-0-0"]').attributes('data-line')).toBe('0');
+    await key('End');
+    expect(w.find('[data-testid="cache-pos"]').text()).toBe('1,024');
+    expect(w.find('[data-testid="cache-disagree"]').exists()).toBe(false);
+    expect(w.find('[data-testid="cache-counts"]').text()).toContain('1,024 hits, 0 misses');
+    await key('Home');
+    expect(w.find('[data-testid="cache-access"]').text()).toContain('the state the warm-up pass left');
+    expect(w.findAll('[data-testid^="cell-"][data-line]').filter((c) => c.attributes('data-line') !== '-1').length).toBeGreaterThan(0);
+  });
+
+  it('a cold run has no warm-up line', async () => {
+    const w = await mountView(fakeLab(runWith(trace)));
+    expect(w.find('[data-testid="cache-warm"]').exists()).toBe(false);
+    expect(w.find('[data-testid="cache-disagree"]').exists()).toBe(false);
+  });
+
+  it('a warm run recorded without its start state says to rerun it', async () => {
+    const params = resolveParams(pchaseFine.params, { space: 'global', size: 8192, stride: 128, iterations: 1024, warmup: true });
+    const t = pchaseFine.run(fermi, params, 1, () => {}).trace!;
+    const w = await mountView(fakeLab(runWith({ ...t, start: undefined }, { params })));
+    expect(w.find('[data-testid="cache-warm"]').exists()).toBe(false);
+    await key('End');
+    expect(w.find('[data-testid="cache-disagree"]').text()).toContain('rerun it');
   });
 
   it('the texture L1 (4 x 96) draws compact rows of 96 cells', async () => {

@@ -527,7 +527,15 @@ describe('the scorecard', () => {
       checks: [{ name: 'L2 size', target: '1.5 MB', rule: 'exactly the paper\'s value', simulated: '1 MB', deviation: 0.333, pass: false, citation: 'MEI Table 4 (L2)', note: 'the probe stops at 1 MB', kind: 'predicted' }],
       runs: [{ experiment: 'pchase-average', params: { sizeFrom: 1024 } }],
     },
-    { id: 'WONG-F10..F12', preset: 'fermi', target: 'texture L1 5 KB', simulated: 'texture L1 5 KB', pass: true, checks: [], runs: [] },
+    {
+      id: 'WONG-F10..F12',
+      preset: 'fermi',
+      target: 'texture L1 5 KB',
+      simulated: 'texture L1 5 KB',
+      pass: true,
+      checks: [{ name: 'L1 size', target: '5 KB', rule: "exactly the paper's value", simulated: '5 KB', deviation: 0, pass: true, kind: 'recovered', kindReason: 'the analyser infers the size the preset was set to' }],
+      runs: [],
+    },
   ];
 
   it('runs every row with a spinner, then shows pass/fail counts, the rows and their checks', async () => {
@@ -559,8 +567,16 @@ describe('the scorecard', () => {
     expect(w.get('[data-testid="score-passed"]').text()).toBe('2 passed');
     expect(w.get('[data-testid="score-failed"]').text()).toBe('1 failed');
     expect(w.get('[data-testid="score-failed"]').classes()).toContain('fail');
-    // The headline counts predicted checks; calibrated and specification ones are consistency.
-    expect(w.get('[data-testid="score-predicted"]').text()).toContain('Predicted checks: 0 of 1 passed (0 %)');
+    // The headline counts predicted checks; recovered ones (method checks) stand beside it, not in it;
+    // calibrated and specification ones are consistency; one sentence says what each count means.
+    expect(w.get('[data-testid="score-predicted"]').text()).toBe('Predicted checks: 0 of 1 passed (0 %)');
+    const method = w.get('[data-testid="score-recovered"]');
+    expect(method.text()).toBe('Method checks (recovered): 1 of 1 passed (100 %)');
+    expect(method.find('.kind-recovered').text()).toBe('recovered');
+    expect(w.get('[data-testid="score-predicted"]').find('[data-testid="score-recovered"]').exists()).toBe(false);
+    expect(w.get('[data-testid="score-consistency"]').text()).not.toContain('recovered');
+    const meaning = w.get('[data-testid="score-kinds-meaning"]').text();
+    for (const k of ['Predicted:', 'recovered:', 'calibrated:', 'specification:']) expect(meaning).toContain(k);
     expect(w.get('[data-testid="score-consistency"]').text()).toContain('calibrated 2 of 2');
     expect(w.get('[data-testid="score-consistency"]').text()).toContain('specification 0 of 0');
     expect(w.get('[data-testid="score-failed-detail"]').text()).toContain('1 only on known deviations, 0 with a new failure');
@@ -576,6 +592,13 @@ describe('the scorecard', () => {
     expect(trs[1]!.text()).toContain('33.3 %');
     expect(trs[2]!.text()).toContain('Figs 10–12');
     expect(trs[2]!.get('[data-testid="score-open-run"]').attributes('disabled')).toBeDefined();
+    // A recovered check shows its label and its reason.
+    await trs[2]!.get('button.expand').trigger('click');
+    const recovered = w.get('[data-testid="score-checks"]').get('[data-testid="score-kind"]');
+    expect(recovered.text()).toBe('recovered1');
+    expect(recovered.classes()).toContain('kind-recovered');
+    expect(w.get('[data-testid="score-kind-reasons"]').text()).toBe('recovered: the analyser infers the size the preset was set to');
+    await trs[2]!.get('button.expand').trigger('click');
 
     expect(w.find('[data-testid="score-checks"]').exists()).toBe(false);
     await trs[0]!.get('button.expand').trigger('click');

@@ -582,7 +582,7 @@ describe('RunView', () => {
       rows: [{ id: 'MEI-T4', paper: 'MEI', title: 'Cache structures' }],
       findings: [
         // The main process's check is what the verdict shows.
-        { key: 'cache.sizeBytes', paper: { rowIds: ['MEI-T4'], reference: ref('L1 size', 16384, 'B', 'exact', 'MEI Table 4 (Fermi L1)') }, check: { name: 'L1 size', target: '16 KB', rule: 'exactly the paper\'s value', simulated: '16 KB', deviation: 0, pass: true, kind: 'predicted' as const } },
+        { key: 'cache.sizeBytes', paper: { rowIds: ['MEI-T4'], reference: ref('L1 size', 16384, 'B', 'exact', 'MEI Table 4 (Fermi L1)') }, check: { name: 'L1 size', target: '16 KB', rule: 'exactly the paper\'s value', simulated: '16 KB', deviation: 0, pass: true, kind: 'recovered' as const, kindReason: 'the analyser infers the size the preset was set to' } },
         { key: 'cache.ways', paper: { rowIds: ['MEI-T4'], reference: ref('L1 ways', 4, '', 'exact', 'MEI Table 4 (Fermi L1 ways)') }, check: { name: 'L1 ways', target: '4', rule: 'exactly the paper\'s value', simulated: '5', deviation: 0.25, pass: false, note: 'the probe counts one way too many', kind: 'predicted' as const, context: 'the real GPU: 4 ways' } },
       ],
       unmatched: [{ rowIds: ['MEI-T4'], reference: ref('L1 line', 128, 'B', 'exact', 'MEI Table 4 (Fermi L1 line)') }],
@@ -613,8 +613,12 @@ describe('RunView', () => {
     expect(hit.find('[data-testid="finding-rule"]').text()).toBe("within 5 % of the paper's value: 110.2..121.8 cycles");
     expect(hit.find('[data-testid="finding-dev-paper"]').text()).toBe('+3.4 %');
     expect(hit.find('[data-testid="finding-verdict"] .pass').exists()).toBe(true);
-    // Each paper verdict says what it can prove: a reproduction, or consistency with the reason.
-    expect(size.find('[data-testid="finding-kind"]').text()).toBe('predicted');
+    // Each paper verdict says what it can prove: a reproduction, a method check or consistency, with the reason.
+    expect(ways.find('[data-testid="finding-kind"]').text()).toBe('predicted');
+    expect(ways.find('[data-testid="finding-kind"]').classes()).toContain('kind-predicted');
+    expect(size.find('[data-testid="finding-kind"]').text()).toBe('recovered');
+    expect(size.find('[data-testid="finding-kind"]').classes()).toContain('kind-recovered');
+    expect(size.find('[data-testid="finding-kind"]').attributes('title')).toBe('the analyser infers the size the preset was set to');
     expect(hit.find('[data-testid="finding-kind"]').text()).toBe('calibrated');
     expect(hit.find('[data-testid="finding-kind"]').attributes('title')).toBe('the preset latency was set from Table 3');
     expect(ways.find('[data-testid="finding-context"]').text()).toBe('context: the real GPU: 4 ways');

@@ -98,6 +98,31 @@ describe('bundles', () => {
     expect(there.getRun(ids[1])).toMatchObject({ status: 'failed', error: expect.stringContaining('stride') });
   });
 
+  it("carries a warm trace's start state, in format 2 and in format 1", async () => {
+    const start = { accesses: 128, lines: new Float64Array([5, -1, 7, 2 ** 33]), age: new Int32Array([1, 0, 2, 1]) };
+    const w = here.createRun(newRun({ title: 'warm' }));
+    const result = sampleResult(20);
+    result.trace = { ...result.trace!, start };
+    here.finishRun(w.id, result);
+    const other = tmp.open({ now: clock.now }, 'other.db');
+    expect(await there.importBundle((await here.exportBundle([w.id])).bytes)).toEqual({ imported: [w.id], skipped: [] });
+    expect(await other.importBundle(legacyOf(here, [w.id]))).toEqual({ imported: [w.id], skipped: [] });
+    for (const store of [there, other]) {
+      const back = store.getRun(w.id).result!.trace!.start!;
+      expect(back.accesses).toBe(128);
+      expect(bytesOf(back.lines).equals(bytesOf(start.lines))).toBe(true);
+      expect(bytesOf(back.age).equals(bytesOf(start.age))).toBe(true);
+      expect(store.getRun(w.id)).toEqual(here.getRun(w.id));
+    }
+    // Arrays of different lengths are refused, naming the start state.
+    const lines = linesOf((await here.exportBundle([w.id])).bytes);
+    const i = lines.findIndex((l) => l.startsWith('{"run"'));
+    const run = JSON.parse(lines[i]!) as { run: { result: { trace: { start: { age: string } } } } };
+    run.run.result.trace.start.age = Buffer.from(new Int32Array([1]).buffer).toString('base64');
+    lines[i] = JSON.stringify(run);
+    await expect(tmp.open({ now: clock.now }, 'third.db').importBundle(relines(lines))).rejects.toThrow(/trace start: 4 lines but 1 ages/);
+  });
+
   it('keeps imported runs immutable', async () => {
     await there.importBundle((await here.exportBundle([ids[0]])).bytes);
     expect(errorOf(() => there.endRun(ids[0], 'failed', 'x')).code).toBe('immutable');

@@ -110,6 +110,28 @@ describe('run lifecycle', () => {
     expect(() => store.finishRun(run.id, sampleResult())).not.toThrow();
   });
 
+  it("keeps a warm trace's start state (the traced structure before its first access) byte for byte", () => {
+    const run = store.createRun(newRun());
+    store.startRun(run.id);
+    const result = sampleResult();
+    const start = { accesses: 64, lines: new Float64Array([0, 32, -1, 2 ** 40, 1, -1]), age: new Int32Array([2, 1, 0, 1, 2, 0]) };
+    result.trace = { ...trace(10), start };
+    store.finishRun(run.id, result);
+    const back = store.getRun(run.id).result!.trace!.start!;
+    expect(back.accesses).toBe(64);
+    expect(back.lines).toBeInstanceOf(Float64Array);
+    expect(back.age).toBeInstanceOf(Int32Array);
+    expect(bytesOf(back.lines).equals(bytesOf(start.lines))).toBe(true);
+    expect(bytesOf(back.age).equals(bytesOf(start.age))).toBe(true);
+    expect(store.getTrace(run.id)!.start).toEqual(start);
+    // A cold trace has none; a start whose arrays differ in length is refused.
+    const cold = store.createRun(newRun());
+    store.finishRun(cold.id, sampleResult());
+    expect(store.getRun(cold.id).result!.trace!.start).toBeUndefined();
+    const bad = store.createRun(newRun());
+    expect(() => store.finishRun(bad.id, { ...sampleResult(), trace: { ...trace(10), start: { ...start, age: new Int32Array(5) } } })).toThrow(/start state has 6 lines and 5 ages/);
+  });
+
   it('refuses a trace longer than MAX_TRACE', () => {
     const run = store.createRun(newRun());
     const n = MAX_TRACE + 1;

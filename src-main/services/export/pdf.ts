@@ -362,7 +362,7 @@ class Report {
     const rowIds = cmp.rows.map((r) => r.id);
     w.paragraph(
       rowIds.length
-        ? `Paper values of ${rowIds.join(', ')} where a finding names the same quantity, with the check's rule and kind: predicted (the model produced the value from inputs that do not contain it: a reproduction), calibrated (a preset number was set from this value: consistency only) or specification (read back from preset data).`
+        ? `Paper values of ${rowIds.join(', ')} where a finding names the same quantity, with the check's rule and kind: predicted (the model produced the value from inputs that do not contain it: a reproduction), recovered (an analyser inferred from simulated timings alone what the preset was set to: a method check), calibrated (a preset number was set from this value: consistency only) or specification (read back from preset data).`
         : run.device
           ? `A run measured on a real GPU (${run.presetName}): no preset's true values and no paper's values stand beside its findings.`
           : `No reproduction row of the papers covers ${run.experiment} on the preset "${run.presetId}"; the verdicts hold the findings to the preset's true values.`,

@@ -8,7 +8,9 @@
  *              finishedAt, durationMs, tags, notes, preset, params, result } }
  *     where result's series x/y and trace arrays are byte counts; then the bytes of each array in
  *     order (series 0 x, series 0 y, ..., then the trace's address, latency, level, tlb, set, way,
- *     evicted), little-endian, as lines { "b": "<base64 of at most 1 MiB>" }
+ *     evicted), little-endian, as lines { "b": "<base64 of at most 1 MiB>" }. A trace recorded after
+ *     a warm-up pass also holds `start` { accesses, lines, age } in the run line, its two arrays as
+ *     base64 of their little-endian bytes (float64, int32; bounded by the traced structure's size).
  *   last line: { "end": true, "runCount": n, "sha256": hex } (SHA-256 of every byte before it).
  * Format 1 (read only; older apps wrote it) is gzip of one JSON envelope
  *   { "format", "version": 1, "createdAt", "app", "runCount", "sha256", "payload": "<JSON text>" }
@@ -30,10 +32,10 @@ import { z } from 'zod';
 import type { RunDetail, StoredResult, StoredSeries } from '../../contract';
 import { boundedJson, FIELDS, findHostileShape, LabError, LIMITS, PRESET_ID_PATTERN } from '../../contract';
 import type { Trace } from '../../../src-sim/experiments/types';
-import { MAX_TRACE } from '../../../src-sim/experiments/types';
+import { MAX_TRACE, MAX_TRACE_START } from '../../../src-sim/experiments/types';
 import { formatIssues, validatePreset } from '../../../src-sim/presets/validate';
 import { measuredDeviceSchema, realDeviceId, realDeviceLabel } from '../../../src-sim/cuda/run-record';
-import { decodeJson, encodeJson, fromBase64, fromBytes, toBytes } from './codec';
+import { decodeJson, decodeTraceStart, encodeJson, encodeTraceStart, fromBase64, fromBytes, toBytes } from './codec';
 
 export const BUNDLE_FORMAT = 'gpu-memory-lab.bundle';
 /** The format this app writes (it reads 1 and 2). */
@@ -121,7 +123,7 @@ function runLine(r: RunDetail): { line: string; arrays: Buffer[] } {
     };
     if (result.trace) {
       const t = result.trace;
-      const trace: Record<string, unknown> = { levelNames: t.levelNames, dropped: t.dropped };
+      const trace: Record<string, unknown> = { levelNames: t.levelNames, dropped: t.dropped, ...(t.start ? { start: encodeTraceStart(t.start) } : {}) };
       for (const [key, kind] of TRACE_ARRAYS) trace[key] = add(toBytes(t[key], kind));
       res.trace = trace;
     }
@@ -158,7 +160,7 @@ function legacyRun(r: RunDetail): Record<string, unknown> {
   };
   if (result.trace) {
     const t = result.trace;
-    const trace: Record<string, unknown> = { levelNames: t.levelNames, dropped: t.dropped };
+    const trace: Record<string, unknown> = { levelNames: t.levelNames, dropped: t.dropped, ...(t.start ? { start: encodeTraceStart(t.start) } : {}) };
     for (const [key, kind] of TRACE_ARRAYS) trace[key] = toBytes(t[key], kind).toString('base64');
     out.trace = trace;
   }
@@ -182,6 +184,9 @@ const mb = (bytes: number): string => `${Math.round(bytes / (1024 * 1024))} MB`;
 /** Any JS number, NaN and infinities included (tables and findings may hold them). */
 const anyNumber = z.custom<number>((v) => typeof v === 'number', 'must be a number');
 const shortText = FIELDS.text(2_000);
+
+/** A trace start state's array: base64 of at most MAX_TRACE_START float64s. */
+const startArray = z.string().max(Math.ceil((MAX_TRACE_START * 8) / 3) * 4);
 
 /** The schemas of a run, with arrays as `array` (format 1: base64 strings; format 2: byte counts). */
 function runSchemas<A extends z.ZodType>(array: A) {
@@ -219,6 +224,7 @@ function runSchemas<A extends z.ZodType>(array: A) {
   const traceSchema = z.strictObject({
     levelNames: z.array(shortText).max(64),
     dropped: z.int().min(0),
+    start: z.strictObject({ accesses: z.int().min(0), lines: startArray, age: startArray }).optional(),
     address: array,
     latency: array,
     level: array,
@@ -584,6 +590,7 @@ async function readRun(value: unknown, index: number, lines: LineReader): Promis
         }
         if (n > MAX_TRACE) throw new Error(`the trace has ${n} accesses, more than ${MAX_TRACE}`);
         result.trace = { ...(arrays as unknown as Omit<Trace, 'levelNames' | 'dropped'>), levelNames: t.levelNames, dropped: t.dropped };
+        if (t.start) result.trace.start = decodeTraceStart(t.start, 'trace start');
       }
     }
   } catch (err) {
@@ -667,6 +674,7 @@ function readLegacyResult(r: z.output<typeof legacy.resultSchema>): StoredResult
     }
     if (n > MAX_TRACE) throw new Error(`the trace has ${n} accesses, more than ${MAX_TRACE}`);
     out.trace = { ...(arrays as unknown as Omit<Trace, 'levelNames' | 'dropped'>), levelNames: t.levelNames, dropped: t.dropped };
+    if (t.start) out.trace.start = decodeTraceStart(t.start, 'trace start');
   }
   return out;
 }

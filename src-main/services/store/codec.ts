@@ -5,6 +5,8 @@
  * on one reads back byte-exact on another). JSON gets a reviver for the numbers JSON cannot hold
  * (NaN, ±Infinity, -0), so that tables and findings read back identical.
  */
+import type { TraceStart } from '../../../src-sim/experiments/types';
+import { MAX_TRACE_START } from '../../../src-sim/experiments/types';
 
 export type ArrayKind = 'f64' | 'i32' | 'u8';
 type ArrayOf<K extends ArrayKind> = K extends 'f64' ? Float64Array : K extends 'i32' ? Int32Array : Uint8Array;
@@ -99,4 +101,32 @@ export function decodeJson<T = unknown>(text: string): T {
 export function fromBase64(text: string, what: string): Buffer {
   if (text.length % 4 !== 0 || !/^[A-Za-z0-9+/]*={0,2}$/.test(text)) throw new Error(`${what} is not valid base64`);
   return Buffer.from(text, 'base64');
+}
+
+// ---------------------------------------------------------------------------------------------
+
+/**
+ * A trace's start state (src-sim/results.ts TraceStart) as JSON data, in the trace's metadata in the
+ * database and in a bundle's run line: its arrays as base64 of their little-endian bytes.
+ */
+export interface EncodedTraceStart {
+  accesses: number;
+  /** float64 per slot. */
+  lines: string;
+  /** int32 per slot. */
+  age: string;
+}
+
+export function encodeTraceStart(s: TraceStart): EncodedTraceStart {
+  return { accesses: s.accesses, lines: toBytes(s.lines, 'f64').toString('base64'), age: toBytes(s.age, 'i32').toString('base64') };
+}
+
+/** The start state back; throws (naming `what`) on arrays of different lengths or past MAX_TRACE_START slots. */
+export function decodeTraceStart(e: EncodedTraceStart, what: string): TraceStart {
+  const lines = fromBytes(fromBase64(e.lines, `${what} lines`), 'f64', `${what} lines`);
+  const age = fromBytes(fromBase64(e.age, `${what} age`), 'i32', `${what} age`);
+  if (lines.length !== age.length) throw new Error(`${what}: ${lines.length} lines but ${age.length} ages`);
+  if (lines.length > MAX_TRACE_START) throw new Error(`${what}: ${lines.length} slots, more than ${MAX_TRACE_START}`);
+  if (!Number.isSafeInteger(e.accesses) || e.accesses < 0) throw new Error(`${what}: accesses must be a whole number of at least 0`);
+  return { accesses: e.accesses, lines, age };
 }

@@ -31,7 +31,7 @@ import type {
 } from '../../contract';
 import { comparisonSaveArgs, FIELDS, FINISHED_STATUSES, LabError, LIMITS, runListArgs } from '../../contract';
 import type { ExperimentResult, Finding, ParamValues, Trace } from '../../../src-sim/experiments/types';
-import { MAX_TRACE } from '../../../src-sim/experiments/types';
+import { MAX_TRACE, MAX_TRACE_START } from '../../../src-sim/experiments/types';
 import { findPreset, PRESETS } from '../../../src-sim/presets';
 import type { Preset } from '../../../src-sim/presets/types';
 import { formatIssues, validatePreset } from '../../../src-sim/presets/validate';
@@ -39,7 +39,7 @@ import { SIM_VERSION } from '../../../src-sim/version';
 import { measuredDeviceSchema, realDeviceId, realDeviceLabel } from '../../../src-sim/cuda/run-record';
 import type { MeasuredDevice, RealRunRecord } from '../../../src-sim/cuda/run-record';
 import { BUNDLE_EXTENSION, readBundle, writeBundle } from './bundle';
-import { decodeJson, encodeJson, fromBytes, toBytes } from './codec';
+import { decodeJson, decodeTraceStart, encodeJson, encodeTraceStart, fromBytes, toBytes, type EncodedTraceStart } from './codec';
 import { checkHealth, damaged, damagedAdvice, isCorrupt, openDatabase } from './database';
 import type { Migration } from './schema';
 import { listSql, SUMMARY_COLUMNS } from './query';
@@ -547,7 +547,7 @@ export class RunStore {
         .sql('INSERT INTO run_traces (run_id, meta_json, accesses, address, latency, level, tlb, set_index, way, evicted) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)')
         .run(
           id,
-          encodeJson({ levelNames: t.levelNames, dropped: t.dropped }),
+          encodeJson({ levelNames: t.levelNames, dropped: t.dropped, ...(t.start ? { start: encodeTraceStart(t.start) } : {}) }),
           t.address.length,
           toBytes(t.address, 'f64'),
           toBytes(t.latency, 'f64'),
@@ -603,9 +603,10 @@ export class RunStore {
   private readTrace(id: string): Trace | null {
     const t = this.sql('SELECT * FROM run_traces WHERE run_id = ?').get(id) as Record<string, unknown> | undefined;
     if (!t) return null;
-    const meta = decodeJson<{ levelNames: string[]; dropped: number }>(t.meta_json as string);
+    const meta = decodeJson<{ levelNames: string[]; dropped: number; start?: EncodedTraceStart }>(t.meta_json as string);
     const what = (k: string) => `run ${id} trace ${k}`;
     return {
+      ...(meta.start ? { start: decodeTraceStart(meta.start, what('start')) } : {}),
       address: fromBytes(t.address as Buffer, 'f64', what('address')),
       latency: fromBytes(t.latency as Buffer, 'f64', what('latency')),
       level: fromBytes(t.level as Buffer, 'u8', what('level')),
@@ -813,6 +814,9 @@ function toStoredResult(r: ExperimentResult): StoredResult {
     ];
     for (const [k, len] of lengths) if (len !== n) throw new LabError('invalid-args', `trace ${k} has ${len} entries, address ${n}`);
     if (n > MAX_TRACE) throw new LabError('invalid-args', `the trace has ${n} accesses; at most ${MAX_TRACE} are stored`);
+    const s = t.start;
+    if (s && (s.lines.length !== s.age.length || s.lines.length > MAX_TRACE_START || !Number.isSafeInteger(s.accesses) || s.accesses < 0))
+      throw new LabError('invalid-args', `the trace's start state has ${s.lines.length} lines and ${s.age.length} ages (at most ${MAX_TRACE_START}) after ${s.accesses} accesses`);
     out.trace = t satisfies Trace;
   }
   return out;

@@ -12,6 +12,12 @@
  * preset snapshot: the first level of the space the run's parameters name (its L1 configuration
  * applied), or the L1 TLB when that space has no cache.
  *
+ * A trace recorded after an unrecorded warm-up pass (pchase-fine with `warmup`) starts with the
+ * structure already filled: the simulator then keeps the structure's state before the first
+ * recorded access in the trace (`trace.start`: per cell the line held and its place in the LRU or
+ * FIFO order, bounded by the structure's size), and the replay starts from it instead of from an
+ * empty grid. A trace without it starts empty (cold).
+ *
  * Pure: no DOM, no API. Seeking is O(checkpoint interval): the state is saved every few thousand
  * accesses (bounded memory), and a seek replays from the nearest checkpoint before it.
  */
@@ -111,7 +117,8 @@ const CHECKPOINT_BUDGET = 16 * 1024 * 1024;
 
 /**
  * Replays a trace over a grid of sets x ways. `seek(pos)` puts the grid in the state after `pos`
- * accesses (0 = empty); `current` is then the access pos - 1.
+ * accesses (0 = empty, or the trace's `start` state when it began warm); `current` is then the access
+ * pos - 1.
  */
 export class CacheReplay {
   readonly geometry: ReplayGeometry;
@@ -121,6 +128,8 @@ export class CacheReplay {
   readonly cells: number;
   /** Accesses whose outcome disagrees with the replayed state (should stay 0). */
   inconsistencies = 0;
+  /** Unrecorded accesses (a warm-up pass) that left the state the replay starts from; 0 when it starts empty. */
+  readonly warmAccesses: number;
 
   private readonly trace: Trace;
   private readonly lines: Float64Array;
@@ -148,6 +157,16 @@ export class CacheReplay {
     this.lines = new Float64Array(base).fill(-1);
     this.lastUse = new Float64Array(base).fill(-1);
     this.filledAt = new Float64Array(base).fill(-1);
+    this.warmAccesses = 0;
+    const start = trace.start;
+    if (start && start.lines.length === base && start.age.length === base) {
+      // The warm state: the lines held, and stamps below 0 (every recorded access is newer) in the
+      // order of the set's ages (newest -1). A start of another size is left out (the replay then
+      // disagrees, and says so).
+      this.lines.set(start.lines);
+      for (let c = 0; c < base; c++) if (start.lines[c] >= 0) this.lastUse[c] = this.filledAt[c] = start.age[c] > 0 ? -start.age[c] : -1;
+      this.warmAccesses = start.accesses;
+    }
     const byBudget = Math.ceil((this.length * base * CELL_BYTES) / CHECKPOINT_BUDGET);
     this.every = Math.max(1, Math.floor(checkpointEvery ?? Math.max(2048, byBudget)));
     this.checkpoints.push(this.save());

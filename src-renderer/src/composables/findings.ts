@@ -52,7 +52,7 @@ export interface PaperRef {
   pass?: boolean;
   /** Why the model is known to miss the paper's value (Reference.knownDeviation), when that check fails. */
   note?: string;
-  /** What the check can prove: predicted (a reproduction), calibrated or specification (consistency). */
+  /** What the check can prove: predicted (a reproduction), recovered (a method check), calibrated or specification (consistency). */
   kind?: CheckKind;
   kindReason?: string;
   /** A value shown for context beside the paper's, never judged (a real-GPU figure). */

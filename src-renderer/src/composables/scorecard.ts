@@ -33,7 +33,10 @@ export interface ScoreSummary {
   known: number;
   newFailures: number;
   unexpectedPasses: number;
-  /** Checks passed of counted per kind: the headline counts the predicted ones. */
+  /**
+   * Checks passed of counted per kind: the headline counts the predicted ones, the recovered ones (method
+   * checks) stand beside it, calibrated and specification ones below it as consistency.
+   */
   totals: KindTotals;
 }
 
