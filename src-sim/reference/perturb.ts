@@ -90,18 +90,21 @@ export function presetKnobs(preset: Preset): Knob[] {
 
 const isPow2 = (n: number): boolean => Number.isInteger(n) && n > 0 && Number.isInteger(Math.log2(n));
 
-/** The values to try for `v` scaled by `f`, nearest first: the scaled value, rounded, then the next power of two that way. */
+/** The values to try for `v` scaled by `f`, nearest first: a power of two's neighbour that way; else the scaled value, rounded, then one step that way. */
 function candidates(v: number, f: number): number[] {
   const scaled = v * f;
   const out: number[] = [];
   const push = (x: number): void => {
     if (Number.isFinite(x) && x !== v && x > 0 && !out.includes(x)) out.push(x);
   };
-  if (Number.isInteger(v)) {
+  if (isPow2(v) && v >= 2) {
+    // Counts and sizes that are powers of two (banks, sets, lines, pages) stay powers of two: the
+    // next one that way is the nearest value the hardware (and the analysers' model of it) has.
+    push(f > 1 ? v * 2 : v / 2);
+  } else if (Number.isInteger(v)) {
     push(Math.round(scaled));
     push(f > 1 ? Math.ceil(scaled) : Math.floor(scaled));
     push(f > 1 ? v + 1 : v - 1);
-    if (isPow2(v)) push(f > 1 ? v * 2 : v / 2);
   } else push(scaled);
   return out;
 }
@@ -240,6 +243,8 @@ export interface CheckPerturbation {
   moved: boolean;
   /** The kind the perturbation supports: 'predicted' only where no number determines the value. */
   derived: CheckKind;
+  /** Every perturbed run's value of the check. */
+  effects: KnobEffect[];
 }
 
 export interface PerturbOptions {
@@ -336,6 +341,7 @@ export function perturbRow(row: ReproductionRow, preset: Preset, opts: PerturbOp
       untried,
       moved,
       derived,
+      effects: es,
     };
   });
 }

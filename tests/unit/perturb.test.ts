@@ -30,13 +30,22 @@ describe('the numbers a perturbation scales', () => {
     const p = fermi();
     const sets = presetKnobs(p).find((k) => k.path === 'spaces.global.levels.0.geometry.sets')!;
     const up = perturb(p, sets, 1.25)!;
-    expect(up.value).toBe(40);
-    expect(up.preset.spaces.global.levels[0].geometry.sets).toBe(40);
-    expect(up.preset.spaces.global.levels[0].sizeBytes).toBe(40 * 4 * 128);
+    // 32 sets is a power of two: the nearest such count up is 64.
+    expect(up.value).toBe(64);
+    expect(up.preset.spaces.global.levels[0].geometry.sets).toBe(64);
+    expect(up.preset.spaces.global.levels[0].sizeBytes).toBe(64 * 4 * 128);
+    // The on-chip memory grows to hold the larger L1 beside the unchanged shared memory.
+    expect(up.preset.shared.sizeBytes).toBe(p.shared.sizeBytes);
+    expect(up.preset.shared.onChipBytes).toBeGreaterThanOrEqual(up.preset.shared.sizeBytes + 64 * 4 * 128);
+    // A power of two halves at 0.8; a count that is none scales to the nearest integer (15 SMs x 1.25: 19).
+    const ways = presetKnobs(p).find((k) => k.path === 'spaces.global.levels.0.geometry.ways')!;
+    expect(perturb(p, ways, 0.8)!.value).toBe(2);
+    const smsT = presetKnobs(findPreset('fermi480')!).find((k) => k.path === 'chip.sms')!;
+    expect(perturb(findPreset('fermi480')!, smsT, 1.25)!.value).toBe(19);
     expect(validatePreset(up.preset).ok).toBe(true);
     // The original is untouched.
     expect(p.spaces.global.levels[0].geometry.sets).toBe(32);
-    // A line size must stay a power of two: 128 B x 1.25 is not one, so the next one up.
+    // A line size stays a power of two.
     const line = presetKnobs(p).find((k) => k.path === 'spaces.global.levels.0.geometry.lineBytes')!;
     expect(perturb(p, line, 1.25)!.value).toBe(256);
     expect(perturb(p, line, 0.8)!.value).toBe(64);
