@@ -31,6 +31,8 @@ const TIED: Record<string, string[]> = {
   'chip.coreClockMHz': ['timing.clocks.coreMHz'],
 };
 const TIED_TO = new Set(Object.values(TIED).flat());
+/** A bank row is the banks' width side by side: every mode's row of words scales with the bank count. */
+const SCALED_WITH_BANKS = /^shared\.modes\.[^.]+\.rowWords$/;
 
 function split(path: string): (string | number)[] {
   return path.split('.').map((s) => (/^\d+$/.test(s) ? Number(s) : s));
@@ -64,14 +66,15 @@ export function provenanceOf(preset: Preset, path: string): string {
 
 /**
  * Every number of a preset that a perturbation may scale: numeric leaves other than zero, less the
- * provenance, the numbers tied to another (timing.sms follows chip.sms) and a cache level's
- * `sizeBytes`, which is sets x ways x line and changes with them.
+ * provenance, the numbers tied to another (timing.sms follows chip.sms, a bank mode's row of words
+ * scales with the bank count) and a cache level's `sizeBytes`, which is sets x ways x line and
+ * changes with them.
  */
 export function presetKnobs(preset: Preset): Knob[] {
   const out: Knob[] = [];
   const walk = (o: unknown, path: string): void => {
     if (typeof o === 'number') {
-      if (o !== 0 && Number.isFinite(o) && !TIED_TO.has(path)) out.push({ path, value: o, provenance: provenanceOf(preset, path) });
+      if (o !== 0 && Number.isFinite(o) && !TIED_TO.has(path) && !SCALED_WITH_BANKS.test(path)) out.push({ path, value: o, provenance: provenanceOf(preset, path) });
       return;
     }
     if (Array.isArray(o)) return o.forEach((v, i) => walk(v, path ? `${path}.${i}` : String(i)));
@@ -156,6 +159,7 @@ export function perturb(preset: Preset, knob: Knob, factor: number): Perturbed |
     const copy = JSON.parse(JSON.stringify(preset)) as Preset;
     setAt(copy, knob.path, value);
     for (const t of TIED[knob.path] ?? []) if (getAt(copy, t) !== undefined) setAt(copy, t, value);
+    if (knob.path === 'shared.banks') for (const m of Object.values(copy.shared.modes)) m.rowWords = Math.round((m.rowWords * value) / knob.value);
     resize(copy);
     fitOnChip(copy);
     const v = validatePreset(copy);
@@ -251,97 +255,135 @@ export interface PerturbOptions {
   seed?: number;
   /** Numbers not sharing a check's citation to sample at random (seeded); all of them where undefined. */
   sample?: number;
-  /** Restrict to numbers sharing a check's citation, plus those whose path matches (the caps). */
-  citedOnly?: RegExp;
+  /**
+   * Time the sample may take, in milliseconds of perturbed runs as the unperturbed one timed them:
+   * the sample grows past `sample` to every number read where that fits (cheap rows try them all).
+   */
+  budgetMs?: number;
+  /** Only the numbers sharing a check's citation, plus those whose path matches (the caps): no sample of the rest. */
+  citedAndCaps?: RegExp;
+  /** Exactly these numbers (the costliest rows: their caps alone). */
+  only?: string[];
+  /** Whether to record the numbers the rows read through a proxy (slow on the timing tier, which reads them all); default true. */
+  recordReads?: boolean;
   /** Told before each perturbed run. */
   onRun?: (done: number, total: number, what: string) => void;
 }
 
-/**
- * Perturbs `row` on `preset`: every number its experiments read whose provenance shares a source
- * with one of its predicted or recovered checks' citations, plus a seeded sample of the rest, each
- * at both factors; returns each such check's effects and derived kind.
- */
+/** `perturbRows` for one row. */
 export function perturbRow(row: ReproductionRow, preset: Preset, opts: PerturbOptions = {}): CheckPerturbation[] {
+  return perturbRows([row], preset, opts);
+}
+
+/**
+ * Perturbs `rows` on `preset`: every number their experiments read whose provenance shares a source
+ * with one of their predicted or recovered checks' citations, plus a seeded sample of the rest (or
+ * what `citedAndCaps` / `only` say), each at both factors; returns each such check's effects and
+ * derived kind. Rows that share runs are given the same perturbed preset one after another, so a
+ * run they share is simulated once (src-sim/reference/row-runs.ts keeps it).
+ */
+export function perturbRows(rows: readonly ReproductionRow[], preset: Preset, opts: PerturbOptions = {}): CheckPerturbation[] {
   const seed = opts.seed ?? 1;
-  const refs = row.references(preset);
-  const judged = refs.filter((r) => ['predicted', 'recovered'].includes(kindOf(r, row.kind).kind));
-  if (!judged.length) return [];
-  const { result: base, paths } = numbersRead(preset, (p) => row.measure(p, seed).measured);
-  const cited = new Set<string>();
-  for (const r of judged) for (const s of sources(r.citation)) cited.add(s);
-  const knobs = presetKnobs(preset).filter((k) => paths.has(k.path));
-  const sharing = (k: Knob): boolean => [...sources(k.provenance)].some((s) => cited.has(s));
-  const first = knobs.filter((k) => sharing(k) || (opts.citedOnly?.test(k.path) ?? false));
-  let rest = opts.citedOnly ? [] : knobs.filter((k) => !first.includes(k));
-  if (opts.sample !== undefined && rest.length > opts.sample) {
-    const rng = new Rng(seed * 7919 + [...row.id].reduce((h, c) => (h * 31 + c.charCodeAt(0)) >>> 0, 0));
-    rest = [...rest];
-    for (let i = rest.length - 1; i > 0; i--) {
-      const j = Math.floor(rng.next() * (i + 1));
-      [rest[i], rest[j]] = [rest[j], rest[i]];
+  const judgedOf = rows.map((row) => ({ row, refs: row.references(preset).filter((r) => ['predicted', 'recovered'].includes(kindOf(r, row.kind).kind)) })).filter((x) => x.refs.length);
+  if (!judgedOf.length) return [];
+  const paths = new Set<string>();
+  const base = new Map<string, Record<string, number | string>>();
+  const started = Date.now();
+  for (const { row } of judgedOf) {
+    if (opts.recordReads === false) base.set(row.id, row.measure(preset, seed).measured);
+    else {
+      const r = numbersRead(preset, (p) => row.measure(p, seed).measured);
+      base.set(row.id, r.result);
+      for (const x of r.paths) paths.add(x);
     }
-    rest = rest.slice(0, opts.sample);
   }
-  const chosen = [...first, ...rest];
-  const effects = new Map<string, KnobEffect[]>(judged.map((r) => [r.name, []]));
+  const cited = new Set<string>();
+  for (const { refs } of judgedOf) for (const r of refs) for (const x of sources(r.citation)) cited.add(x);
+  const knobs = presetKnobs(preset).filter((k) => opts.recordReads === false || paths.has(k.path));
+  const sharing = (k: Knob): boolean => [...sources(k.provenance)].some((x) => cited.has(x));
+  let chosen: Knob[];
+  if (opts.only) chosen = knobs.filter((k) => opts.only!.includes(k.path));
+  else {
+    const first = knobs.filter((k) => sharing(k) || (opts.citedAndCaps?.test(k.path) ?? false));
+    let rest = opts.citedAndCaps ? [] : knobs.filter((k) => !first.includes(k));
+    const baseMs = Math.max(1, Date.now() - started);
+    const affordable = opts.budgetMs !== undefined ? Math.floor(opts.budgetMs / (baseMs * FACTORS.length)) : 0;
+    const sample = opts.sample === undefined ? undefined : Math.max(opts.sample, affordable);
+    if (sample !== undefined && rest.length > sample) {
+      const rng = new Rng(seed * 7919 + [...rows.map((r) => r.id).join()].reduce((h, c) => (h * 31 + c.charCodeAt(0)) >>> 0, 0));
+      rest = [...rest];
+      for (let i = rest.length - 1; i > 0; i--) {
+        const j = Math.floor(rng.next() * (i + 1));
+        [rest[i], rest[j]] = [rest[j], rest[i]];
+      }
+      rest = rest.slice(0, sample);
+    }
+    chosen = [...first, ...rest];
+  }
+  const key = (rowId: string, name: string): string => `${rowId}\u0000${name}`;
+  const effects = new Map<string, KnobEffect[]>();
+  for (const { row, refs } of judgedOf) for (const r of refs) effects.set(key(row.id, r.name), []);
   const total = chosen.length * FACTORS.length;
   let done = 0;
   for (const k of chosen)
     for (const f of FACTORS) {
-      opts.onRun?.(done++, total, `${row.id} on ${preset.id}: ${k.path} x${f}`);
+      opts.onRun?.(done++, total, `${rows.map((r) => r.id).join(', ')} on ${preset.id}: ${k.path} x${f}`);
       const p = perturb(preset, k, f);
-      let measured: Record<string, number | string> | undefined;
-      if (p)
-        try {
-          measured = row.measure(p.preset, seed).measured;
-        } catch {
-          measured = undefined;
+      for (const { row, refs } of judgedOf) {
+        let measured: Record<string, number | string> | undefined;
+        if (p)
+          try {
+            measured = row.measure(p.preset, seed).measured;
+          } catch {
+            measured = undefined;
+          }
+        const b = base.get(row.id)!;
+        for (const r of refs) {
+          const m = p ? (measured ? measured[r.name] : 'error') : undefined;
+          const fl = p !== undefined && measured !== undefined && follows(b[r.name], measured[r.name], k.value, p.value, followTolerance(r));
+          effects.get(key(row.id, r.name))!.push({ path: k.path, provenance: k.provenance, factor: f, ...(p ? { value: p.value } : {}), ...(m !== undefined ? { measured: m } : {}), follows: fl });
         }
-      for (const r of judged) {
-        const m = p ? (measured ? measured[r.name] : 'error') : undefined;
-        const fl = p !== undefined && measured !== undefined && follows(base[r.name], measured[r.name], k.value, p.value, followTolerance(r));
-        effects.get(r.name)!.push({ path: k.path, provenance: k.provenance, factor: f, ...(p ? { value: p.value } : {}), ...(m !== undefined ? { measured: m } : {}), follows: fl });
       }
     }
-  return judged.map((r) => {
-    const es = effects.get(r.name)!;
-    const byPath = new Map<string, KnobEffect[]>();
-    for (const e of es) byPath.set(e.path, [...(byPath.get(e.path) ?? []), e]);
-    const determinedBy: string[] = [];
-    let untried = 0;
-    for (const [path, list] of byPath) {
-      const valid = list.filter((e) => e.value !== undefined && e.measured !== 'error');
-      if (!valid.length) untried++;
-      else if (valid.every((e) => e.follows)) determinedBy.push(path);
+  return judgedOf.flatMap(({ row, refs }) => refs.map((r) => judge(row, preset, r, base.get(row.id)![r.name], effects.get(key(row.id, r.name))!)));
+}
+
+/** What one check's effects say: the numbers that determine it, and the kind that leaves it. */
+function judge(row: ReproductionRow, preset: Preset, r: Reference, baseline: number | string | undefined, es: KnobEffect[]): CheckPerturbation {
+  const byPath = new Map<string, KnobEffect[]>();
+  for (const e of es) byPath.set(e.path, [...(byPath.get(e.path) ?? []), e]);
+  const determinedBy: string[] = [];
+  let untried = 0;
+  const valid = (list: KnobEffect[]): KnobEffect[] => list.filter((e) => e.value !== undefined && e.measured !== 'error');
+  for (const [path, list] of byPath) {
+    const v = valid(list);
+    if (!v.length) untried++;
+    else if (v.every((e) => e.follows)) determinedBy.push(path);
+  }
+  const changes = (e: KnobEffect): boolean => e.measured !== undefined && e.measured !== 'error' && String(e.measured) !== String(baseline);
+  // A word (a verdict, a list) is determined by a number when it changes with that number at every
+  // factor and with no other number tried: it reads that one number back, in other words.
+  if (!determinedBy.length && typeof baseline === 'string') {
+    const movers = [...byPath].filter(([, list]) => list.some(changes));
+    if (movers.length === 1) {
+      const [path, list] = movers[0];
+      const v = valid(list);
+      if (v.length && v.every(changes)) determinedBy.push(path);
     }
-    // A word (a verdict, a list) is determined by a number when it changes with that number at every
-    // factor and with no other number tried: it reads that one number back, in other words.
-    if (!determinedBy.length && typeof base[r.name] === 'string') {
-      const changes = (e: KnobEffect): boolean => e.measured !== undefined && e.measured !== 'error' && String(e.measured) !== String(base[r.name]);
-      const movers = [...byPath].filter(([, list]) => list.some(changes));
-      if (movers.length === 1) {
-        const [path, list] = movers[0];
-        const valid = list.filter((e) => e.value !== undefined && e.measured !== 'error');
-        if (valid.length && valid.every(changes)) determinedBy.push(path);
-      }
-    }
-    const declared = kindOf(r, row.kind).kind;
-    const moved = es.some((e) => e.measured !== undefined && e.measured !== 'error' && String(e.measured) !== String(base[r.name]));
-    const derived: CheckKind = determinedBy.length ? (declared === 'predicted' ? 'recovered' : declared) : declared;
-    return {
-      row: row.id,
-      preset: preset.id,
-      check: r.name,
-      citation: r.citation,
-      declared,
-      baseline: base[r.name],
-      determinedBy,
-      tried: byPath.size - untried,
-      untried,
-      moved,
-      derived,
-      effects: es,
-    };
-  });
+  }
+  const declared = kindOf(r, row.kind).kind;
+  return {
+    row: row.id,
+    preset: preset.id,
+    check: r.name,
+    citation: r.citation,
+    declared,
+    baseline,
+    determinedBy,
+    tried: byPath.size - untried,
+    untried,
+    moved: es.some(changes),
+    derived: determinedBy.length ? (declared === 'predicted' ? 'recovered' : declared) : declared,
+    effects: es,
+  };
 }
