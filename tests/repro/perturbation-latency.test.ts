@@ -1,7 +1,8 @@
 /**
  * Kinds proven by perturbation, the latency tier and the modern presets (MEI, WONG, JIA18, JIA19,
  * ABD22, LUO24, H100): each row alone on each preset its paper measured, with every number its
- * experiments read whose provenance shares a check's citation and a seeded sample of 12 others.
+ * experiments read whose provenance shares a check's citation, and the others it reads where their
+ * runs fit in 30 s (a seeded sample of at least 12 where they do not).
  */
 import { describe } from 'vitest';
 import { REPRODUCTION_ROWS } from '../../src-sim/reference';
