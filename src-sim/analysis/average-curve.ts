@@ -1274,8 +1274,10 @@ function pushVerdict<T extends number | string>(out: Finding[], key: string, lab
 
 // ---- The staircase reading (no LRU fits) ----------------------------------------------------------------
 
-/** A staircase's step (a line) or its rise (a way) is read only when it spans at least this many size steps. */
+/** A staircase's step (a line) is read only when it spans at least this many size steps: one or two are not resolved. */
 const STAIR_POINTS = 3;
+/** A staircase's rise (one way) is read only when it spans at least this many size steps (its width is known to one). */
+const WAY_POINTS = 4;
 /** A staircase's plateau spreads (scatter or drift) over at most this share of the step height beside it. */
 const STAIR_QUIET = 0.25;
 /** Steps stand this many noise deviations of a difference out of the plateaus' own noise (analyseCurve's default). */
@@ -1323,6 +1325,48 @@ function unquietPlateau(a: CurveAnalysis, i: number): string {
   return '';
 }
 
+/** Leading steps of a rise that sit one spacing apart (to half a size step): its staircase proper. */
+function regularPrefix(a: CurveAnalysis, r: Ramp): number {
+  if (r.steps.length < 2) return r.steps.length;
+  const g = a.x[r.steps[1]] - a.x[r.steps[0]];
+  let j = 2;
+  while (j < r.steps.length && Math.abs(a.x[r.steps[j]] - a.x[r.steps[j - 1]] - g) <= a.dx / 2) j++;
+  return j;
+}
+
+/**
+ * Why the curve past rise i is too noisy for the rise's steps to be read, or '': the plateau after it
+ * (see unquietPlateau) when the rise is one staircase; else (a last rise that no quiet stretch follows,
+ * or one whose later steps break its spacing) the stretch past its evenly spaced steps up to the next
+ * rise, which must be quiet as a plateau is when the rise is even (scatter and noise) and, when it is
+ * not, have noise (the plain spread of its differences) its even steps stand out of: noise there can
+ * pass for steps, or for the falls of a cache that is not LRU.
+ */
+function unquietAfter(a: CurveAnalysis, i: number, quiet: string[]): string {
+  const r = a.ramps[i];
+  const P = regularPrefix(a, r);
+  if (P === r.steps.length && i + 1 < a.plateaus.length) return quiet[i + 1];
+  const from = r.steps[P - 1] + 1;
+  const to = i + 1 < a.ramps.length ? a.ramps[i + 1].steps[0] : a.x.length - 1;
+  if (to - from + 1 < 3) return '';
+  const ys = a.y.subarray(from, to + 1);
+  const step = median(r.rises.slice(0, P));
+  const where = `the curve past the rise at ${r.sizeBytes} B${P < r.steps.length ? `'s ${P} evenly spaced steps` : ''} (N = ${a.x[from]}..${a.x[to]} B)`;
+  if (P === r.steps.length) {
+    const med = median(ys);
+    const scatter = 1.4826 * median(ys.map((v) => Math.abs(v - med)));
+    if (scatter > STAIR_QUIET * step) return `${where} scatters by ${cyc(scatter)} cycles, comparable to the rise's ${cyc(step)}-cycle steps: no plateau follows, and noise may pass for steps`;
+  }
+  // Past steps that break the spacing no sawtooth is expected: the plain spread of the differences
+  // counts (a robust one would pass over half the points being noise).
+  let ss = 0;
+  for (let j = 1; j < ys.length; j++) ss += (ys[j] - ys[j - 1]) ** 2;
+  const rms = P < r.steps.length ? Math.sqrt(ss / (ys.length - 1) / 2) : 0;
+  const sigma = Math.max(a.noise, noiseSigma(ys), rms);
+  if (!(step > STAIR_SIGMAS * Math.SQRT2 * sigma)) return `the rise's ${cyc(step)}-cycle steps do not stand out of the noise of ${where} (${cyc(sigma)} cycles a point): noise there may pass for steps or falls`;
+  return '';
+}
+
 /** What the sweep resolves of one rise: '' or why not, for its step spacing (the line) and its width (one way). */
 interface StairResolution {
   /** Steps further apart than the size step: a line is candidate (as analyseCurve reads it). */
@@ -1344,13 +1388,16 @@ function stairResolution(a: CurveAnalysis, r: Ramp, stride: number): StairResolu
   const fineWay = pow2Below(r.widthBytes / 8);
   const wayWindow = `over N = ${sizeText(Math.max(fineWay, r.sizeBytes - r.widthBytes))}..${sizeText(r.sizeBytes + 2 * r.widthBytes)}`;
   // The size step must be one across the rise (and a point either side): else its steps' spacing is the sweep's.
+  let lo = Infinity;
+  let hi = 0;
   for (let i = Math.max(0, first - 1); i + 1 < n && i <= last + 1; i++) {
-    const gap = x[i + 1] - x[i];
-    if (Math.abs(gap - dx) > 1e-9 * dx) {
-      out.line = out.way = `the size step is not uniform across the rise at ${r.sizeBytes} B (${fmt(gap)} B at ${x[i]} B against ${fmt(dx)} B elsewhere)`;
-      out.lineNext = out.wayNext = `a sweep of one size step across the rise, ${wayWindow}`;
-      return out;
-    }
+    lo = Math.min(lo, x[i + 1] - x[i]);
+    hi = Math.max(hi, x[i + 1] - x[i]);
+  }
+  if (hi - lo > 1e-9 * hi || Math.abs(hi - dx) > 1e-9 * hi) {
+    out.line = out.way = `the size step is not one across the rise at ${r.sizeBytes} B (${fmt(lo)}..${fmt(hi)} B): the steps' spacing and the rise's width are the sweep's`;
+    out.lineNext = out.wayNext = `a sweep of one size step across the rise, ${wayWindow}`;
+    return out;
   }
   const q = r.spacing / dx;
   if (Math.abs(q - Math.round(q)) > 1e-6) {
@@ -1363,7 +1410,7 @@ function stairResolution(a: CurveAnalysis, r: Ramp, stride: number): StairResolu
     out.lineNext = `a sweep with a finer size step (at most ${sizeText(fineLine)})`;
   }
   const spans = r.widthBytes / dx;
-  if (spans < STAIR_POINTS) {
+  if (spans < WAY_POINTS) {
     out.way = `the rise lies within ${fmt(spans)} size step(s) of ${sizeText(dx)}, too few to resolve its width (one way)`;
     out.wayNext = `a size step of at most ${sizeText(fineWay)} ${wayWindow}`;
   }
@@ -1385,6 +1432,22 @@ function unresolvedWays(a: CurveAnalysis, r: Ramp): string {
   return `with the size and the rise's width (one way) each known to a size step of ${sizeText(dx)}, ${from}..${to} ways fit`;
 }
 
+/**
+ * Why a rise read as no staircase may be the sweep's doing, or '': its steps sit k or k + 1 size steps
+ * apart (as the steps of a spacing the size step does not divide do) and the curve never falls between
+ * them by more than half a step (analyseCurve's test), so only the uneven spacing made it irregular.
+ */
+function aliasedSteps(a: CurveAnalysis, r: Ramp): string {
+  if (r.steps.length < 3 || !(a.dx > 0)) return '';
+  const gaps = r.steps.slice(1).map((s, j) => Math.round((a.x[s] - a.x[r.steps[j]]) / a.dx));
+  const lo = Math.min(...gaps);
+  const hi = Math.max(...gaps);
+  if (hi - lo !== 1) return '';
+  const step = median(r.rises);
+  for (let i = r.steps[0]; i < r.steps[r.steps.length - 1]; i++) if (a.y[i] - a.y[i + 1] > 0.5 * step + a.threshold) return '';
+  return `the steps of the rise at ${r.sizeBytes} B are ${lo} or ${hi} size steps of ${fmt(a.dx)} B apart, as those of a spacing the size step does not divide are, and the curve does not fall between them`;
+}
+
 /** The rise of `other` that sits where r does (within `tol`), or undefined; `nearest` is the closest one. */
 function matchRise(other: CurveAnalysis, r: Ramp, tol: number): { same?: Ramp; nearest?: Ramp } {
   let nearest: Ramp | undefined;
@@ -1400,7 +1463,7 @@ function matchRise(other: CurveAnalysis, r: Ramp, tol: number): { same?: Ramp; n
  * assumes, and is "cannot tell" with the reason and what to sweep next where that does not hold:
  *  - the sweep resolves the steps: a line is read from steps at least STAIR_POINTS size steps apart and
  *    a whole number of them, over a uniform size step; a way (and the ways) from a rise at least
- *    STAIR_POINTS size steps wide; the ways only when every ratio the size and width allow (each known
+ *    WAY_POINTS size steps wide; the ways only when every ratio the size and width allow (each known
  *    to a size step) rounds to one;
  *  - quiet plateaus: each plateau beside a rise is flat to within STAIR_QUIET of the step height and the
  *    steps stand out of its own noise (see unquietPlateau); else the plateau's latency, the rises beside
@@ -1416,11 +1479,12 @@ export function staircaseFindings(a: CurveAnalysis, stride: number, label: strin
   const secondName = second ? `the second sweep (size step ${sizeText(second.dx)} from ${sizeText(second.x[0] ?? 0)})` : '';
   const moveNext = 'a finer size step, and sweeps at more size offsets or strides';
   const quiet = a.plateaus.map((_, i) => unquietPlateau(a, i));
+  const afters = a.ramps.map((_, i) => unquietAfter(a, i, quiet));
   const matches = a.ramps.map((r) => (second ? matchRise(second, r, tol) : undefined));
   // Levels: every plateau quiet, and (with a second curve) as many rises there, each at the same size.
-  const noisy = quiet.findIndex((w) => w !== '');
+  const noisy = [...quiet, ...afters].find((w) => w !== '');
   const moved = matches.findIndex((m) => m !== undefined && !m.same);
-  if (noisy >= 0) out.push(cannotTell(`${label}.levels`, `${label}: cache levels seen`, `${quiet[noisy]}, so a rise may hide in it`, 'more passes (less noise) or a finer size step over the plateau'));
+  if (noisy) out.push(cannotTell(`${label}.levels`, `${label}: cache levels seen`, `${noisy}, so a rise may hide in it`, 'more passes (less noise) or a finer size step over the plateau'));
   else if (second && second.ramps.length !== a.ramps.length)
     out.push(cannotTell(`${label}.levels`, `${label}: cache levels seen`, `this curve rises ${a.ramps.length} time(s), ${secondName} ${second.ramps.length}: a rise moves with the sweep`, moveNext));
   else if (moved >= 0) out.push(cannotTell(`${label}.levels`, `${label}: cache levels seen`, `the rise at ${a.ramps[moved].sizeBytes} B does not show at that size in ${secondName}`, moveNext));
@@ -1444,18 +1508,21 @@ export function staircaseFindings(a: CurveAnalysis, stride: number, label: strin
     const k = `${label}.level${i + 1}`;
     const lv = `${label}: level ${i + 1}`;
     // The rise itself: quiet plateaus either side, and not moved by the second sweep.
+    // The size needs the plateau before the rise; its steps, width and line the stretch after it too.
     const m = matches[i];
-    const beside = quiet[i] || quiet[i + 1] || '';
-    const rise =
-      beside ||
-      (m && !m.same
+    const movedWhy =
+      m && !m.same
         ? m.nearest
           ? `the rise at ${r.sizeBytes} B is at ${m.nearest.sizeBytes} B in ${secondName}, more than a size step (${sizeText(tol)}) away: the sweep moves it, so it is no cache's size`
           : `${secondName} shows no rise near ${r.sizeBytes} B: the sweep moves it, so it is no cache's size`
-        : '');
-    const riseNext = beside ? 'more passes (less noise), or a sweep that resolves the steps' : moveNext;
+        : '';
+    const after = afters[i];
+    const sizeWhy = quiet[i] || movedWhy;
+    const sizeNext = quiet[i] ? 'more passes (less noise), or a sweep that resolves the steps' : moveNext;
+    const rise = quiet[i] || after || movedWhy;
+    const riseNext = quiet[i] || after ? 'more passes (less noise), or a sweep that resolves the steps' : moveNext;
     const same = m?.same;
-    if (rise) out.push(cannotTell(`${k}.sizeBytes`, `${lv} size`, rise, riseNext));
+    if (sizeWhy) out.push(cannotTell(`${k}.sizeBytes`, `${lv} size`, sizeWhy, sizeNext));
     else
       out.push({
         key: `${k}.sizeBytes`,
@@ -1466,10 +1533,11 @@ export function staircaseFindings(a: CurveAnalysis, stride: number, label: strin
       });
     if (rise) out.push(cannotTell(`${k}.steps`, `${lv} steps in the rise`, rise, riseNext));
     else out.push(stepsFinding(k, lv, r));
+    const aliased = r.regular ? '' : aliasedSteps(a, r);
     if (!r.regular)
       out.push(
-        rise
-          ? cannotTell(`${k}.regular`, `${lv} rises like an LRU cache`, rise, riseNext)
+        rise || aliased
+          ? cannotTell(`${k}.regular`, `${lv} rises like an LRU cache`, rise || aliased, rise ? riseNext : `a size step that divides the steps' spacing (a power of two, at most ${sizeText(pow2Below(r.spacing / 4))})`)
           : {
               key: `${k}.regular`,
               label: `${lv} rises like an LRU cache`,
