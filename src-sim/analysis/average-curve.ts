@@ -26,8 +26,9 @@ import { cannotTell } from './cannot-tell';
  * analyseCurve finds the plateaus and rises; the findings come from readCurve (below), which checks
  * each of WONG's readings on the curve (LRU geometries fitted to the rise, flat plateaus, the noise)
  * and says "cannot tell" with the reason where they do not hold. readHierarchy combines the curves of
- * several strides. The staircase numbers above are kept for callers that read curves no data chase
- * makes (staircaseFindings).
+ * several strides. The staircase numbers above are read directly for curves no data chase makes
+ * (staircaseFindings), each checked for what it assumes (steps the sweep resolves, quiet plateaus,
+ * rises a second sweep does not move) and "cannot tell" where that fails.
  */
 
 /** A flat stretch of the curve: one latency level. */
@@ -1271,82 +1272,308 @@ function pushVerdict<T extends number | string>(out: Finding[], key: string, lab
   else if (v.reason !== 'not read') out.push(cannotTell(key, label, v.reason, v.next));
 }
 
+// ---- The staircase reading (no LRU fits) ----------------------------------------------------------------
+
+/** A staircase's step (a line) is read only when it spans at least this many size steps: one or two are not resolved. */
+const STAIR_POINTS = 3;
+/** A staircase's rise (one way) is read only when it spans at least this many size steps (its width is known to one). */
+const WAY_POINTS = 4;
+/** A staircase's plateau spreads (scatter or drift) over at most this share of the step height beside it. */
+const STAIR_QUIET = 0.25;
+/** Steps stand this many noise deviations of a difference out of the plateaus' own noise (analyseCurve's default). */
+const STAIR_SIGMAS = 4;
+
+/** Options of staircaseFindings. */
+export interface StaircaseOptions {
+  /**
+   * The same code or array swept at another stride or size offset (the sizes shifted, or another size
+   * step). A cache's rises do not move with either: a rise this curve does not show within the coarser
+   * size step is read from neither, and a line or way the two curves resolve differently is not read.
+   */
+  second?: CurveAnalysis;
+}
+
+/** Largest power of two at most v (at least 1). */
+const pow2Below = (v: number): number => 2 ** Math.max(0, Math.floor(Math.log2(Math.max(1, v))));
+
+/** A latency in cycles, to three significant digits. */
+const cyc = (v: number): string => (Number.isInteger(v) ? String(v) : String(Number(v.toPrecision(3))));
+
 /**
- * WONG's staircase reading, unchecked: the regions' way size, ways and line size as the staircase
- * shows them. For curves that are no cyclic chase of a data array (instruction fetch with prefetching),
- * where the LRU fits of readCurve do not apply; the experiment that asks for it says so in its notes.
+ * Why plateau i is no quiet plateau of a staircase, or '' when it is one: at least three points whose
+ * scatter about their median (robust) and drift (median of the last third against the first) stay
+ * under STAIR_QUIET of the smallest step height beside it, and whose own noise (noiseSigma of its
+ * points, or the curve's where larger) the steps stand out of. The sub-line sawtooth of WONG Fig 4
+ * (rises of 1/(a+1) of a step) stays well under that.
  */
-export function staircaseFindings(a: CurveAnalysis, stride: number, label: string): Finding[] {
+function unquietPlateau(a: CurveAnalysis, i: number): string {
+  const p = a.plateaus[i];
+  const steps = [a.ramps[i - 1], a.ramps[i]].filter((r): r is Ramp => r !== undefined).map((r) => median(r.rises));
+  if (!p || !steps.length) return '';
+  const step = Math.min(...steps);
+  const n = p.to - p.from + 1;
+  const where = `plateau ${i + 1} (N = ${p.xFrom}..${p.xTo} B)`;
+  if (n < 3) return `${where} has ${n} point(s), too few to tell a flat plateau`;
+  const ys = a.y.subarray(p.from, p.to + 1);
+  const scatter = 1.4826 * median(ys.map((v) => Math.abs(v - p.latency)));
+  const third = Math.floor(n / 3);
+  const drift = Math.abs(medianOf(ys, n - third, n - 1) - medianOf(ys, 0, third - 1));
+  if (Math.max(scatter, drift) > STAIR_QUIET * step)
+    return `${where} ${drift > scatter ? `drifts by ${cyc(drift)}` : `scatters by ${cyc(scatter)}`} cycles, comparable to the ${cyc(step)}-cycle steps beside it: not the flat plateau of a staircase`;
+  const sigma = Math.max(a.noise, noiseSigma(ys));
+  if (!(step > STAIR_SIGMAS * Math.SQRT2 * sigma)) return `the ${cyc(step)}-cycle steps beside ${where} do not stand out of its noise (${cyc(sigma)} cycles a point)`;
+  return '';
+}
+
+/** Leading steps of a rise that sit one spacing apart (to half a size step): its staircase proper. */
+function regularPrefix(a: CurveAnalysis, r: Ramp): number {
+  if (r.steps.length < 2) return r.steps.length;
+  const g = a.x[r.steps[1]] - a.x[r.steps[0]];
+  let j = 2;
+  while (j < r.steps.length && Math.abs(a.x[r.steps[j]] - a.x[r.steps[j - 1]] - g) <= a.dx / 2) j++;
+  return j;
+}
+
+/**
+ * Why the curve past rise i is too noisy for the rise's steps to be read, or '': the plateau after it
+ * (see unquietPlateau) when the rise is one staircase; else (a last rise that no quiet stretch follows,
+ * or one whose later steps break its spacing) the stretch past its evenly spaced steps up to the next
+ * rise, which must be quiet as a plateau is when the rise is even (scatter and noise) and, when it is
+ * not, have noise (the plain spread of its differences) its even steps stand out of: noise there can
+ * pass for steps, or for the falls of a cache that is not LRU.
+ */
+function unquietAfter(a: CurveAnalysis, i: number, quiet: string[]): string {
+  const r = a.ramps[i];
+  const P = regularPrefix(a, r);
+  if (P === r.steps.length && i + 1 < a.plateaus.length) return quiet[i + 1];
+  const from = r.steps[P - 1] + 1;
+  const to = i + 1 < a.ramps.length ? a.ramps[i + 1].steps[0] : a.x.length - 1;
+  if (to - from + 1 < 3) return '';
+  const ys = a.y.subarray(from, to + 1);
+  const step = median(r.rises.slice(0, P));
+  const where = `the curve past the rise at ${r.sizeBytes} B${P < r.steps.length ? `'s ${P} evenly spaced steps` : ''} (N = ${a.x[from]}..${a.x[to]} B)`;
+  if (P === r.steps.length) {
+    const med = median(ys);
+    const scatter = 1.4826 * median(ys.map((v) => Math.abs(v - med)));
+    if (scatter > STAIR_QUIET * step) return `${where} scatters by ${cyc(scatter)} cycles, comparable to the rise's ${cyc(step)}-cycle steps: no plateau follows, and noise may pass for steps`;
+  }
+  // Past steps that break the spacing no sawtooth is expected: the plain spread of the differences
+  // counts (a robust one would pass over half the points being noise).
+  let ss = 0;
+  for (let j = 1; j < ys.length; j++) ss += (ys[j] - ys[j - 1]) ** 2;
+  const rms = P < r.steps.length ? Math.sqrt(ss / (ys.length - 1) / 2) : 0;
+  const sigma = Math.max(a.noise, noiseSigma(ys), rms);
+  if (!(step > STAIR_SIGMAS * Math.SQRT2 * sigma)) return `the rise's ${cyc(step)}-cycle steps do not stand out of the noise of ${where} (${cyc(sigma)} cycles a point): noise there may pass for steps or falls`;
+  return '';
+}
+
+/** What the sweep resolves of one rise: '' or why not, for its step spacing (the line) and its width (one way). */
+interface StairResolution {
+  /** Steps further apart than the size step: a line is candidate (as analyseCurve reads it). */
+  lineCandidate: boolean;
+  line: string;
+  lineNext: string;
+  way: string;
+  wayNext: string;
+}
+
+function stairResolution(a: CurveAnalysis, r: Ramp, stride: number): StairResolution {
+  const { x, dx } = a;
+  const n = x.length;
+  const first = r.steps[0];
+  const last = r.steps[r.steps.length - 1];
+  const lineCandidate = r.regular && Number.isInteger(Math.log2(r.spacing)) && r.spacing > stride && r.spacing > dx;
+  const out: StairResolution = { lineCandidate, line: '', lineNext: '', way: '', wayNext: '' };
+  const fineLine = pow2Below(r.spacing / 4);
+  const fineWay = pow2Below(r.widthBytes / 8);
+  const wayWindow = `over N = ${sizeText(Math.max(fineWay, r.sizeBytes - r.widthBytes))}..${sizeText(r.sizeBytes + 2 * r.widthBytes)}`;
+  // The size step must be one across the rise (and a point either side): else its steps' spacing is the sweep's.
+  let lo = Infinity;
+  let hi = 0;
+  for (let i = Math.max(0, first - 1); i + 1 < n && i <= last + 1; i++) {
+    lo = Math.min(lo, x[i + 1] - x[i]);
+    hi = Math.max(hi, x[i + 1] - x[i]);
+  }
+  if (hi - lo > 1e-9 * hi || Math.abs(hi - dx) > 1e-9 * hi) {
+    out.line = out.way = `the size step is not one across the rise at ${r.sizeBytes} B (${fmt(lo)}..${fmt(hi)} B): the steps' spacing and the rise's width are the sweep's`;
+    out.lineNext = out.wayNext = `a sweep of one size step across the rise, ${wayWindow}`;
+    return out;
+  }
+  const q = r.spacing / dx;
+  if (Math.abs(q - Math.round(q)) > 1e-6) {
+    out.line = out.way = `the steps are ${fmt(r.spacing)} B apart, not a whole number of size steps of ${fmt(dx)} B: the sweep does not resolve them`;
+    out.lineNext = out.wayNext = `a sweep whose size step divides the steps' spacing (at most ${sizeText(fineLine)})`;
+    return out;
+  }
+  if (q < STAIR_POINTS) {
+    out.line = `the steps are ${fmt(r.spacing)} B apart, ${Math.round(q)} size step(s) of ${fmt(dx)} B: a step read from ${Math.round(q)} point(s) is not resolved`;
+    out.lineNext = `a sweep with a finer size step (at most ${sizeText(fineLine)})`;
+  }
+  const spans = r.widthBytes / dx;
+  if (spans < WAY_POINTS) {
+    out.way = `the rise lies within ${fmt(spans)} size step(s) of ${sizeText(dx)}, too few to resolve its width (one way)`;
+    out.wayNext = `a size step of at most ${sizeText(fineWay)} ${wayWindow}`;
+  }
+  return out;
+}
+
+/**
+ * Why the ways of a resolved rise are not read, or '': the size (the last size before the rise) and the
+ * width (one way) are each known to a size step, and every associativity size / width those allow must
+ * round to one.
+ */
+function unresolvedWays(a: CurveAnalysis, r: Ramp): string {
+  const { dx } = a;
+  const lo = r.sizeBytes / (r.widthBytes + dx);
+  const hi = (r.sizeBytes + dx) / (r.widthBytes - dx);
+  const from = Math.ceil(lo);
+  const to = Math.floor(hi);
+  if (to <= from) return '';
+  return `with the size and the rise's width (one way) each known to a size step of ${sizeText(dx)}, ${from}..${to} ways fit`;
+}
+
+/**
+ * Why a rise read as no staircase may be the sweep's doing, or '': its steps sit k or k + 1 size steps
+ * apart (as the steps of a spacing the size step does not divide do) and the curve never falls between
+ * them by more than half a step (analyseCurve's test), so only the uneven spacing made it irregular.
+ */
+function aliasedSteps(a: CurveAnalysis, r: Ramp): string {
+  if (r.steps.length < 3 || !(a.dx > 0)) return '';
+  const gaps = r.steps.slice(1).map((s, j) => Math.round((a.x[s] - a.x[r.steps[j]]) / a.dx));
+  const lo = Math.min(...gaps);
+  const hi = Math.max(...gaps);
+  if (hi - lo !== 1) return '';
+  const step = median(r.rises);
+  for (let i = r.steps[0]; i < r.steps[r.steps.length - 1]; i++) if (a.y[i] - a.y[i + 1] > 0.5 * step + a.threshold) return '';
+  return `the steps of the rise at ${r.sizeBytes} B are ${lo} or ${hi} size steps of ${fmt(a.dx)} B apart, as those of a spacing the size step does not divide are, and the curve does not fall between them`;
+}
+
+/** The rise of `other` that sits where r does (within `tol`), or undefined; `nearest` is the closest one. */
+function matchRise(other: CurveAnalysis, r: Ramp, tol: number): { same?: Ramp; nearest?: Ramp } {
+  let nearest: Ramp | undefined;
+  for (const q of other.ramps) if (!nearest || Math.abs(q.sizeBytes - r.sizeBytes) < Math.abs(nearest.sizeBytes - r.sizeBytes)) nearest = q;
+  return { same: nearest && Math.abs(nearest.sizeBytes - r.sizeBytes) <= tol ? nearest : undefined, nearest };
+}
+
+/**
+ * WONG's staircase reading: the levels, plateaus, and each rise's size, way size, ways and line size as
+ * the staircase shows them (WONG Fig 4, read as IV-K reads Figs 22 and 23). For curves that are no
+ * cyclic chase of a data array (instruction fetch with prefetching), where the LRU fits of readCurve do
+ * not apply; the experiment that asks for it says so in its notes. Each reading is checked for what it
+ * assumes, and is "cannot tell" with the reason and what to sweep next where that does not hold:
+ *  - the sweep resolves the steps: a line is read from steps at least STAIR_POINTS size steps apart and
+ *    a whole number of them, over a uniform size step; a way (and the ways) from a rise at least
+ *    WAY_POINTS size steps wide; the ways only when every ratio the size and width allow (each known
+ *    to a size step) rounds to one;
+ *  - quiet plateaus: each plateau beside a rise is flat to within STAIR_QUIET of the step height and the
+ *    steps stand out of its own noise (see unquietPlateau); else the plateau's latency, the rises beside
+ *    it and the level count are not read;
+ *  - rises the sweep does not move: with `options.second` (the same code at another stride or size
+ *    offset) each rise must show there within the coarser size step, as many of them, and a line or
+ *    way both curves resolve must read alike.
+ */
+export function staircaseFindings(a: CurveAnalysis, stride: number, label: string, options: StaircaseOptions = {}): Finding[] {
   const out: Finding[] = [];
-  out.push({
-    key: `${label}.levels`,
-    label: `${label}: cache levels seen`,
-    value: a.ramps.length,
-    unit: '',
-    evidence: a.ramps.length
-      ? `${a.ramps.length} rising region(s) between plateaus`
-      : `flat curve: no rise above ${fmt(a.threshold)} cycles between neighbouring sizes`,
-  });
-  a.plateaus.forEach((p, i) => {
+  const { second } = options;
+  const tol = second ? Math.max(a.dx, second.dx) : a.dx;
+  const secondName = second ? `the second sweep (size step ${sizeText(second.dx)} from ${sizeText(second.x[0] ?? 0)})` : '';
+  const moveNext = 'a finer size step, and sweeps at more size offsets or strides';
+  const quiet = a.plateaus.map((_, i) => unquietPlateau(a, i));
+  const afters = a.ramps.map((_, i) => unquietAfter(a, i, quiet));
+  const matches = a.ramps.map((r) => (second ? matchRise(second, r, tol) : undefined));
+  // Levels: every plateau quiet, and (with a second curve) as many rises there, each at the same size.
+  const noisy = [...quiet, ...afters].find((w) => w !== '');
+  const moved = matches.findIndex((m) => m !== undefined && !m.same);
+  if (noisy) out.push(cannotTell(`${label}.levels`, `${label}: cache levels seen`, `${noisy}, so a rise may hide in it`, 'more passes (less noise) or a finer size step over the plateau'));
+  else if (second && second.ramps.length !== a.ramps.length)
+    out.push(cannotTell(`${label}.levels`, `${label}: cache levels seen`, `this curve rises ${a.ramps.length} time(s), ${secondName} ${second.ramps.length}: a rise moves with the sweep`, moveNext));
+  else if (moved >= 0) out.push(cannotTell(`${label}.levels`, `${label}: cache levels seen`, `the rise at ${a.ramps[moved].sizeBytes} B does not show at that size in ${secondName}`, moveNext));
+  else
     out.push({
-      key: `${label}.plateau${i + 1}.latency`,
-      label: `${label}: plateau ${i + 1} latency`,
-      value: Math.round(p.latency * 10) / 10,
-      unit: 'cycles',
-      evidence: `median of ${p.to - p.from + 1} points, N = ${p.xFrom}..${p.xTo} B`,
+      key: `${label}.levels`,
+      label: `${label}: cache levels seen`,
+      value: a.ramps.length,
+      unit: '',
+      evidence: a.ramps.length
+        ? `${a.ramps.length} rising region(s) between plateaus${second ? `; ${secondName} rises as often, at the same sizes` : ''}`
+        : `flat curve: no rise above ${fmt(a.threshold)} cycles between neighbouring sizes`,
     });
+  a.plateaus.forEach((p, i) => {
+    const key = `${label}.plateau${i + 1}.latency`;
+    const lab = `${label}: plateau ${i + 1} latency`;
+    if (quiet[i]) out.push(cannotTell(key, lab, quiet[i], 'more passes (less noise), or a sweep that resolves the steps beside it'));
+    else out.push({ key, label: lab, value: Math.round(p.latency * 10) / 10, unit: 'cycles', evidence: `median of ${p.to - p.from + 1} points, N = ${p.xFrom}..${p.xTo} B` });
   });
   a.ramps.forEach((r, i) => {
     const k = `${label}.level${i + 1}`;
     const lv = `${label}: level ${i + 1}`;
-    out.push({
-      key: `${k}.sizeBytes`,
-      label: `${lv} size`,
-      value: r.sizeBytes,
-      unit: 'B',
-      evidence: `last size before the rise at ${r.sizeBytes} B (${r.steps.length} step(s) follow)`,
-    });
-    out.push(stepsFinding(k, lv, r));
+    // The rise itself: quiet plateaus either side, and not moved by the second sweep.
+    // The size needs the plateau before the rise; its steps, width and line the stretch after it too.
+    const m = matches[i];
+    const movedWhy =
+      m && !m.same
+        ? m.nearest
+          ? `the rise at ${r.sizeBytes} B is at ${m.nearest.sizeBytes} B in ${secondName}, more than a size step (${sizeText(tol)}) away: the sweep moves it, so it is no cache's size`
+          : `${secondName} shows no rise near ${r.sizeBytes} B: the sweep moves it, so it is no cache's size`
+        : '';
+    const after = afters[i];
+    const sizeWhy = quiet[i] || movedWhy;
+    const sizeNext = quiet[i] ? 'more passes (less noise), or a sweep that resolves the steps' : moveNext;
+    const rise = quiet[i] || after || movedWhy;
+    const riseNext = quiet[i] || after ? 'more passes (less noise), or a sweep that resolves the steps' : moveNext;
+    const same = m?.same;
+    if (sizeWhy) out.push(cannotTell(`${k}.sizeBytes`, `${lv} size`, sizeWhy, sizeNext));
+    else
+      out.push({
+        key: `${k}.sizeBytes`,
+        label: `${lv} size`,
+        value: r.sizeBytes,
+        unit: 'B',
+        evidence: `last size before the rise at ${r.sizeBytes} B (${r.steps.length} step(s) follow)${same ? `; ${secondName} rises at ${same.sizeBytes} B` : ''}`,
+      });
+    if (rise) out.push(cannotTell(`${k}.steps`, `${lv} steps in the rise`, rise, riseNext));
+    else out.push(stepsFinding(k, lv, r));
+    const aliased = r.regular ? '' : aliasedSteps(a, r);
     if (!r.regular)
-      out.push({
-        key: `${k}.regular`,
-        label: `${lv} rises like an LRU cache`,
-        value: 'no',
-        unit: '',
-        evidence: 'the latency falls between steps or the steps are unevenly spaced: not the staircase of WONG Fig 4, so line size and ways are not read',
-      });
-    if (r.complete && r.regular)
-      out.push({
-        key: `${k}.waySizeBytes`,
-        label: `${lv} way size`,
-        value: r.widthBytes,
-        unit: 'B',
-        evidence: `the rise spans ${r.sizeBytes}..${r.sizeBytes + r.widthBytes} B`,
-      });
-    if (r.ways !== undefined)
-      out.push({
-        key: `${k}.ways`,
-        label: `${lv} associativity`,
-        value: r.ways,
-        unit: '',
-        evidence: `size ${r.sizeBytes} B / way size ${r.widthBytes} B`,
-      });
-    if (r.lineBytes !== undefined) {
-      out.push({
-        key: `${k}.lineBytes`,
-        label: `${lv} line size`,
-        value: r.lineBytes,
-        unit: 'B',
-        evidence: `steps ${fmt(r.spacing)} B apart with stride ${stride} B < line (WONG Fig 4)`,
-      });
-      if (r.sets !== undefined)
-        out.push({
-          key: `${k}.sets`,
-          label: `${lv} sets`,
-          value: r.sets,
-          unit: '',
-          evidence: `${r.sets} steps of one line each`,
-        });
+      out.push(
+        rise || aliased
+          ? cannotTell(`${k}.regular`, `${lv} rises like an LRU cache`, rise || aliased, rise ? riseNext : `a size step that divides the steps' spacing (a power of two, at most ${sizeText(pow2Below(r.spacing / 4))})`)
+          : {
+              key: `${k}.regular`,
+              label: `${lv} rises like an LRU cache`,
+              value: 'no',
+              unit: '',
+              evidence: 'the latency falls between steps or the steps are unevenly spaced: not the staircase of WONG Fig 4, so line size and ways are not read',
+            },
+      );
+    const res = stairResolution(a, r, stride);
+    const res2 = same && second ? stairResolution(second, same, second.stride) : undefined;
+    // One way: the rise's width, resolved, and alike on the second sweep where that resolves it too.
+    if (r.complete && r.regular) {
+      const wayBoth = same && res2 && same.complete && same.regular && !res2.way && Math.abs(same.widthBytes - r.widthBytes) > tol;
+      const wayWhy = rise || res.way || (wayBoth ? `the rise is ${r.widthBytes} B wide here and ${same.widthBytes} B in ${secondName}: the sweep moves its width` : '');
+      const wayNext = rise ? riseNext : res.way ? res.wayNext : moveNext;
+      if (wayWhy) out.push(cannotTell(`${k}.waySizeBytes`, `${lv} way size`, wayWhy, wayNext));
+      else out.push({ key: `${k}.waySizeBytes`, label: `${lv} way size`, value: r.widthBytes, unit: 'B', evidence: `the rise spans ${r.sizeBytes}..${r.sizeBytes + r.widthBytes} B` });
+      if (r.ways !== undefined) {
+        const waysWhy = wayWhy || unresolvedWays(a, r);
+        const waysNext = wayWhy ? wayNext : `a size step of at most ${sizeText(pow2Below(r.widthBytes / (2 * r.ways + 2)))} ${`over N = ${sizeText(Math.max(1, r.sizeBytes - r.widthBytes))}..${sizeText(r.sizeBytes + 2 * r.widthBytes)}`}`;
+        if (waysWhy) out.push(cannotTell(`${k}.ways`, `${lv} associativity`, waysWhy, waysNext));
+        else out.push({ key: `${k}.ways`, label: `${lv} associativity`, value: r.ways, unit: '', evidence: `size ${r.sizeBytes} B / way size ${r.widthBytes} B` });
+      }
+    }
+    // The line: the steps' spacing, resolved, and alike on the second sweep where that resolves it too.
+    if (res.lineCandidate) {
+      const lineBoth = same && res2 && res2.lineCandidate && !res2.line && same.spacing !== r.spacing;
+      const lineWhy = rise || res.line || (lineBoth ? `the steps are ${fmt(r.spacing)} B apart here and ${fmt(same.spacing)} B in ${secondName}: their spacing follows the sweep, not a line` : '');
+      const lineNext = rise ? riseNext : res.line ? res.lineNext : 'a stride and size step below the line, at two of them';
+      if (lineWhy) {
+        out.push(cannotTell(`${k}.lineBytes`, `${lv} line size`, lineWhy, lineNext));
+        if (r.complete) out.push(cannotTell(`${k}.sets`, `${lv} sets`, lineWhy, lineNext));
+      } else {
+        out.push({ key: `${k}.lineBytes`, label: `${lv} line size`, value: r.spacing, unit: 'B', evidence: `steps ${fmt(r.spacing)} B apart with stride ${stride} B < line (WONG Fig 4)` });
+        if (r.complete) out.push({ key: `${k}.sets`, label: `${lv} sets`, value: Math.round(r.widthBytes / r.spacing), unit: '', evidence: `${Math.round(r.widthBytes / r.spacing)} steps of one line each` });
+      }
     }
   });
   return out;

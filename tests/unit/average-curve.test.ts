@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { analyseAverageCurve, analyseCurve, noiseSigma, readCurve, readHierarchy } from '../../src-sim/analysis/average-curve';
+import type { CurveAnalysis } from '../../src-sim/analysis/average-curve';
+import { analyseAverageCurve, analyseCurve, noiseSigma, readCurve, readHierarchy, staircaseFindings } from '../../src-sim/analysis/average-curve';
 import { averageChase, Measurement } from '../../src-sim/experiments/pchase';
 import type { CacheLevelConfig, PathConfig } from '../../src-sim/model/path';
 import { Chip, PathModel } from '../../src-sim/model/path';
@@ -354,5 +355,114 @@ describe('a size step too coarse for the associativity', () => {
     expect(coarse?.evidence).toContain('to decide: a size step of at most 4 KB over N = 448 KB..640 KB');
     // That step over that window decides it.
     expect(ways('fermi', { sizeStep: '4KB', sizeFrom: '448KB', sizeTo: '640KB' })?.value).toBe(16);
+  });
+});
+
+describe('the staircase reading checks what it assumes (staircaseFindings)', () => {
+  // A 4 KB 4-way cache of 256 B lines (the instruction L1 of WONG Fig 23), read with a 64 B stride.
+  const l1: Geo = { name: 'L1', lineBytes: 256, sets: 4, ways: 4 };
+  const cfg = path([l1], [4, 40]);
+  const grid = (from: number, to: number, dx: number): number[] => Array.from({ length: Math.floor((to - from) / dx) + 1 }, (_, i) => from + i * dx);
+  const timed = (xs: number[], s: number, c = cfg): number[] =>
+    xs.map((N, i) => {
+      const ps = Rng.derive(1, i);
+      return averageChase(new PathModel(c, new Chip(ps, 1), 0, 0), new Measurement(0, 0, ps), N, s, Math.max(256, 2 * Math.ceil(N / s)));
+    });
+  const read = (x: number[], y: number[], s: number, second?: CurveAnalysis): Map<string, Finding> =>
+    new Map(staircaseFindings(analyseCurve(x, y, s), s, 'c', second ? { second } : {}).map((f) => [f.key, f]));
+  const x = grid(3072, 6144, 64);
+  const y = timed(x, 64);
+  const told = (m: Map<string, Finding>, key: string): string => {
+    const f = m.get(key);
+    expect(f?.value, key).toBe('cannot tell');
+    return f?.evidence ?? '';
+  };
+
+  it('reads a clean staircase: size, way, ways, line and sets', () => {
+    const m = read(x, y, 64);
+    expect([...m.values()].filter((f) => f.value === 'cannot tell')).toEqual([]);
+    expect(m.get('c.levels')?.value).toBe(1);
+    expect(m.get('c.level1.sizeBytes')?.value).toBe(4096);
+    expect(m.get('c.level1.waySizeBytes')?.value).toBe(1024);
+    expect(m.get('c.level1.ways')?.value).toBe(4);
+    expect(m.get('c.level1.lineBytes')?.value).toBe(256);
+    expect(m.get('c.level1.sets')?.value).toBe(4);
+  });
+
+  it('a line read from two points a step is not resolved', () => {
+    const xc = grid(3072, 6144, 128);
+    const m = read(xc, timed(xc, 64), 64);
+    expect(told(m, 'c.level1.lineBytes')).toContain('256 B apart, 2 size step(s) of 128 B');
+    expect(told(m, 'c.level1.lineBytes')).toContain('to decide: a sweep with a finer size step (at most 64 B)');
+    told(m, 'c.level1.sets');
+    expect(m.get('c.level1.sizeBytes')?.value).toBe(4096);
+  });
+
+  it('a rise within two size steps leaves its way size and ways open (the sweep would read a 1536 B way)', () => {
+    const xc = grid(2304, 8192, 768);
+    const m = read(xc, timed(xc, 64), 64);
+    expect(told(m, 'c.level1.waySizeBytes')).toContain('the rise lies within 2 size step(s) of 768 B');
+    const x2 = grid(2048, 8192, 512);
+    const m2 = read(x2, timed(x2, 64), 64);
+    told(m2, 'c.level1.waySizeBytes');
+    expect(told(m2, 'c.level1.ways')).toContain('to decide: a size step of at most 128 B');
+  });
+
+  it('steps a size step does not divide are no evidence of a cache that is not LRU', () => {
+    const xc = grid(3072, 6144, 96);
+    expect(told(read(xc, timed(xc, 32), 32), 'c.level1.regular')).toContain('2 or 3 size steps of 96 B apart');
+  });
+
+  it('a size step that changes across the rise leaves its line and width open', () => {
+    const xn = [...grid(3072, 4096, 64), ...grid(4224, 6144, 128)];
+    const m = read(xn, timed(xn, 64), 64);
+    expect(told(m, 'c.level1.lineBytes')).toContain('the size step is not one across the rise');
+    told(m, 'c.level1.waySizeBytes');
+    expect(m.get('c.level1.sizeBytes')?.value).toBe(4096);
+  });
+
+  it('a plateau that drifts by a step is no staircase plateau (the sweep would read a second level)', () => {
+    const yd = y.map((v, i) => (x[i] > 5120 ? v + (1.5 * (x[i] - 5120)) / 1024 : v));
+    const m = read(x, yd, 64);
+    expect(told(m, 'c.levels')).toContain('plateau 2');
+    told(m, 'c.plateau2.latency');
+    told(m, 'c.level1.ways');
+    told(m, 'c.level1.lineBytes');
+    told(m, 'c.level2.sizeBytes');
+    // The size needs only the plateau before the rise.
+    expect(m.get('c.level1.sizeBytes')?.value).toBe(4096);
+    const yd1 = y.map((v, i) => (x[i] <= 4096 ? v + (1.2 * (x[i] - 3072)) / 1024 : v));
+    expect(told(read(x, yd1, 64), 'c.level1.sizeBytes')).toContain('plateau 1 (N = 3072..4096 B) drifts');
+  });
+
+  it('a noisy stretch past the rise is not read as more steps', () => {
+    const rng = new Rng(2);
+    const gauss = (): number => {
+      let u = 0;
+      for (let i = 0; i < 12; i++) u += rng.next();
+      return u - 6;
+    };
+    const yn = y.map((v, i) => (x[i] > 5120 ? v + gauss() : v));
+    const m = read(x, yn, 64);
+    expect(told(m, 'c.level1.steps')).toContain('do not stand out of the noise');
+    told(m, 'c.level1.regular');
+    told(m, 'c.levels');
+    expect(m.get('c.level1.sizeBytes')?.value).toBe(4096);
+  });
+
+  it('a second sweep: a rise that does not move is read, one that moves or whose steps move is not', () => {
+    const xo = grid(3104, 6144, 64);
+    const kept = read(x, y, 64, analyseCurve(xo, timed(xo, 32), 32));
+    expect(kept.get('c.level1.sizeBytes')?.value).toBe(4096);
+    expect(kept.get('c.level1.lineBytes')?.value).toBe(256);
+    expect(kept.get('c.level1.ways')?.value).toBe(4);
+    const moved = read(x, y, 64, analyseCurve(x, timed(x, 64, path([{ ...l1, ways: 5 }], [4, 40])), 64));
+    expect(told(moved, 'c.level1.sizeBytes')).toContain('is at 5120 B in the second sweep');
+    told(moved, 'c.levels');
+    told(moved, 'c.level1.ways');
+    const x32 = grid(3072, 6144, 32);
+    const lines = read(x, y, 64, analyseCurve(x32, timed(x32, 32, path([{ ...l1, lineBytes: 128, sets: 8 }], [4, 40])), 32));
+    expect(told(lines, 'c.level1.lineBytes')).toContain('256 B apart here and 128 B in the second sweep');
+    expect(lines.get('c.level1.sizeBytes')?.value).toBe(4096);
   });
 });
