@@ -2,7 +2,9 @@
 // `npm start [-- args]`: builds the app, then opens the desktop window (`electron-vite preview`)
 // where Electron's binary is installed, and otherwise the browser mode (src-main/web/main.ts, which
 // takes the arguments: --db, --port, --no-open, --pool-size) after a one-line notice. Electron is an
-// optionalDependency: where its download failed the package is absent or has no binary.
+// optionalDependency: where its download failed the package is absent or has no binary. The Node
+// version guard comes first: on a Node too old it says so in one line and exits 1, before the build.
+import './node-guard.mjs';
 import { spawn, spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { createRequire } from 'node:module';
@@ -47,7 +49,8 @@ if ('path' in electron) {
 } else {
   process.stderr.write(`No Electron binary (${electron.missing}): starting the browser mode instead (see README, "Electron offline").\n`);
   const tsx = pathToFileURL(require.resolve('tsx')).href;
-  child = spawn(process.execPath, ['--import', tsx, join(ROOT, 'src-main/web/main.ts'), ...args], options);
+  const guard = pathToFileURL(join(ROOT, 'scripts/node-guard.mjs')).href;
+  child = spawn(process.execPath, ['--import', guard, '--import', tsx, join(ROOT, 'src-main/web/main.ts'), ...args], options);
 }
 
 let lastSignalAt = 0;

@@ -2,6 +2,8 @@
  * Entry of the `gpulab` command line (`npm run lab -- <command>`, or bin/gpulab.mjs). Runs one
  * command, then prints its whole output at once: on bad input stdout stays empty.
  */
+// The Node version guard first: on a Node too old, one line and exit 1 before the rest loads.
+import '../scripts/node-guard.mjs';
 import { readFileSync } from 'node:fs';
 import { runCli } from './cli/main';
 

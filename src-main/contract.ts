@@ -709,6 +709,9 @@ export function parseArgs<K extends CallName>(name: K, input: unknown): ParsedAr
   if (hostile) throw new LabError('invalid-args', `${name}: ${hostile}`);
   const parsed = CONTRACT[name].args.safeParse(raw);
   if (!parsed.success) {
+    // A refusal meant for the user as it is (an imported file's, say) stands alone.
+    const plain = parsed.error.issues.find((i) => i.code === 'custom' && (i.params as { plain?: unknown } | undefined)?.plain === true);
+    if (plain) throw new LabError('invalid-args', plain.message);
     const lines = parsed.error.issues.slice(0, 10).map((i) => `${i.path.length ? i.path.join('.') : '(argument)'}: ${i.message}`);
     throw new LabError('invalid-args', `${name}: ${lines.join('; ')}`);
   }

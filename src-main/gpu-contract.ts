@@ -12,12 +12,59 @@ const returns = <T>(): Returns<T> => ({});
 
 /** Limits of the real-GPU calls. */
 export const GPU_LIMITS = {
-  /** Characters of a program's output `gpu.import` takes (the browser mode's JSON body is at most 1 MiB). Larger: `gpulab gpu import --save`. */
-  importChars: 768 * 1024,
+  /**
+   * Bytes (UTF-8) of a program's output `gpu.import` takes, on every path: the Real GPU page, its
+   * IPC call, and the browser mode's HTTP call, whose body limit for gpu.import is made to hold any
+   * text this size (`GPU_IMPORT_BODY_BYTES`). Larger: `gpulab gpu import <file> --save`.
+   */
+  importBytes: 768 * 1024,
   /** Seconds a program may run under `gpu.run`. */
   maxTimeoutS: 3600,
   defaultTimeoutS: 600,
 } as const;
+
+/** The import limit as the Real GPU page and every refusal state it: "768 KB" (KB of 1024 bytes). */
+export const IMPORT_LIMIT_TEXT = `${GPU_LIMITS.importBytes / 1024} KB`;
+
+/**
+ * The largest JSON body (bytes) of a gpu.import call over HTTP: any text of at most importBytes
+ * bytes, escaped as JSON (at most 6 bytes for one, "\u0000"), with the other arguments.
+ */
+export const GPU_IMPORT_BODY_BYTES = 6 * GPU_LIMITS.importBytes + 64 * 1024;
+
+/** Bytes of a string as UTF-8, without encoding it. */
+export function utf8Bytes(s: string): number {
+  let n = 0;
+  for (let i = 0; i < s.length; i++) {
+    const c = s.charCodeAt(i);
+    if (c < 0x80) n += 1;
+    else if (c < 0x800) n += 2;
+    else if (c >= 0xd800 && c < 0xdc00 && i + 1 < s.length && (s.charCodeAt(i + 1) & 0xfc00) === 0xdc00) {
+      n += 4;
+      i++;
+    } else n += 3;
+  }
+  return n;
+}
+
+/** The refusal of a file over the import limit (bytes: its size, where known), in the page's units. */
+export function importTooLarge(bytes?: number): string {
+  return `the file is ${bytes === undefined ? 'larger than' : `${Math.ceil(bytes / 1024)} KB, more than`} the ${IMPORT_LIMIT_TEXT} an import takes: import it with gpulab gpu import <file> --save`;
+}
+
+/** The refusal of an empty file. */
+export const IMPORT_EMPTY = 'the file is empty: it holds no output of a program';
+
+/** A file's name as an import's messages and its run name it: no folders. */
+export const importName = (fileName: string): string => fileName.replace(/^.*[\\/]/, '') || 'import';
+
+/** Why a file's text cannot be imported as it is (empty, over the limit), or null. */
+export function importTextProblem(s: string): string | null {
+  // UTF-8 takes at least a byte per UTF-16 unit and at most three: count only where it matters.
+  if (s.length > GPU_LIMITS.importBytes || (s.length * 3 > GPU_LIMITS.importBytes && utf8Bytes(s) > GPU_LIMITS.importBytes)) return importTooLarge(utf8Bytes(s));
+  if (s.trim() === '') return IMPORT_EMPTY;
+  return null;
+}
 
 const experimentId = z.string().regex(/^[a-z0-9][a-z0-9-]{0,63}$/, 'must be an experiment id');
 /** Parameters as a form gives them: strings, numbers, booleans, lists of numbers; the experiment resolves and checks them. */
@@ -97,12 +144,16 @@ export const GPU_CALLS = {
   'gpu.import': {
     args: z.strictObject({
       /** The program's JSON-lines output. */
-      text: z.string().min(1, 'the file is empty').max(GPU_LIMITS.importChars, `the file is larger than ${GPU_LIMITS.importChars} characters; import it with gpulab gpu import <file> --save`),
+      text: z.string(),
       fileName: oneLine(200).default('import'),
       /** When the output was made (the file's modification time), ms; default now. */
       measuredAt: z.number().int().min(0).max(8.64e15).optional(),
       levelGap: z.number().positive().max(100_000).optional(),
       title: oneLine(200).optional(),
+    }).superRefine((a, ctx) => {
+      // Refused in words for the user, naming the file (not prefixed with the call and argument: parseArgs).
+      const problem = importTextProblem(a.text);
+      if (problem) ctx.addIssue({ code: 'custom', path: ['text'], message: `${importName(a.fileName)}: ${problem}`, params: { plain: true } });
     }),
     result: returns<GpuImportResult>(),
     summary: "Import a real GPU program's output: validated, analysed and stored as a run with its measured-device record.",

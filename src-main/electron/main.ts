@@ -14,6 +14,8 @@
  * - Quitting is graceful: the first before-quit is held until `lab.close()` has cancelled the
  *   simulations still going and recorded their runs as interrupted; then the app quits.
  */
+// The Node version guard of every entry point; Electron's own Node passes it.
+import '../../scripts/node-guard.mjs';
 import { app, BrowserWindow, dialog, ipcMain, Menu, protocol, session, utilityProcess } from 'electron';
 import type { IpcMainInvokeEvent } from 'electron';
 import { readFile, stat } from 'node:fs/promises';

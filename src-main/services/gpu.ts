@@ -17,6 +17,7 @@ import { closestPreset, presetFromRealRun } from '../../src-sim/cuda/preset-from
 import { realDeviceLabel, realRunRecord } from '../../src-sim/cuda/run-record';
 import { PRESETS } from '../../src-sim/presets';
 import { LabError } from '../contract';
+import { importName } from '../gpu-contract';
 import type { GpuEmitResult, GpuImportResult, GpuJob, GpuPresetResult, GpuStatus } from '../gpu-contract';
 import type { RunStore } from './store';
 
@@ -139,7 +140,7 @@ export class GpuService {
 
   /** Validates, analyses and stores a program's output. */
   import(a: { text: string; fileName: string; measuredAt?: number; levelGap?: number; title?: string }): GpuImportResult {
-    const name = a.fileName.replace(/^.*[\\/]/, '') || 'import';
+    const name = importName(a.fileName);
     let record;
     try {
       record = realRunRecord(a.text, { source: name, measuredAt: a.measuredAt ?? this.now() }, a.levelGap === undefined ? {} : { levelGap: a.levelGap });

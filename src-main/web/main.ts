@@ -8,6 +8,9 @@
  * interrupted, the database closes. So does the end of the process that started it (`npm run web`'s
  * npm and shell, killed without passing the signal on): it checks its parent every second.
  */
+// The Node version guard first (`npm run web` also runs it before tsx: --import): on a Node too
+// old, one line and exit 1 before better-sqlite3 loads.
+import '../../scripts/node-guard.mjs';
 import { spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';

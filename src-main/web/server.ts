@@ -10,7 +10,8 @@
  *   as `?token=` (EventSource cannot set headers). The page URL carries it in the fragment
  *   (`http://127.0.0.1:<port>/#token=<token>`), which browsers never send to the server.
  * - Calls: `POST /api/call/<name>` only (405 for other methods, 404 for unknown names), the argument
- *   as wire JSON (src-main/shared/wire.ts) of at most 1 MiB (413 beyond), or for bundles.import the
+ *   as wire JSON (src-main/shared/wire.ts) of at most 1 MiB (413 beyond; gpu.import's holds any file
+ *   within the contract's import limit, GPU_IMPORT_BODY_BYTES), or for bundles.import the
  *   raw file bytes (application/octet-stream, up to the contract's bundle limit), or for
  *   sweeps.collect a binary frame (application/x-gpulab-frame, wire.ts `encodeFrame`: the JSON, then
  *   the files' bytes raw; up to the same limit, its JSON part up to 32 MiB). Answers:
@@ -33,6 +34,7 @@ import { extname, join, resolve, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { LabErrorCode, LabErrorPayload, LabEvents } from '../contract';
 import { EVENT_NAMES, isCallName, LIMITS } from '../contract';
+import { GPU_IMPORT_BODY_BYTES, importTooLarge } from '../gpu-contract';
 import { CSP_HEADER } from '../electron/csp';
 import type { CallOutcome } from '../services/lab';
 import { BINARY_CALLS, BINARY_CONTENT_TYPE, CALL_PATH, EVENTS_PATH, FRAME_ARG_CALLS, JSON_CONTENT_TYPE, QUEUE_DELTA_EVENT, TOKEN_HEADER } from '../shared/http-client';
@@ -333,10 +335,12 @@ class ServerImpl {
       const other = BINARY_CALLS.includes(name) ? BINARY_CONTENT_TYPE : FRAME_ARG_CALLS.includes(name) ? FRAME_CONTENT_TYPE : null;
       return this.sendError(res, new HttpError(415, 'invalid-args', other ? `send ${JSON_CONTENT_TYPE} or ${other}` : `send the argument as ${JSON_CONTENT_TYPE}`));
     }
-    const limit = binary || framed ? this.binaryLimit : this.bodyLimit;
+    // gpu.import's body holds any text within the contract's import limit, however JSON escapes it.
+    const importing = name === 'gpu.import' && !binary && !framed;
+    const limit = binary || framed ? this.binaryLimit : importing ? Math.max(this.bodyLimit, GPU_IMPORT_BODY_BYTES) : this.bodyLimit;
     const body = await readBody(req, limit);
     if (body === 'too-large') {
-      return this.sendError(res, new HttpError(413, 'invalid-args', `the request body is larger than ${limit} bytes`, { connection: 'close' }));
+      return this.sendError(res, new HttpError(413, 'invalid-args', importing ? importTooLarge() : `the request body is larger than ${limit} bytes`, { connection: 'close' }));
     }
     let args: unknown;
     if (binary) {

@@ -123,17 +123,27 @@ export interface GpuOutput {
   notes: string[];
 }
 
-function issueText(e: z.ZodError): string {
-  return e.issues
-    .slice(0, 3)
-    .map((i) => `${i.path.length ? `"${i.path.join('.')}"` : 'the line'}: ${i.message}`)
-    .join('; ');
+const quoted = (keys: readonly PropertyKey[]): string => keys.map((k) => `"${String(k)}"`).join(', ');
+
+/** What is wrong with a line, in words: the fields it lacks, those it should not have, then the first others. */
+function issueText(e: z.ZodError, value: unknown): string {
+  const has = (k: PropertyKey) => typeof value === 'object' && value !== null && Object.hasOwn(value, k);
+  const missing = e.issues.filter((i) => i.path.length === 1 && !has(i.path[0]!)).map((i) => i.path[0]!);
+  const unknown = e.issues.flatMap((i) => (i.code === 'unrecognized_keys' ? i.keys : []));
+  const parts: string[] = [];
+  if (missing.length) parts.push(`it lacks ${missing.length > 4 ? `${quoted(missing.slice(0, 4))} and ${missing.length - 4} more fields` : quoted(missing)}`);
+  if (unknown.length) parts.push(`it has ${unknown.length === 1 ? 'a field' : 'fields'} a program never prints (${quoted(unknown.slice(0, 4))})`);
+  const others = e.issues.filter((i) => i.code !== 'unrecognized_keys' && !(i.path.length === 1 && !has(i.path[0]!)));
+  for (const i of others.slice(0, 3))
+    parts.push(`${i.path.length ? `"${i.path.join('.')}"` : 'the line'}: ${i.message.replace(/^Invalid input: expected (\w+), received (\w+)$/, 'must be a $1, not a $2')}`);
+  return parts.join('; ');
 }
 
 function parseLine<T>(schema: z.ZodType<T>, value: unknown, line: number, what: string): T {
   const r = schema.safeParse(value);
-  if (!r.success) throw new ImportError(`malformed ${what} line: ${issueText(r.error)}`, line);
-  return r.data;
+  if (r.success) return r.data;
+  const incomplete = r.error.issues.every((i) => i.path.length === 1 && typeof value === 'object' && value !== null && !Object.hasOwn(value, i.path[0]!));
+  throw new ImportError(`${incomplete ? `the ${what} line is incomplete` : `malformed ${what} line`}: ${issueText(r.error, value)}`, line);
 }
 
 /**

@@ -95,6 +95,20 @@ test('a malformed output is refused on the page with the line it names; the prog
   expect(text).toContain('__global__');
 });
 
+test('a file whose device line lacks fields is refused in words, naming the line; the database is left as it was', async ({ page }) => {
+  await openRealGpu(page);
+  const before = (await lab.api.runs.list({})).total;
+  const lines = readFileSync(FIXTURE, 'utf8').split('\n');
+  const incomplete = ['{"type":"device","name":"NVIDIA H100 80GB HBM3","computeCapability":"9.0"}', ...lines.slice(1)].join('\n');
+  await page.getByTestId('real-file').setInputFiles({ name: 'incomplete.jsonl', mimeType: 'text/plain', buffer: Buffer.from(incomplete) });
+  const error = page.getByTestId('real-import-error');
+  await expect(error).toContainText('incomplete.jsonl: line 1: the device line is incomplete: it lacks "sms"');
+  await expect(error).not.toContainText('damaged');
+  await expect(error).not.toContainText('gpu.import');
+  expect((await lab.api.runs.list({})).total).toBe(before);
+  expect((await lab.api.app.checkDatabase()).ok).toBe(true);
+});
+
 test('screenshots of the Real GPU page, light and dark, fit 1024 x 700 without a horizontal scroll', async ({ page }) => {
   for (const scheme of ['light', 'dark'] as const) {
     await page.emulateMedia({ colorScheme: scheme });

@@ -10,6 +10,8 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { GpuJob } from '../../src-main/contract';
 import type { LabService } from '../../src-main/services/lab';
 import { GPU_LIMITS } from '../../src-main/gpu-contract';
+import { LabError } from '../../src-main/contract';
+import { isCorrupt, isDamaged } from '../../src-main/services/store/database';
 import { TempDir, testLab } from './lab-fixtures';
 
 const FIXTURES = resolve(__dirname, '../fixtures/real/h100');
@@ -105,10 +107,63 @@ describe('gpu.emit and gpu.import', () => {
     const e2 = await code(lab.api.gpu.import({ text: fixture('bad-size'), fileName: 'bad.jsonl' }));
     expect(e2.message).toMatch(/bad\.jsonl: line \d+: the program stopped with an error/);
     expect((await code(lab.api.gpu.import({ text: '', fileName: 'x' }))).message).toMatch(/empty/);
-    expect((await code(lab.api.gpu.import({ text: 'x'.repeat(GPU_LIMITS.importChars + 1), fileName: 'x' }))).message).toMatch(/larger than/);
+    expect((await code(lab.api.gpu.import({ text: 'x'.repeat(GPU_LIMITS.importBytes + 1), fileName: 'x' }))).message).toMatch(/769 KB, more than the 768 KB/);
     expect((await code(lab.api.gpu.import({ text: '{}', fileName: 'a\nb' }))).message).toMatch(/one line/);
     expect((await code(lab.api.gpu.import({ text: '{}', fileName: 'x', levelGap: -1 } as never))).code).toBe('invalid-args');
     expect((await lab.api.runs.list({})).total).toBe(0);
+  });
+});
+
+describe('gpu.import: a malformed or incomplete file is refused in words, never as a damaged database', () => {
+  const banks = () => fixture('banks-64').split('\n');
+  const cases: [string, () => string, string][] = [
+    [
+      'a device line missing fields',
+      () => ['{"type":"device","name":"NVIDIA H100 80GB HBM3","computeCapability":"9.0","sms":132}', ...banks().slice(1)].join('\n'),
+      'incomplete.jsonl: line 1: the device line is incomplete: it lacks "clockKHz", "l2Bytes", "sharedPerBlock", "sharedPerBlockOptin" and 4 more fields',
+    ],
+    ['a device line with a field of the wrong type', () => [banks()[0]!.replace('"sms":132', '"sms":"many"'), ...banks().slice(1)].join('\n'), 'wrong.jsonl: line 1: malformed device line: "sms": must be a number, not a string'],
+    ['a line that is not JSON', () => [banks()[0], '{"type":"clock",', ...banks().slice(2)].join('\n'), 'cut.jsonl: line 2: not JSON ('],
+    ['an empty file', () => '', 'empty.jsonl: the file is empty: it holds no output of a program'],
+    ['a file of blank lines', () => '\n \n', 'blank.jsonl: the file is empty: it holds no output of a program'],
+    ['a file over the limit', () => `${banks()[0]}\n${' '.repeat(GPU_LIMITS.importBytes)}`, 'big.jsonl: the file is 769 KB, more than the 768 KB an import takes: import it with gpulab gpu import <file> --save'],
+    ['a file over the limit in UTF-8 bytes, not in characters', () => 'é'.repeat(GPU_LIMITS.importBytes / 2 + 1), 'wide.jsonl: the file is 769 KB, more than the 768 KB an import takes'],
+  ];
+  const names = ['incomplete.jsonl', 'wrong.jsonl', 'cut.jsonl', 'empty.jsonl', 'blank.jsonl', 'big.jsonl', 'wide.jsonl'];
+  cases.forEach(([what, text, message], i) =>
+    it(what, async () => {
+      ({ lab } = testLab(tmp.file('lab.db'), { poolSize: 1 }));
+      const good = await lab.api.gpu.import({ text: fixture('banks-64'), fileName: 'good.jsonl' });
+      const before = await lab.api.runs.list({});
+      const e = await code(lab.api.gpu.import({ text: text(), fileName: `/home/me/${names[i]}` }));
+      expect(e.code).toBe('invalid-args');
+      expect(e.message.startsWith(message)).toBe(true);
+      expect(e.message).not.toMatch(/damaged|restore it from a backup|gpu\.import|text:/);
+      // Nothing in the database changed: the same runs, the stored one as it was.
+      expect(await lab.api.runs.list({})).toEqual(before);
+      expect((await lab.api.runs.get({ id: good.runId })).result?.findings.length).toBe(good.findings);
+    }),
+  );
+
+  it('a file just at the limit passes the size check (and is then read line by line)', async () => {
+    ({ lab } = testLab(tmp.file('lab.db'), { poolSize: 1 }));
+    const text = fixture('banks-64');
+    const padded = text + ' '.repeat(GPU_LIMITS.importBytes - Buffer.byteLength(text));
+    const r = await lab.api.gpu.import({ text: padded, fileName: 'full.jsonl' });
+    expect(r.experiment).toBe('shared-bank-stride');
+  });
+
+  it('the damaged-database message is kept for SQLite finding the file damaged', () => {
+    const sqlite = (code: string, message: string) => Object.assign(new Error(message), { code });
+    expect(isCorrupt(sqlite('SQLITE_CORRUPT', 'database disk image is malformed'))).toBe(true);
+    expect(isCorrupt(sqlite('SQLITE_CORRUPT_INDEX', 'index corrupt'))).toBe(true);
+    expect(isCorrupt(sqlite('SQLITE_ERROR', 'malformed database schema (x)'))).toBe(true);
+    expect(isDamaged(sqlite('SQLITE_NOTADB', 'file is not a database'))).toBe(true);
+    expect(isCorrupt(sqlite('SQLITE_NOTADB', 'file is not a database'))).toBe(false);
+    // A refusal of the app that says "malformed" of an imported file is not SQLite's.
+    expect(isDamaged(new LabError('invalid-args', 'x.jsonl: line 1: malformed device line'))).toBe(false);
+    expect(isDamaged(sqlite('SQLITE_BUSY', 'database is locked'))).toBe(false);
+    expect(isDamaged(new Error('malformed'))).toBe(false);
   });
 });
 

@@ -14,6 +14,7 @@ import { createPinia, setActivePinia } from 'pinia';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { createMemoryHistory, createRouter, type Router } from 'vue-router';
 import type { GpuJob, GpuStatus, LabApi, LabEvents } from '../../src-main/contract';
+import { GPU_LIMITS, IMPORT_LIMIT_TEXT } from '../../src-main/gpu-contract';
 import { GpuService } from '../../src-main/services/gpu';
 import { setLab } from '../../src-renderer/src/api';
 import RealGpuView from '../../src-renderer/src/views/RealGpuView.vue';
@@ -171,6 +172,19 @@ describe('the Real GPU page', () => {
     await flushPromises();
     expect(fake.importCall).toHaveBeenCalledWith(expect.objectContaining({ fileName: 'banks-64.jsonl', measuredAt: Date.UTC(2026, 10, 2) }));
     expect(router.currentRoute.value.path).toBe(`/runs/${RUN_ID}`);
+  });
+
+  it('a file over the import limit is refused before it is sent, in the units the page states', async () => {
+    const fake = fakeLab();
+    const w = await mountPage(fake);
+    expect(w.text()).toContain(`Larger outputs (over ${IMPORT_LIMIT_TEXT}):`);
+    expect(IMPORT_LIMIT_TEXT).toBe('768 KB');
+    const input = w.find('[data-testid="real-file"]').element as HTMLInputElement;
+    setFile(input, new File(['x'.repeat(GPU_LIMITS.importBytes + 1)], 'big.jsonl'));
+    await w.find('[data-testid="real-file"]').trigger('change');
+    await flushPromises();
+    expect(fake.importCall).not.toHaveBeenCalled();
+    expect(w.find('[data-testid="real-import-error"]').text()).toBe('big.jsonl: the file is 769 KB, more than the 768 KB an import takes: import it with gpulab gpu import <file> --save');
   });
 
   it('a dropped file is imported too; a malformed one is refused with the line the import names', async () => {

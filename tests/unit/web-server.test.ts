@@ -11,6 +11,7 @@ import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { LabEvents } from '../../src-main/contract';
 import { LabError } from '../../src-main/contract';
+import { GPU_IMPORT_BODY_BYTES, GPU_LIMITS } from '../../src-main/gpu-contract';
 import type { LabService } from '../../src-main/services/lab';
 import { tsxExecArgv } from '../../src-main/services/pool';
 import { createHttpLab, pageToken } from '../../src-main/shared/http-client';
@@ -148,6 +149,23 @@ describe('browser mode: the token, the Host header and the limits', () => {
     // Also when the body is chunked (no declared length).
     const chunked = await call('runs.start', big, { ...auth(), 'transfer-encoding': 'chunked' });
     expect(chunked.status).toBe(413);
+    expect(runCount()).toBe(before);
+  });
+
+  it("gpu.import's body holds any file within the import limit, and a larger one is refused in the page's units", async () => {
+    const before = runCount();
+    // Within the limit, but well over 1 MiB as JSON (each control character escaped in 6 bytes): read, then refused by line.
+    const quotes = `{"type":"device"}\n${'\u0001'.repeat(GPU_LIMITS.importBytes - 18)}`;
+    expect(Buffer.byteLength(quotes)).toBe(GPU_LIMITS.importBytes);
+    expect(Buffer.byteLength(JSON.stringify({ text: quotes }))).toBeGreaterThan(4 * 1024 * 1024);
+    const within = await call('gpu.import', JSON.stringify({ text: quotes, fileName: 'q.jsonl' }));
+    expect(within.status).toBe(400);
+    expect(errorOf(within.text).message).toMatch(/^q\.jsonl: line 1: the device line is incomplete/);
+    const over = await call('gpu.import', JSON.stringify({ text: 'x'.repeat(GPU_LIMITS.importBytes + 1), fileName: 'big.jsonl' }));
+    expect(errorOf(over.text).message).toBe('big.jsonl: the file is 769 KB, more than the 768 KB an import takes: import it with gpulab gpu import <file> --save');
+    const huge = await call('gpu.import', JSON.stringify({ text: 'x'.repeat(GPU_IMPORT_BODY_BYTES), fileName: 'huge.jsonl' }));
+    expect(huge.status).toBe(413);
+    expect(errorOf(huge.text).message).toBe('the file is larger than the 768 KB an import takes: import it with gpulab gpu import <file> --save');
     expect(runCount()).toBe(before);
   });
 

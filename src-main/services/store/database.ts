@@ -107,10 +107,29 @@ function checkMigrations(migrations: readonly Migration[]): void {
   });
 }
 
-/** SQLite's "the file is damaged" errors (SQLITE_CORRUPT, SQLITE_NOTADB after the header). */
+/** The SQLite result code of an error SQLite raised ("SQLITE_CORRUPT_INDEX"), or null for any other error. */
+function sqliteCode(err: unknown): string | null {
+  if (!(err instanceof Error)) return null;
+  const code = (err as { code?: unknown }).code;
+  return typeof code === 'string' && code.startsWith('SQLITE_') ? code : null;
+}
+
+/**
+ * SQLite's "the file is damaged" errors: SQLITE_CORRUPT (and its extended codes), or an SQLite
+ * error saying the database disk image is malformed. Only errors SQLite raised: a refusal of the
+ * app (a LabError, whose message may well say "malformed" of a file being imported) never is one.
+ */
 export function isCorrupt(err: unknown): boolean {
-  const code = (err as { code?: unknown })?.code;
-  return typeof code === 'string' && (code.startsWith('SQLITE_CORRUPT') || /malformed/i.test((err as Error).message));
+  const code = sqliteCode(err);
+  return code !== null && (code.startsWith('SQLITE_CORRUPT') || /malformed/i.test((err as Error).message));
+}
+
+/**
+ * isCorrupt, or SQLITE_NOTADB: for a file that has opened as ours (its header read), SQLite saying
+ * it is not a database means it was damaged since. At open, a foreign file is refused as not ours.
+ */
+export function isDamaged(err: unknown): boolean {
+  return isCorrupt(err) || sqliteCode(err) === 'SQLITE_NOTADB';
 }
 
 /** What to do about a damaged database file. */

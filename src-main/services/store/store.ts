@@ -40,7 +40,7 @@ import { measuredDeviceSchema, realDeviceId, realDeviceLabel } from '../../../sr
 import type { MeasuredDevice, RealRunRecord } from '../../../src-sim/cuda/run-record';
 import { BUNDLE_EXTENSION, readBundle, writeBundle } from './bundle';
 import { decodeJson, decodeTraceStart, encodeJson, encodeTraceStart, fromBytes, toBytes, type EncodedTraceStart } from './codec';
-import { checkHealth, damaged, damagedAdvice, isCorrupt, openDatabase } from './database';
+import { checkHealth, damaged, damagedAdvice, isDamaged, openDatabase } from './database';
 import type { Migration } from './schema';
 import { listSql, SUMMARY_COLUMNS } from './query';
 
@@ -309,7 +309,7 @@ export class RunStore {
     try {
       return checkHealth(this.db, 'integrity_check', 50);
     } catch (err) {
-      if (isCorrupt(err)) return [(err as Error).message];
+      if (isDamaged(err)) return [(err as Error).message];
       throw err;
     }
   }
@@ -324,7 +324,7 @@ export class RunStore {
 
   /** A damaged-file error as the message a user can act on; anything else unchanged. */
   explain(err: unknown): unknown {
-    return isCorrupt(err) ? damaged(this.file, (err as Error).message) : err;
+    return isDamaged(err) ? damaged(this.file, (err as Error).message) : err;
   }
 
   // -------------------------------------------------------------------------------------------
