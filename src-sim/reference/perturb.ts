@@ -277,7 +277,9 @@ export function perturbRow(row: ReproductionRow, preset: Preset, opts: PerturbOp
 
 /**
  * Perturbs `rows` on `preset`: every number their experiments read whose provenance shares a source
- * with one of their predicted or recovered checks' citations, plus a seeded sample of the rest (or
+ * with one of their predicted or recovered checks' citations or that a check could read back (a
+ * number within 5 % of a check's value, the geometry of a cache that size), plus a seeded sample of
+ * the rest (or
  * what `citedAndCaps` / `only` say), each at both factors; returns each such check's effects and
  * derived kind. Rows that share runs are given the same perturbed preset one after another, so a
  * run they share is simulated once (src-sim/reference/row-runs.ts keeps it).
@@ -304,7 +306,18 @@ export function perturbRows(rows: readonly ReproductionRow[], preset: Preset, op
   let chosen: Knob[];
   if (opts.only) chosen = knobs.filter((k) => opts.only!.includes(k.path));
   else {
-    const first = knobs.filter((k) => sharing(k) || (opts.citedAndCaps?.test(k.path) ?? false));
+    // A number a check could read back: equal (within 5 %) to a check's value, or a cache geometry
+    // number of a level whose size is one: always tried, whatever its provenance cites.
+    const values: number[] = [];
+    for (const { row, refs } of judgedOf) for (const r of refs) { const v = base.get(row.id)![r.name]; if (typeof v === 'number' && v !== 0) values.push(v); }
+    const near = (x: number): boolean => values.some((v) => Math.abs(x - v) <= 0.05 * Math.abs(v));
+    const readBack = (k: Knob): boolean => {
+      if (near(k.value)) return true;
+      const m = /^(.*)\.geometry\.(sets|ways|lineBytes)$/.exec(k.path);
+      const size = m ? getAt(preset, `${m[1]}.sizeBytes`) : undefined;
+      return typeof size === 'number' && near(size);
+    };
+    const first = knobs.filter((k) => sharing(k) || readBack(k) || (opts.citedAndCaps?.test(k.path) ?? false));
     let rest = opts.citedAndCaps ? [] : knobs.filter((k) => !first.includes(k));
     const baseMs = Math.max(1, Date.now() - started);
     const affordable = opts.budgetMs !== undefined ? Math.floor(opts.budgetMs / (baseMs * FACTORS.length)) : 0;

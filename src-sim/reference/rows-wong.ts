@@ -6,7 +6,7 @@ import type { ExperimentResult, ParamValues } from '../experiments/types';
 import type { Preset } from '../presets/types';
 import { Rng } from '../rng';
 import { beside, runFor } from './rows-core';
-import { calibrated, INFERRED, predictedBecause, withKind } from './kinds';
+import { calibrated, INFERRED, predictedBecause, recovered, withKind } from './kinds';
 import type { Reference, ReproductionRow, RowResult } from './types';
 
 /**
@@ -287,6 +287,9 @@ const SHARING: ParamValues = { probe: 'sharing', ...SHARING_SWEEP };
 const INSTRUCTION: ParamValues = { probe: 'instruction', ...SHARING_SWEEP };
 const onSharing = (ref: Reference, sweep: ParamValues, key: string): Reference => beside(ref, 'constant-hierarchy', key, { ...sweep, tpc: -1 });
 
+/** A shared level's observed half follows its configured size alone (perturbation: the constant L1's ways). */
+const SHARED_HALF = recovered("the size seen beside a second block is half the configured level's and follows its geometry alone: the sharing probe reads the configured size back");
+
 const WONG_F20: ReproductionRow = {
   id: 'WONG-F20/F21',
   paper: 'WONG',
@@ -318,10 +321,13 @@ const WONG_F20: ReproductionRow = {
     refs.push(
       onSharing(exact('L3 observed beside a second block', 16384, 'B', `${CON}4 (halved to 16 KB in all placements)`), SHARING, 'sharing.otherTPC.level3.sizeBytes'),
       onSharing(exact('L2 observed beside a block on the same TPC', 4096, 'B', `${CON}4 (halved to 4 KB)`), SHARING, 'sharing.sameTPC.level2.sizeBytes'),
-      onSharing(
-        exact('L1 observed beside a block on the same SM', 1024, 'B', `${CON}4 (halved; the text's "2 KB" contradicts the 2 KB L1 of IV-J1, half of which is 1 KB)`),
-        SHARING,
-        'sharing.sameSM.level1.sizeBytes',
+      withKind(
+        onSharing(
+          exact('L1 observed beside a block on the same SM', 1024, 'B', `${CON}4 (halved; the text's "2 KB" contradicts the 2 KB L1 of IV-J1, half of which is 1 KB)`),
+          SHARING,
+          'sharing.sameSM.level1.sizeBytes',
+        ),
+        SHARED_HALF,
       ),
     );
     return refs;
