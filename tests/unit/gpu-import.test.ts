@@ -208,7 +208,9 @@ describe('the Hopper preset against the H100', () => {
     const refs = row.references(findPreset('hopper')!);
     expect(refs.length).toBeGreaterThanOrEqual(9);
     for (const ref of refs) {
-      expect(ref.kind?.kind ?? row.kind.kind, ref.name).toBe('predicted');
+      // No hopper number was set from these runs: never calibrated; a value that one preset number
+      // determines (the perturbation test) is a method check, the others predictions.
+      expect(['predicted', 'recovered'], ref.name).toContain(ref.kind?.kind ?? row.kind.kind);
       const m = /tests\/fixtures\/real\/h100\/([\w-]+)\.jsonl \(([^:;)]+)/.exec(ref.citation);
       expect(m, ref.citation).not.toBeNull();
       const [, file, key] = m as RegExpExecArray;
