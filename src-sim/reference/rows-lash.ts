@@ -1,5 +1,5 @@
 import type { ParamValues } from '../experiments/types';
-import { calibrated, PREDICTED, predictedBecause, specification, withKind } from './kinds';
+import { calibrated, PREDICTED, predictedBecause, recovered, specification, withKind } from './kinds';
 import { known, memoRun, take, type Measured } from './row-runs';
 import type { Reference, ReproductionRow, RowResult } from './types';
 import { LASH_MATMUL } from '../timing/workloads/lash';
@@ -131,7 +131,7 @@ const LASH_MLP: ReproductionRow = {
   paper: 'LASH',
   title: 'Outstanding loads per SM (LASH IV): mergers x min(lines, MSHRs); mergers x min(ways, MSHRs) in one set; mergers on one line',
   presets: ['fermi480'],
-  kind: predictedBecause('Table II gives the MSHR entries and merger fields (inputs); the outstanding requests they allow are produced by the engine\'s MSHR table under the probe'),
+  kind: recovered("the outstanding requests follow Table II's merger fields (and, in one set, the ways) alone, by their ratio: the probe reads the configured MSHR table back from simulated timings (perturbation)"),
   references: () => {
     const { l1Mergers: m, l1Sets: s, l1Ways: w, l1Mshrs: e } = TABLE_II;
     return [
