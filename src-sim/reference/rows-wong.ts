@@ -65,7 +65,7 @@ const WONG_SHM: ReproductionRow = {
   references: () => [
     // The row chases shared memory itself; the bank-stride sweep's conflict-free latency is the same load.
     beside(lat('latency', 38, 'WONG IV-F, Table V (38 cycles)'), 'shared-bank-stride', 'shared.base'),
-    withKind(exact('cache levels', 0, '', 'WONG IV-F (varying footprint and stride shows no caching)'), calibrated('the preset models shared memory with no cache, after IV-F; the analyser reads the flat curve that follows')),
+    withKind(exact('cache levels', 0, '', 'WONG IV-F (varying footprint and stride shows no caching)'), recovered('the preset models shared memory with no cache, after IV-F; the analyser reads the flat curve that follows back: a method check')),
   ],
   measure(preset, seed) {
     // No registered experiment chases shared memory; the row runs the chase itself (shared-chase.ts).
@@ -110,7 +110,7 @@ const WONG_GLB: ReproductionRow = {
     lat('fastest placement', 436, 'WONG IV-G (436-443 cycles over placements)'),
     lat('slowest placement', 443, 'WONG IV-G (436-443 cycles over placements)'),
     // The row takes the larger count of the two sweeps; beside a run, the fine sweep's count.
-    withKind(beside(exact('cache levels', 0, '', 'WONG IV-G (no caching effects observed)'), 'pchase-average', `${curve(64)}.levels`, { ...GLB_FINE, tpc: -1 }), calibrated('the preset gives global memory no data cache, after IV-G; the analyser reads the flat curve that follows')),
+    withKind(beside(exact('cache levels', 0, '', 'WONG IV-G (no caching effects observed)'), 'pchase-average', `${curve(64)}.levels`, { ...GLB_FINE, tpc: -1 }), recovered('the preset gives global memory no data cache, after IV-G; the analyser reads the flat curve that follows back: a method check')),
   ],
   measure(preset, seed) {
     const runs: Runs = [];
