@@ -260,7 +260,7 @@ export interface PerturbOptions {
    * the sample grows past `sample` to every number read where that fits (cheap rows try them all).
    */
   budgetMs?: number;
-  /** Only the numbers sharing a check's citation, plus those whose path matches (the caps): no sample of the rest. */
+  /** Only the numbers sharing a check's citation, plus those whose path matches (the caps): no read-back guesses, no sample of the rest. */
   citedAndCaps?: RegExp;
   /** Exactly these numbers (the costliest rows: their caps alone). */
   only?: string[];
@@ -308,16 +308,22 @@ export function perturbRows(rows: readonly ReproductionRow[], preset: Preset, op
   else {
     // A number a check could read back: equal (within 5 %) to a check's value, or a cache geometry
     // number of a level whose size is one: always tried, whatever its provenance cites.
-    const values: number[] = [];
-    for (const { row, refs } of judgedOf) for (const r of refs) { const v = base.get(row.id)![r.name]; if (typeof v === 'number' && v !== 0) values.push(v); }
-    const near = (x: number): boolean => values.some((v) => Math.abs(x - v) <= 0.05 * Math.abs(v));
+    // A latency is read back from a latency, a size from a size or a cache's geometry.
+    const values: { v: number; unit: string }[] = [];
+    for (const { row, refs } of judgedOf)
+      for (const r of refs) {
+        const v = base.get(row.id)![r.name];
+        if (typeof v === 'number' && v !== 0) values.push({ v, unit: r.unit });
+      }
+    const near = (x: number, unit: (u: string) => boolean): boolean => values.some(({ v, unit: u }) => unit(u) && Math.abs(x - v) <= 0.05 * Math.abs(v));
     const readBack = (k: Knob): boolean => {
-      if (near(k.value)) return true;
+      if (/atency/.test(k.path) && near(k.value, (u) => u === 'cycles')) return true;
+      if (/Bytes$/.test(k.path) && near(k.value, (u) => u === 'B')) return true;
       const m = /^(.*)\.geometry\.(sets|ways|lineBytes)$/.exec(k.path);
       const size = m ? getAt(preset, `${m[1]}.sizeBytes`) : undefined;
-      return typeof size === 'number' && near(size);
+      return typeof size === 'number' && near(size, (u) => u === 'B');
     };
-    const first = knobs.filter((k) => sharing(k) || readBack(k) || (opts.citedAndCaps?.test(k.path) ?? false));
+    const first = opts.citedAndCaps ? knobs.filter((k) => sharing(k) || opts.citedAndCaps!.test(k.path)) : knobs.filter((k) => sharing(k) || readBack(k));
     let rest = opts.citedAndCaps ? [] : knobs.filter((k) => !first.includes(k));
     const baseMs = Math.max(1, Date.now() - started);
     const affordable = opts.budgetMs !== undefined ? Math.floor(opts.budgetMs / (baseMs * FACTORS.length)) : 0;

@@ -1,11 +1,8 @@
-/** Kinds proven by perturbation, LASH's costliest studies, Figs 7 and 1, in their main caps (see perturbation-timing.ts). */
+/** Kinds proven by perturbation: LASH's costliest studies, Figs 7 and 1 (the plan: perturbation-plan.ts). */
 import { describe } from 'vitest';
 import { perturbationSuite } from './perturbation';
-import { MAIN_CAPS } from './perturbation-timing';
+import { PLAN } from './perturbation-plan';
 
 describe('kinds proven by perturbation: LASH Figs 7 and 1', () => {
-  perturbationSuite('lash-studies', [
-    { rows: ['LASH-F7'], opts: MAIN_CAPS },
-    { rows: ['LASH-F1'], opts: MAIN_CAPS },
-  ]);
+  perturbationSuite('lash-studies', PLAN['lash-studies']);
 });

@@ -1,12 +1,8 @@
-/** Kinds proven by perturbation, LASH's lighter timing-tier rows (see perturbation-timing.ts for the plan). */
+/** Kinds proven by perturbation: LASH's lighter timing-tier rows (the plan: perturbation-plan.ts). */
 import { describe } from 'vitest';
 import { perturbationSuite } from './perturbation';
-import { CITED_AND_CAPS } from './perturbation-timing';
+import { PLAN } from './perturbation-plan';
 
 describe('kinds proven by perturbation: LASH', () => {
-  perturbationSuite('lash', [
-    { rows: ['LASH-MLP'], opts: CITED_AND_CAPS },
-    { rows: ['LASH-F4', 'LASH-F5', 'LASH-F6'], opts: CITED_AND_CAPS },
-    { rows: ['LASH-280'], opts: CITED_AND_CAPS },
-  ]);
+  perturbationSuite('lash', PLAN['lash']);
 });

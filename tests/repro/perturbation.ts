@@ -10,15 +10,8 @@ import { join } from 'node:path';
 import { afterAll, expect, it } from 'vitest';
 import { findPreset } from '../../src-sim/presets';
 import { REPRODUCTION_ROWS } from '../../src-sim/reference';
-import { perturbRows, type CheckPerturbation, type PerturbOptions } from '../../src-sim/reference/perturb';
-
-export interface PerturbGroup {
-  /** Row ids perturbed together on one preset (rows that share runs simulate them once). */
-  rows: string[];
-  /** The preset; default each row's own (the first the paper measured). */
-  preset?: string;
-  opts: PerturbOptions;
-}
+import { perturbRows, type CheckPerturbation } from '../../src-sim/reference/perturb';
+import type { PerturbGroup } from './perturbation-plan';
 
 /** A one-line account of a check that one number determines. */
 export function flaggedLine(c: CheckPerturbation): string {
@@ -58,9 +51,4 @@ export function perturbationSuite(suite: string, groups: PerturbGroup[]): void {
       expect(res.filter((c) => c.declared === 'predicted' && c.determinedBy.length).map(flaggedLine)).toEqual([]);
     });
   }
-}
-
-/** One group per (row, preset) of the rows `ids` name, on every preset each row's paper measured. */
-export function eachRowPreset(ids: string[], opts: PerturbOptions): PerturbGroup[] {
-  return ids.flatMap((id) => (REPRODUCTION_ROWS.find((r) => r.id === id)?.presets ?? []).map((preset) => ({ rows: [id], preset, opts })));
 }
