@@ -148,11 +148,12 @@ describe('PDF report', () => {
     const matched = cmp.findings.filter((b) => b.paper);
     expect(matched.length).toBeGreaterThan(0);
     for (const b of matched) expect(text).toContain(b.paper?.reference.citation);
-    // Each check says what it can prove: the stride sweep's conflict rule is predicted, its base latency calibrated.
+    // Each check says what it can prove: the stride sweep's conflict rule is recovered (it names the
+    // preset's bank count), the odd strides' freedom from conflicts predicted, its base latency calibrated.
     expect(text).toContain('kind: predicted (the model produced the value');
     expect(text).toContain('recovered (an analyser inferred from simulated timings alone what the preset was set to: a method check)');
-    expect(new Set(matched.map((b) => b.check?.kind))).toEqual(new Set(['predicted', 'calibrated']));
-    expect(text).toMatch(/gcd\(stride, 32\).*pass predicted/);
+    expect(new Set(matched.map((b) => b.check?.kind))).toEqual(new Set(['predicted', 'recovered', 'calibrated']));
+    expect(text).toMatch(/gcd\(stride, 32\).*pass recovered/);
     // A reference no finding matched is listed with its value.
     expect(cmp.unmatched.some((v) => v.reference.name === '32-way conflict')).toBe(true);
     expect(text).toContain('32-way conflict 1210 cycles');
