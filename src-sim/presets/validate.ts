@@ -4,6 +4,7 @@ import { requiredLatencyKeys } from '../model/path';
 import { capacityBytes, totalLines } from '../model/types';
 import type { Preset } from './types';
 import { GENERATIONS, SPACE_IDS } from './types';
+import { provenanceOf } from './provenance';
 import { checkTimingConfig } from '../timing/engine';
 import { stateMemoryProblem } from './state-memory';
 import { L1_ALLOCATE_POLICIES, SET_INDEX_FUNCTIONS, WARP_SCHEDULERS } from '../timing/types';
@@ -296,13 +297,7 @@ function numericLeaves(value: unknown, path: string, out: string[]): void {
 const SOURCE = /^((MEI|WONG|LASH|SL1|JIA18|JIA19|ABD22|LUO24|NVIDIA)\b.{3,}|assumed: .{8,}|measured on .{8,})/;
 
 function covered(path: string, provenance: Record<string, string>): boolean {
-  let p = path;
-  for (;;) {
-    if (provenance[p] !== undefined) return true;
-    const cut = p.lastIndexOf('.');
-    if (cut < 0) return false;
-    p = p.slice(0, cut);
-  }
+  return provenanceOf(path, provenance) !== null;
 }
 
 function exists(root: unknown, path: string): boolean {

@@ -1,5 +1,6 @@
 import { hopper } from '../presets/hopper';
 import type { Preset } from '../presets/types';
+import { provenanceOf } from '../presets/provenance';
 
 /**
  * What the Hopper preset predicts for a real H100, quantity by quantity, for holding against runs on
@@ -23,13 +24,7 @@ export interface H100Prediction {
 
 /** The provenance that covers a dotted path (the longest matching prefix, as the validator reads it). */
 function sourceOf(preset: Preset, path: string): string {
-  for (let p = path; ; ) {
-    const s = preset.provenance[p];
-    if (s !== undefined) return s;
-    const cut = p.lastIndexOf('.');
-    if (cut < 0) return '(no provenance)';
-    p = p.slice(0, cut);
-  }
+  return provenanceOf(path, preset.provenance)?.text ?? '(no provenance)';
 }
 
 function read(preset: Preset, path: string): number {

@@ -1,5 +1,6 @@
 import type { Preset } from '../presets/types';
 import { validatePreset } from '../presets/validate';
+import { provenanceOf } from '../presets/provenance';
 import { capacityBytes } from '../model/types';
 import { Rng } from '../rng';
 import { kindOf, LATENCY_TOLERANCE } from './check';
@@ -54,16 +55,6 @@ function setAt(root: unknown, path: string, value: unknown): void {
   o[keys[keys.length - 1]] = value;
 }
 
-/** The provenance of a preset number: the entry of its own path or of the nearest object above it. */
-export function provenanceOf(preset: Preset, path: string): string {
-  const parts = path.split('.');
-  for (let n = parts.length; n > 0; n--) {
-    const p = preset.provenance[parts.slice(0, n).join('.')];
-    if (p !== undefined) return p;
-  }
-  return '';
-}
-
 /**
  * Every number of a preset that a perturbation may scale: numeric leaves other than zero, less the
  * provenance, the numbers tied to another (timing.sms follows chip.sms, a bank mode's row of words
@@ -74,7 +65,7 @@ export function presetKnobs(preset: Preset): Knob[] {
   const out: Knob[] = [];
   const walk = (o: unknown, path: string): void => {
     if (typeof o === 'number') {
-      if (o !== 0 && Number.isFinite(o) && !TIED_TO.has(path) && !SCALED_WITH_BANKS.test(path)) out.push({ path, value: o, provenance: provenanceOf(preset, path) });
+      if (o !== 0 && Number.isFinite(o) && !TIED_TO.has(path) && !SCALED_WITH_BANKS.test(path)) out.push({ path, value: o, provenance: provenanceOf(path, preset.provenance)?.text ?? '' });
       return;
     }
     if (Array.isArray(o)) return o.forEach((v, i) => walk(v, path ? `${path}.${i}` : String(i)));
@@ -149,9 +140,8 @@ function fitOnChip(p: Preset): void {
 /** A preset with one number scaled, or undefined where no nearby value is valid. */
 export interface Perturbed {
   preset: Preset;
-  /** The number's new value and the ratio it actually moved by. */
+  /** The number's new value. */
   value: number;
-  ratio: number;
 }
 
 export function perturb(preset: Preset, knob: Knob, factor: number): Perturbed | undefined {
@@ -163,7 +153,7 @@ export function perturb(preset: Preset, knob: Knob, factor: number): Perturbed |
     resize(copy);
     fitOnChip(copy);
     const v = validatePreset(copy);
-    if (v.ok) return { preset: copy, value, ratio: value / knob.value };
+    if (v.ok) return { preset: copy, value };
   }
   return undefined;
 }
@@ -266,8 +256,6 @@ export interface PerturbOptions {
   only?: string[];
   /** Whether to record the numbers the rows read through a proxy (slow on the timing tier, which reads them all); default true. */
   recordReads?: boolean;
-  /** Told before each perturbed run. */
-  onRun?: (done: number, total: number, what: string) => void;
 }
 
 /** `perturbRows` for one row. */
@@ -278,9 +266,8 @@ export function perturbRow(row: ReproductionRow, preset: Preset, opts: PerturbOp
 /**
  * Perturbs `rows` on `preset`: every number their experiments read whose provenance shares a source
  * with one of their predicted or recovered checks' citations or that a check could read back (a
- * number within 5 % of a check's value, the geometry of a cache that size), plus a seeded sample of
- * the rest (or
- * what `citedAndCaps` / `only` say), each at both factors; returns each such check's effects and
+ * latency within 5 % of a check's latency, a size of a check's size, the geometry of a cache that
+ * size), plus a seeded sample of the rest (or what `citedAndCaps` / `only` say), each at both factors; returns each such check's effects and
  * derived kind. Rows that share runs are given the same perturbed preset one after another, so a
  * run they share is simulated once (src-sim/reference/row-runs.ts keeps it).
  */
@@ -306,9 +293,8 @@ export function perturbRows(rows: readonly ReproductionRow[], preset: Preset, op
   let chosen: Knob[];
   if (opts.only) chosen = knobs.filter((k) => opts.only!.includes(k.path));
   else {
-    // A number a check could read back: equal (within 5 %) to a check's value, or a cache geometry
-    // number of a level whose size is one: always tried, whatever its provenance cites.
-    // A latency is read back from a latency, a size from a size or a cache's geometry.
+    // A number a check could read back is always tried, whatever its provenance cites: a latency
+    // within 5 % of a check's latency, a size of a check's size, the geometry of a cache that size.
     const values: { v: number; unit: string }[] = [];
     for (const { row, refs } of judgedOf)
       for (const r of refs) {
@@ -342,11 +328,8 @@ export function perturbRows(rows: readonly ReproductionRow[], preset: Preset, op
   const key = (rowId: string, name: string): string => `${rowId}\u0000${name}`;
   const effects = new Map<string, KnobEffect[]>();
   for (const { row, refs } of judgedOf) for (const r of refs) effects.set(key(row.id, r.name), []);
-  const total = chosen.length * FACTORS.length;
-  let done = 0;
   for (const k of chosen)
     for (const f of FACTORS) {
-      opts.onRun?.(done++, total, `${rows.map((r) => r.id).join(', ')} on ${preset.id}: ${k.path} x${f}`);
       const p = perturb(preset, k, f);
       for (const { row, refs } of judgedOf) {
         let measured: Record<string, number | string> | undefined;

@@ -19,6 +19,7 @@ import type { Preset } from '../../../src-sim/presets/types';
 import { L1_ALLOCATE_POLICIES, SET_INDEX_FUNCTIONS, type TimingConfig } from '../../../src-sim/timing/types';
 import { stateMemoryProblem } from '../../../src-sim/presets/state-memory';
 import { formatBytes, formatQuantity } from './quantity';
+import { provenanceOf, type ProvenanceHit } from '../../../src-sim/presets/provenance';
 
 // ---------------------------------------------------------------------------------------------
 // Dotted paths
@@ -78,22 +79,7 @@ export function presetData(preset: Preset): Omit<Preset, 'provenance'> {
 // Provenance and units
 // ---------------------------------------------------------------------------------------------
 
-export interface ProvenanceHit {
-  /** The provenance key that covers the path (the path itself or an object above it). */
-  key: string;
-  text: string;
-}
-
-/** The provenance of a field: the entry under the longest dotted prefix of its path, or null. */
-export function provenanceOf(path: string, provenance: Record<string, string>): ProvenanceHit | null {
-  let p = path;
-  for (;;) {
-    if (Object.prototype.hasOwnProperty.call(provenance, p)) return { key: p, text: provenance[p]! };
-    const cut = p.lastIndexOf('.');
-    if (cut < 0) return null;
-    p = p.slice(0, cut);
-  }
-}
+export { provenanceOf, type ProvenanceHit };
 
 /** Whether a provenance text is assumed (rather than measured in a paper). */
 export function isAssumed(text: string): boolean {
