@@ -14,6 +14,7 @@ const INDEX_INTERLEAVE = 3;
 const POLICY_LRU = POLICY_CODE.lru;
 const POLICY_FIFO = POLICY_CODE.fifo;
 const POLICY_RANDOM = POLICY_CODE.random;
+const POLICY_LIP = POLICY_CODE.lip;
 /** Sets wider than this get a presence filter (below, scanning the set on a miss costs as little);
  *  up to 255 ways, as its counts are bytes. */
 const FILTER_FROM_WAYS = 8;
@@ -43,7 +44,9 @@ function modOf(x: number, m: number, invM: number): number {
  * - LRU and FIFO keep each set's ways in a circular recency list in typed arrays, oldest first: a
  *   miss turns the oldest way into the newest by moving the list's start one step, with no scan.
  *   Invalid ways start at the old end in way order, so a cold set fills way 0, 1, ... (the first
- *   invalid way). Random and Fermi count the ways filled so far.
+ *   invalid way). LIP keeps the same list and also counts the ways filled: once its set is full, a
+ *   miss replaces the oldest way and leaves the list's start where it is (the new line stays the
+ *   oldest). Random and Fermi count the ways filled so far.
  * - Wide sets have a counting presence filter per set over hashed line numbers (next to each other
  *   in memory, as the set's tags are): a miss is usually known without scanning the set.
  * - The Fermi policy draws without branching on its random numbers (PolicyDraws.fermiVictim).
@@ -84,6 +87,8 @@ export class Cache {
   /** Interleave index: the set of each line number modulo the table length (empty otherwise). */
   private declare readonly table: Int32Array;
   private declare readonly policyCode: number;
+  /** 1 when a hit makes its line the newest of its set (LRU and LIP). */
+  private declare readonly touchOnHit: number;
   private declare readonly hotWay: number;
   private declare readonly hotProbability: number;
   /** ceil(hotProbability * 2^32), compared with a raw 32-bit draw (as an int32 bit pattern), when it
@@ -93,12 +98,12 @@ export class Cache {
   private declare readonly allocate: number;
   private declare readonly draws: PolicyDraws;
   private declare readonly seed: number;
-  /** LRU (by use) and FIFO (by fill): each set's slots in a circular list, `oldest` per set, and per
-   *  slot the next newer and next older slot (the newest is the one older than the oldest). */
+  /** LRU and LIP (by use) and FIFO (by fill): each set's slots in a circular list, `oldest` per set,
+   *  and per slot the next newer and next older slot (the newest is the one older than the oldest). */
   private declare readonly oldest: Int32Array;
   private declare readonly newer: Int32Array;
   private declare readonly older: Int32Array;
-  /** Random and Fermi: ways filled so far in each set (ways fill in order). */
+  /** Random, Fermi and LIP: ways filled so far in each set (ways fill in order). */
   private declare readonly filled: Int32Array;
   /** Presence filter (1 when on): per set, 2^filterBits byte counters of the valid lines of the set
    *  whose hash falls in each bucket; a line whose bucket is 0 is absent from the set. `slotBucket`
@@ -157,6 +162,7 @@ export class Cache {
 
     const pol = geometry.policy;
     this.policyCode = POLICY_CODE[pol.kind];
+    this.touchOnHit = this.policyCode === POLICY_LRU || this.policyCode === POLICY_LIP ? 1 : 0;
     this.hotWay = pol.kind === 'fermi' ? pol.hotWay : 0;
     this.hotProbability = pol.kind === 'fermi' ? pol.hotProbability : 0;
     const hotBelow = Math.ceil(this.hotProbability * 4294967296);
@@ -261,12 +267,12 @@ export class Cache {
       return false; // a constant, so that the caller's test needs no truth check of a call result
     }
     if (this.sectored === 1 && this.sectorMiss(addr, lineNo, base + way)) {
-      if (this.policyCode === POLICY_LRU) this.touch(set, base + way);
+      if (this.touchOnHit === 1) this.touch(set, base + way);
       this.lastEvicted = -1;
       this.lastSlot = base + way;
       return false;
     }
-    if (this.policyCode === POLICY_LRU) this.touch(set, base + way);
+    if (this.touchOnHit === 1) this.touch(set, base + way);
     this.lastEvicted = -1; // (set on each path, not first: a miss would store it twice)
     this.lastSlot = base + way;
     this.mruLine = lineNo + this.mruOff;
@@ -289,7 +295,9 @@ export class Cache {
     }
     this.lastEvicted = evicted;
     this.lastSlot = slot;
-    this.mruLine = lineNo + this.mruOff;
+    // LIP: a line that replaced another (its set was full) is the oldest of its set, not the newest,
+    // so the fast path must not take its next access (a hit that makes it the newest).
+    this.mruLine = this.policyCode === POLICY_LIP && evicted >= 0 ? NaN : lineNo + this.mruOff;
   }
 
   /** The sector bit of an address within its line. */
@@ -325,6 +333,18 @@ export class Cache {
       this.oldest[set] = this.newer[slot];
       return slot - base;
     }
+    if (code === POLICY_LIP) {
+      // The oldest way: while the set fills it is the first invalid way and becomes the newest (the
+      // list's start moves on); once the set is full the new line stays the oldest (no move), so the
+      // next miss of the set replaces the same way.
+      const slot = this.oldest[set];
+      const n = this.filled[set];
+      if (n < ways) {
+        this.filled[set] = n + 1;
+        this.oldest[set] = this.newer[slot];
+      }
+      return slot - base;
+    }
     const n = this.filled[set];
     if (n < ways) {
       this.filled[set] = n + 1;
@@ -336,7 +356,7 @@ export class Cache {
     return this.draws.fermiVictim(ways, hot, this.hotBelow);
   }
 
-  /** LRU hit: makes a slot the newest of its set. */
+  /** LRU or LIP hit: makes a slot the newest of its set. */
   private touch(set: number, slot: number): void {
     const first = this.oldest[set];
     if (slot === first) {
@@ -369,12 +389,13 @@ export class Cache {
   }
 
   /**
-   * The slots of one set from the oldest to the newest: by last use (LRU) or by fill (FIFO), invalid
-   * ways included; null for Random and Fermi, which keep no order. For reading the state (the
-   * cache view's warm start), not for hot loops: it allocates.
+   * The slots of one set from the oldest to the newest: by last use (LRU; LIP, where a line that
+   * replaced another counts as the oldest until its first hit) or by fill (FIFO), invalid ways
+   * included; null for Random and Fermi, which keep no order. For reading the state (the cache
+   * view's warm start), not for hot loops: it allocates.
    */
   ageOrder(set: number): Int32Array | null {
-    if (this.policyCode !== POLICY_LRU && this.policyCode !== POLICY_FIFO) return null;
+    if (this.policyCode !== POLICY_LRU && this.policyCode !== POLICY_FIFO && this.policyCode !== POLICY_LIP) return null;
     const out = new Int32Array(this.setWays[set]);
     let slot = this.oldest[set];
     for (let k = 0; k < out.length; k++) {

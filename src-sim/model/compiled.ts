@@ -143,7 +143,7 @@ const INDEX_BITS_POW2 = 0;
 const INDEX_BITS = 1;
 const INDEX_XOR = 2;
 const INDEX_INTERLEAVE = 3;
-const POLICY_NAMES = ['lru', 'fifo', 'random', 'fermi'] as const;
+const POLICY_NAMES = ['lru', 'fifo', 'random', 'fermi', 'lip'] as const;
 
 /** The Cache fields the generator reads (private in TypeScript; plain properties at run time). */
 interface CacheFields {
@@ -275,6 +275,7 @@ function specOf(c: Cache, what: string): CacheSpec {
 function prologue(k: number, g: CacheSpec, src: string, first: boolean): string {
   const L: string[] = [`const c${k} = ${src};`, `const t${k} = c${k}.tags;`];
   if (g.policy === 'lru' || g.policy === 'fifo') L.push(`const o${k} = c${k}.oldest, n${k} = c${k}.newer, p${k} = c${k}.older;`);
+  else if (g.policy === 'lip') L.push(`const o${k} = c${k}.oldest, n${k} = c${k}.newer, p${k} = c${k}.older, f${k} = c${k}.filled;`);
   else L.push(`const f${k} = c${k}.filled, d${k} = c${k}.draws;`);
   if (g.policy === 'fermi') L.push(`const hb${k} = c${k}.hotBelow, hp${k} = c${k}.hotProbability;`);
   if (g.filter) L.push(`const fl${k} = c${k}.filter, bk${k} = c${k}.slotBucket;`);
@@ -346,7 +347,7 @@ function accessCode(k: number, g: CacheSpec, hit: string, int32: boolean): strin
     L.push(`while (w < ${wy} && t${k}[bs + w] !== ln) w++;`);
   }
   const touch =
-    g.policy === 'lru'
+    g.policy === 'lru' || g.policy === 'lip'
       ? `{ const fi = o${k}[st]; if (sl === fi) o${k}[st] = n${k}[sl]; else { const la = p${k}[fi]; if (sl !== la) { const o = p${k}[sl], n = n${k}[sl]; n${k}[o] = n; p${k}[n] = o; p${k}[sl] = la; n${k}[sl] = fi; n${k}[la] = sl; p${k}[fi] = sl; } } }`
       : '';
   L.push(`if (w !== ${wy}) {`, `const sl = bs + w;`);
@@ -365,6 +366,8 @@ function accessCode(k: number, g: CacheSpec, hit: string, int32: boolean): strin
   } else {
     L.push('let sl;');
     if (g.policy === 'lru' || g.policy === 'fifo') L.push(`sl = o${k}[st]; o${k}[st] = n${k}[sl];`);
+    // LIP: the oldest way; the list's start moves on only while the set fills (Cache.victim).
+    else if (g.policy === 'lip') L.push(`sl = o${k}[st]; { const fn = f${k}[st]; if (fn < ${wy}) { f${k}[st] = fn + 1; o${k}[st] = n${k}[sl]; } }`);
     else {
       const victim =
         g.policy === 'random'
@@ -375,7 +378,9 @@ function accessCode(k: number, g: CacheSpec, hit: string, int32: boolean): strin
     }
     L.push(`const ev = t${k}[sl]; t${k}[sl] = ln;`);
     if (g.filter) L.push(`if (ev >= 0) fl${k}[bk${k}[sl]]--; fl${k}[bk]++; bk${k}[sl] = bk;`);
-    L.push(`le${k} = ev; ls${k} = sl;${g.mru ? ` m${k} = ln;` : ''}`);
+    // LIP: a line that replaced another is the oldest of its set, so the last-line check is off (Cache.miss).
+    const mru = g.policy === 'lip' ? ` m${k} = ev >= 0 ? NaN : ln;` : ` m${k} = ln;`;
+    L.push(`le${k} = ev; ls${k} = sl;${g.mru ? mru : ''}`);
   }
   if (g.sectored) L.push(`sm${k} = 0; if (ls${k} >= 0) sv${k}[ls${k}] = bit;`);
   L.push('}', '}');

@@ -18,7 +18,11 @@ export type ReplacementPolicy =
   | { kind: 'random' }
   /** MEI Fig 8: one hot way is replaced with probability hotProbability, the others share the rest
    *  uniformly (1/2 and 1/6 each for 4 ways), so the hot way is refilled every two misses on average. */
-  | { kind: 'fermi'; hotWay: number; hotProbability: number };
+  | { kind: 'fermi'; hotWay: number; hotProbability: number }
+  /** LRU insertion (the model's reading of JIA18 §3.1.2, the Volta L1): the victim is the least
+   *  recently used line and, once the set is full, the new line stays least recently used (the same
+   *  way of a set is replaced miss after miss); a hit makes a line the most recently used. */
+  | { kind: 'lip' };
 
 export interface CacheGeometry {
   /** Bytes one line (or one TLB entry) covers. */

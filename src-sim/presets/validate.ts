@@ -35,6 +35,7 @@ const geometrySchema = z.object({
     z.object({ kind: z.literal('fifo') }),
     z.object({ kind: z.literal('random') }),
     z.object({ kind: z.literal('fermi'), hotWay: z.number().int().min(0), hotProbability: z.number().gt(0).max(1) }),
+    z.object({ kind: z.literal('lip') }),
   ]),
   allocateOnMiss: z.boolean().optional(),
   sectorBytes: positiveInt.optional(),

@@ -5,8 +5,8 @@ import { Rng } from '../../src-sim/rng';
 
 /**
  * A naive, obviously correct set-associative cache: each set is a plain array of { line } objects.
- * LRU and FIFO keep the set's lines in a list ordered oldest first (LRU moves a hit to the end,
- * FIFO does not); random and Fermi keep a slot per way and draw the victim way from their own Rng
+ * LRU, FIFO and LIP keep the set's lines in a list ordered oldest first (LRU and LIP move a hit
+ * to the end, FIFO does not; LIP puts a line that replaces another at the front, the others at the end); random and Fermi keep a slot per way and draw the victim way from their own Rng
  * seeded like the model's, with the draws the policies define (MEI Fig 8 for Fermi).
  */
 class NaiveCache {
@@ -41,12 +41,16 @@ class NaiveCache {
     const line = Math.floor(addr / this.g.lineBytes);
     const set = this.setOf(addr);
     const p = this.g.policy;
-    if (p.kind === 'lru' || p.kind === 'fifo') {
+    if (p.kind === 'lru' || p.kind === 'fifo' || p.kind === 'lip') {
       const list = this.lists[set];
       const at = list.findIndex((e) => e.line === line);
       if (at >= 0) {
-        if (p.kind === 'lru') list.push(...list.splice(at, 1));
+        if (p.kind !== 'fifo') list.push(...list.splice(at, 1));
         return true;
+      }
+      if (list.length === this.g.ways && p.kind === 'lip') {
+        list[0] = { line };
+        return false;
       }
       if (list.length === this.g.ways) list.shift();
       list.push({ line });
@@ -106,7 +110,7 @@ function compare(g: CacheGeometry, seed: number, n: number, span: number): { mis
 }
 
 describe('the optimised cache agrees with a naive one, access by access', () => {
-  for (const kind of ['lru', 'fifo', 'random', 'fermi'] as const) {
+  for (const kind of ['lru', 'fifo', 'random', 'fermi', 'lip'] as const) {
     for (const { name, g } of geometries) {
       it(`${kind}: ${name}`, () => {
         const policy: ReplacementPolicy = kind === 'fermi' ? { kind, hotWay: Math.min(1, g.ways - 1), hotProbability: 0.5 } : { kind };

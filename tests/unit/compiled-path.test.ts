@@ -153,7 +153,7 @@ function randomGeometry(rng: Rng, lineBytes: number): CacheGeometry {
         ? { kind: 'bits' as const }
         : { kind: 'bits' as const, shiftBits: Math.max(0, log2 - 2 + rng.int(6)) }
       : { kind };
-  const pk = pick(rng, ['lru', 'lru', 'fifo', 'random', 'fermi'] as const);
+  const pk = pick(rng, ['lru', 'lru', 'fifo', 'random', 'fermi', 'lip'] as const);
   const policy =
     pk === 'fermi'
       ? { kind: 'fermi' as const, hotWay: rng.int(ways + 1), hotProbability: pick(rng, [0.5, 0.5, 0.25, 0, 1, 0.7]) }
@@ -252,7 +252,7 @@ describe('compiled access path: the same latencies and state as the golden model
 
   it(`${GEOMETRIES} random geometries (every policy, index function, unequal sets, sectors, TLBs, page windows)`, { timeout: 300_000 }, () => {
     let accesses = 0;
-    const seen = { lru: 0, fifo: 0, random: 0, fermi: 0, bits: 0, xor: 0, interleave: 0, unequal: 0, sectored: 0, filter: 0, noAllocate: 0, window: 0 };
+    const seen = { lru: 0, fifo: 0, random: 0, fermi: 0, lip: 0, bits: 0, xor: 0, interleave: 0, unequal: 0, sectored: 0, filter: 0, noAllocate: 0, window: 0 };
     for (let t = 0; t < GEOMETRIES; t++) {
       const rng = new Rng(1000 + t);
       const cfg = randomPath(rng);

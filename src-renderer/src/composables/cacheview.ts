@@ -6,7 +6,9 @@
  * (cache level 0, or the L1 TLB when the path has no cache) and the line it evicted (-1 none). After
  * access i, cell (set[i], way[i]) holds line floor(address[i] / lineBytes). The replay also keeps,
  * per cell, when it was last used and when it was filled, from which the LRU recency order (1 =
- * most recently used) and the FIFO age order follow.
+ * most recently used) and the FIFO age order follow. Under LIP (LRU insertion) a line that replaced
+ * another is given a use older than every other line of its set: it stays the least recently used
+ * until its first hit.
  *
  * Geometry (sets, ways or unequal set sizes, line size, index function, policy) comes from the run's
  * preset snapshot: the first level of the space the run's parameters name (its L1 configuration
@@ -251,6 +253,15 @@ export class CacheReplay {
       if (before !== t.evicted[i] && !(before === -1 && t.evicted[i] < 0)) this.noteMismatch(i);
       this.lines[cell] = line;
       this.filledAt[cell] = i;
+      if (this.geometry.policy.kind === 'lip' && before >= 0) {
+        // LIP: the line replaced another (the set was full), so it takes the least recently used place.
+        const base = this.setBase[set];
+        let least = i;
+        for (let c = base; c < base + ways; c++) if (c !== cell && this.lines[c] >= 0) least = Math.min(least, this.lastUse[c]);
+        this.lastUse[cell] = least - 1;
+        this.afterApply(i);
+        return;
+      }
     }
     this.lastUse[cell] = i;
     this.afterApply(i);
@@ -303,7 +314,7 @@ export class CacheReplay {
   /** The cells of one set as the grid draws them (rank by LRU recency or FIFO age, per the policy). */
   setView(set: number): CellView[] {
     const kind = this.geometry.policy.kind;
-    const rank = kind === 'lru' ? this.order(set, 'use') : kind === 'fifo' ? this.order(set, 'fill') : null;
+    const rank = kind === 'lru' || kind === 'lip' ? this.order(set, 'use') : kind === 'fifo' ? this.order(set, 'fill') : null;
     const ways = this.geometry.setWays[set];
     const out: CellView[] = new Array(ways);
     for (let w = 0; w < ways; w++) out[w] = { way: w, line: this.lineAt(set, w), rank: rank ? rank[w] : 0 };

@@ -290,7 +290,7 @@ export interface SectionDesc {
   timing?: string;
 }
 
-export const POLICIES = ['lru', 'fifo', 'random', 'fermi'] as const;
+export const POLICIES = ['lru', 'fifo', 'random', 'fermi', 'lip'] as const;
 
 function field(paths: string | string[], label: string, kind: FieldKind, extra: Partial<FieldDesc> = {}): FieldDesc {
   const list = Array.isArray(paths) ? paths : [paths];
@@ -738,7 +738,7 @@ export function applyField(draft: Preset, f: FieldDesc, value: unknown): void {
       const next: ReplacementPolicy =
         value === 'fermi'
           ? { kind: 'fermi', hotWay: prev.kind === 'fermi' ? prev.hotWay : 0, hotProbability: prev.kind === 'fermi' ? prev.hotProbability : 0.5 }
-          : { kind: value as 'lru' | 'fifo' | 'random' };
+          : { kind: value as 'lru' | 'fifo' | 'random' | 'lip' };
       g.policy = next;
     } else if (path.endsWith('.geometry.setWays') && Array.isArray(value)) {
       const g = getAt(draft, path.slice(0, -'.setWays'.length)) as CacheGeometry | undefined;

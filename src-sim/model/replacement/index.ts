@@ -1,5 +1,6 @@
 import { FERMI_DESCRIPTION } from './fermi';
 import { FIFO_DESCRIPTION } from './fifo';
+import { LIP_DESCRIPTION } from './lip';
 import { LRU_DESCRIPTION } from './lru';
 import { RANDOM_DESCRIPTION } from './random';
 
@@ -13,7 +14,8 @@ export const POLICY_DESCRIPTIONS = {
   fifo: FIFO_DESCRIPTION,
   random: RANDOM_DESCRIPTION,
   fermi: FERMI_DESCRIPTION,
+  lip: LIP_DESCRIPTION,
 } as const;
 
 /** Small integer codes the cache's hot loop switches on (no closures, no megamorphic calls). */
-export const POLICY_CODE = { lru: 0, fifo: 1, random: 2, fermi: 3 } as const;
+export const POLICY_CODE = { lru: 0, fifo: 1, random: 2, fermi: 3, lip: 4 } as const;
