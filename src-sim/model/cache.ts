@@ -120,6 +120,11 @@ export class Cache {
   private declare readonly sectorValid: Uint32Array;
   private declare readonly invSector: number;
   private declare readonly sectorsPerLine: number;
+  /** The sectors one fill brings in (geometry.fillBytes; one sector when absent): `fillMask` has a bit
+   *  for each sector of a fill block (as an int32 bit pattern) and `fillAlign` = -(sectors a fill), so
+   *  that the block of sector i is fillMask << (i & fillAlign). One sector: 1 and -1 (the sector bit). */
+  private declare readonly fillMask: number;
+  private declare readonly fillAlign: number;
   /** Outcome of the last access: 1 when it missed a sector of a line already present (no eviction). */
   declare lastSectorMiss: number;
 
@@ -186,6 +191,10 @@ export class Cache {
     this.sectorsPerLine = this.sectored === 1 ? geometry.lineBytes / sector : 1;
     this.invSector = 1 / sector;
     this.sectorValid = new Uint32Array(this.sectored === 1 ? this.lines : 0);
+    // (a power of two from one sector to the line, as the validator asks; other values round down)
+    const perFill = this.sectored === 1 && geometry.fillBytes !== undefined ? 2 ** Math.floor(Math.log2(Math.min(this.sectorsPerLine, Math.max(1, geometry.fillBytes / sector)))) : 1;
+    this.fillMask = perFill >= 32 ? -1 : (1 << perFill) - 1;
+    this.fillAlign = -perFill;
     this.lastSectorMiss = 0;
     // The last slot can be checked first when the cache allocates and a line's set follows from its
     // line number alone (not so if set bits lie inside the line).
@@ -300,26 +309,36 @@ export class Cache {
     this.mruLine = this.policyCode === POLICY_LIP && evicted >= 0 ? NaN : lineNo + this.mruOff;
   }
 
+  /** The sector of an address within its line (0 .. sectorsPerLine - 1). */
+  private sectorIndex(addr: number, lineNo: number): number {
+    return Math.floor(addr * this.invSector) - lineNo * this.sectorsPerLine;
+  }
+
   /** The sector bit of an address within its line. */
   private sectorBit(addr: number, lineNo: number): number {
-    return 1 << (Math.floor(addr * this.invSector) - lineNo * this.sectorsPerLine);
+    return 1 << this.sectorIndex(addr, lineNo);
   }
 
-  /** After a line miss: the new line holds only the sector touched. */
+  /** The sectors a fill of sector `index` brings in: the aligned fill block around it, as a bit mask. */
+  private fillBits(index: number): number {
+    return this.fillMask << (index & this.fillAlign);
+  }
+
+  /** After a line miss: the new line holds only the fill block of the sector touched. */
   private fillFirstSector(addr: number, lineNo: number): void {
     this.lastSectorMiss = 0;
-    if (this.lastSlot >= 0) this.sectorValid[this.lastSlot] = this.sectorBit(addr, lineNo);
+    if (this.lastSlot >= 0) this.sectorValid[this.lastSlot] = this.fillBits(this.sectorIndex(addr, lineNo));
   }
 
-  /** A present line: true (and the sector filled) when the sector touched was not there yet. */
+  /** A present line: true (and the sector's fill block filled) when the sector touched was not there yet. */
   private sectorMiss(addr: number, lineNo: number, slot: number): boolean {
-    const bit = this.sectorBit(addr, lineNo);
+    const index = this.sectorIndex(addr, lineNo);
     const valid = this.sectorValid[slot];
-    if ((valid & bit) !== 0) {
+    if ((valid & (1 << index)) !== 0) {
       this.lastSectorMiss = 0;
       return false;
     }
-    this.sectorValid[slot] = valid | bit;
+    this.sectorValid[slot] = valid | this.fillBits(index);
     this.lastSectorMiss = 1;
     return true;
   }

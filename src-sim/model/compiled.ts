@@ -100,7 +100,7 @@ export class CompiledPath {
 //
 // SAFETY: the generated source contains only (1) fixed text written in this file, (2) integers that
 // `int()` below has checked to be safe integers within stated bounds (sets, ways, shifts, table
-// lengths, filter bits, sectors per line, the page window), emitted with String(), (3) reciprocals of
+// lengths, filter bits, sectors per line, fill masks, the page window), emitted with String(), (3) reciprocals of
 // powers of two computed here from such validated exponents, and (4) variable names made from fixed
 // prefixes and level indices. No string from a preset (names, descriptions) and no other number
 // (latencies, probabilities, reciprocals of other sizes) ever enters it: those are read from the
@@ -165,6 +165,8 @@ interface CacheFields {
   sectored: number;
   sectorsPerLine: number;
   invSector: number;
+  fillMask: number;
+  fillAlign: number;
   mruOff: number;
 }
 
@@ -193,6 +195,9 @@ interface CacheSpec {
   invSectorLiteral: string | null;
   /** log2 of the sector's bytes where that is a power of two, else null. */
   sectorShift: number | null;
+  /** Sectors one fill brings in (geometry.fillBytes): their mask and -(their number), null for one sector. */
+  fillMask: string | null;
+  fillAlign: string | null;
   mru: boolean;
   /** The largest set's ways (scan unrolled up to UNROLL). */
   widest: number;
@@ -237,6 +242,14 @@ function specOf(c: Cache, what: string): CacheSpec {
   const sectored = f.sectored === 1;
   let invSectorLiteral: string | null = null;
   let sectorShift: number | null = null;
+  let fillMask: string | null = null;
+  let fillAlign: string | null = null;
+  if (sectored && f.fillAlign !== -1) {
+    const perFill = Number(int(-f.fillAlign, 2, 32, `${what}: sectors a fill`));
+    if (!isPow2(perFill)) throw new NotCompilable(`${what}: ${perFill} sectors a fill`);
+    fillMask = perFill === 32 ? '-1' : int(f.fillMask, 3, 2 ** 31 - 1, `${what}: fill mask`);
+    fillAlign = String(-perFill);
+  }
   if (sectored) {
     int(f.sectorsPerLine, 2, 32, `${what}: sectors per line`);
     const sector = lineBytes / f.sectorsPerLine;
@@ -266,6 +279,8 @@ function specOf(c: Cache, what: string): CacheSpec {
     sectorsPerLine: sectored ? String(f.sectorsPerLine) : '1',
     invSectorLiteral,
     sectorShift,
+    fillMask,
+    fillAlign,
     mru: f.mruOff === 0,
     widest,
   };
@@ -333,8 +348,11 @@ function accessCode(k: number, g: CacheSpec, hit: string, int32: boolean): strin
   if (g.sectored) {
     const q = g.invSectorLiteral ?? `is${k}`;
     const sector = int32 && g.sectorShift !== null ? shifted('a', g.sectorShift) : `Math.floor(a * ${q})`;
-    L.push(`const bit = 1 << (${sector} - ln * ${g.sectorsPerLine});`);
+    if (g.fillMask === null) L.push(`const bit = 1 << (${sector} - ln * ${g.sectorsPerLine});`);
+    // A fill unit above the sector: the aligned block of sectors one fill brings in (Cache.fillBits).
+    else L.push(`const sx = ${sector} - ln * ${g.sectorsPerLine}, bit = 1 << sx, fb = ${g.fillMask} << (sx & ${g.fillAlign as string});`);
   }
+  const fill = g.fillMask === null ? 'bit' : 'fb';
   // The way scan: unrolled for narrow equal sets, else the loop (after the presence filter).
   if (equal && !g.filter && g.widest <= UNROLL) {
     const w = Number(g.ways);
@@ -354,7 +372,7 @@ function accessCode(k: number, g: CacheSpec, hit: string, int32: boolean): strin
   if (g.sectored) {
     L.push(
       `const vv = sv${k}[sl];`,
-      `if ((vv & bit) === 0) { sv${k}[sl] = vv | bit; sm${k} = 1; ${touch} le${k} = -1; ls${k} = sl; }`,
+      `if ((vv & bit) === 0) { sv${k}[sl] = vv | ${fill}; sm${k} = 1; ${touch} le${k} = -1; ls${k} = sl; }`,
       `else { sm${k} = 0; ${touch} le${k} = -1; ls${k} = sl; ${g.mru ? `m${k} = ln; ` : ''}${hit} }`,
     );
   } else {
@@ -382,7 +400,7 @@ function accessCode(k: number, g: CacheSpec, hit: string, int32: boolean): strin
     const mru = g.policy === 'lip' ? ` m${k} = ev >= 0 ? NaN : ln;` : ` m${k} = ln;`;
     L.push(`le${k} = ev; ls${k} = sl;${g.mru ? mru : ''}`);
   }
-  if (g.sectored) L.push(`sm${k} = 0; if (ls${k} >= 0) sv${k}[ls${k}] = bit;`);
+  if (g.sectored) L.push(`sm${k} = 0; if (ls${k} >= 0) sv${k}[ls${k}] = ${fill};`);
   L.push('}', '}');
   return L.join('\n');
 }

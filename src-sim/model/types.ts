@@ -44,6 +44,13 @@ export interface CacheGeometry {
    * evicts nothing. Absent or equal to lineBytes: the whole line is filled at once.
    */
   sectorBytes?: number;
+  /**
+   * Bytes one fill brings into a sectored line (a power of two, sectorBytes to lineBytes): a line
+   * miss or a sector miss fills every sector of the aligned fillBytes block around the address, not
+   * only the sector touched (an L2 of 32 B sectors filled from DRAM 64 B at a time: JIA18 Fig 3.2,
+   * JIA19 Fig 3.5). Absent: one sector a fill.
+   */
+  fillBytes?: number;
 }
 
 export function totalLines(g: CacheGeometry): number {

@@ -39,6 +39,7 @@ const geometrySchema = z.object({
   ]),
   allocateOnMiss: z.boolean().optional(),
   sectorBytes: positiveInt.optional(),
+  fillBytes: positiveInt.optional(),
 });
 
 const levelSchema = z.object({
@@ -248,6 +249,14 @@ function checkLevel(level: CacheLevelConfig, path: string, issues: PresetIssue[]
       issues.push({ path: `${path}.geometry.sectorBytes`, message: `sector size ${g.sectorBytes} B must be a power of two no larger than the ${g.lineBytes} B line` });
     else if (g.lineBytes / g.sectorBytes > 32)
       issues.push({ path: `${path}.geometry.sectorBytes`, message: `${g.lineBytes / g.sectorBytes} sectors a line; at most 32 (make the sectors larger)` });
+  }
+  if (g.fillBytes !== undefined) {
+    const sector = g.sectorBytes ?? g.lineBytes;
+    if (!isPow2(g.fillBytes) || g.fillBytes < sector || g.fillBytes > g.lineBytes)
+      issues.push({
+        path: `${path}.geometry.fillBytes`,
+        message: `fill unit ${g.fillBytes} B must be a power of two from the ${sector} B ${g.sectorBytes !== undefined ? 'sector' : 'line (no sectors)'} to the ${g.lineBytes} B line`,
+      });
   }
   if (g.setWays && g.index.kind !== 'interleave')
     issues.push({ path: `${path}.geometry.index`, message: `${level.name}: unequal sets need the 'interleave' index function` });

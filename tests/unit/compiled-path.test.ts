@@ -137,7 +137,7 @@ function pick<T>(rng: Rng, xs: readonly T[]): T {
   return xs[rng.int(xs.length)];
 }
 
-/** A random cache geometry over every policy, index function, equal and unequal sets, sectors and allocation. */
+/** A random cache geometry over every policy, index function, equal and unequal sets, sectors, fill units and allocation. */
 function randomGeometry(rng: Rng, lineBytes: number): CacheGeometry {
   const r = rng.next();
   const sets = r < 0.1 ? 1 : r < 0.6 ? 2 ** rng.int(7) : 1 + rng.int(40);
@@ -164,6 +164,8 @@ function randomGeometry(rng: Rng, lineBytes: number): CacheGeometry {
   if (rng.next() < 0.35) {
     const spl = pick(rng, [2, 4, 3, 8]);
     if (lineBytes % spl === 0 && lineBytes / spl >= 4) g.sectorBytes = lineBytes / spl;
+    // A fill unit of 2, 4, ... sectors (up to the line) half the time.
+    if (g.sectorBytes && rng.next() < 0.5) g.fillBytes = Math.min(g.sectorBytes * 2 ** (1 + rng.int(3)), 2 ** Math.floor(Math.log2(lineBytes / g.sectorBytes)) * g.sectorBytes);
   }
   return g;
 }
@@ -250,9 +252,9 @@ describe('compiled access path: the same latencies and state as the golden model
     console.log(`compiled path: ${cases.length} preset spaces x 2 placements, ${accesses} accesses`);
   });
 
-  it(`${GEOMETRIES} random geometries (every policy, index function, unequal sets, sectors, TLBs, page windows)`, { timeout: 300_000 }, () => {
+  it(`${GEOMETRIES} random geometries (every policy, index function, unequal sets, sectors, fill units, TLBs, page windows)`, { timeout: 300_000 }, () => {
     let accesses = 0;
-    const seen = { lru: 0, fifo: 0, random: 0, fermi: 0, lip: 0, bits: 0, xor: 0, interleave: 0, unequal: 0, sectored: 0, filter: 0, noAllocate: 0, window: 0 };
+    const seen = { lru: 0, fifo: 0, random: 0, fermi: 0, lip: 0, bits: 0, xor: 0, interleave: 0, unequal: 0, sectored: 0, filter: 0, noAllocate: 0, window: 0, fill: 0 };
     for (let t = 0; t < GEOMETRIES; t++) {
       const rng = new Rng(1000 + t);
       const cfg = randomPath(rng);
@@ -263,6 +265,7 @@ describe('compiled access path: the same latencies and state as the golden model
         seen[g.index.kind]++;
         if (g.setWays) seen.unequal++;
         if (g.sectorBytes) seen.sectored++;
+        if (g.fillBytes && g.fillBytes > (g.sectorBytes ?? g.lineBytes)) seen.fill++;
         if (Math.max(...(g.setWays ?? [g.ways])) > 8) seen.filter++;
         if (g.allocateOnMiss === false) seen.noAllocate++;
       }

@@ -155,7 +155,9 @@ function levelProperty(level: CacheLevelConfig, prop: string, at: string): TrueV
     case 'reachBytes':
       return { value: level.sizeBytes, source: `${at}.sizeBytes`, tolerance: 'exact' };
     case 'lineBytes':
-      // A sectored cache fills one sector a miss: the unit a chase sees is the sector, not the line.
+      // A sectored cache fills one sector a miss (or its fill unit): the unit a chase sees is that, not the line.
+      if (g.sectorBytes && g.fillBytes && g.fillBytes !== g.sectorBytes)
+        return { value: g.fillBytes, source: `${at}.geometry.fillBytes (a chase sees the ${g.fillBytes} B a miss fills; sectors of ${g.sectorBytes} B, lines of ${g.lineBytes} B)`, tolerance: 'exact' };
       if (g.sectorBytes) return { value: g.sectorBytes, source: `${at}.geometry.sectorBytes (a chase sees the ${g.sectorBytes} B sector a miss fills; lines of ${g.lineBytes} B)`, tolerance: 'exact' };
       return { value: g.lineBytes, source: `${at}.geometry.lineBytes`, tolerance: 'exact' };
     case 'entryBytes':
@@ -487,8 +489,8 @@ function plateauLatency(path: PathConfig, source: string, state: PlateauState, s
     const name = path.levels[level]?.name ?? 'memory';
     return !t || level < t.virtualLevels ? `${name}/-` : `${name}/${['l1', 'l2', 'miss'][state.tlb]}`;
   };
-  // What a miss brings in: the sector of a sectored cache, else the line.
-  const lines = path.levels.slice(0, state.data).map((l) => l.geometry.sectorBytes ?? l.geometry.lineBytes);
+  // What a miss brings in: the fill unit or the sector of a sectored cache, else the line.
+  const lines = path.levels.slice(0, state.data).map((l) => l.geometry.fillBytes ?? l.geometry.sectorBytes ?? l.geometry.lineBytes);
   const period = Math.max(1, ...lines.map((line) => Math.ceil(line / stride)));
   const used = new Map<string, number>();
   let sum = 0;

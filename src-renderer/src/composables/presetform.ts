@@ -336,6 +336,8 @@ function cacheFields(preset: Preset, paths: string[], tlb: boolean): FieldDesc[]
   ];
   if (g.setWays) fields.push(field(at('geometry.setWays'), 'Ways of each set', 'int-list', { hint: 'one count per set; sets and ways follow' }));
   else fields.push(field(at('geometry.sets'), 'Sets', 'int'), field(at('geometry.ways'), 'Ways', 'int'));
+  // A sectored cache: the bytes one fill brings in (blank: one sector).
+  if (g.sectorBytes !== undefined) fields.push(field(at('geometry.fillBytes'), 'Fill unit', 'bytes', { hint: 'bytes one miss fills, sector to line; blank: one sector' }));
   fields.push(field(at('geometry.policy.kind'), 'Replacement', 'enum', { options: POLICIES, unit: '' }));
   if (g.policy.kind === 'fermi') {
     fields.push(field(at('geometry.policy.hotWay'), 'Hot way', 'int'), field(at('geometry.policy.hotProbability'), 'Hot-way probability', 'number'));
