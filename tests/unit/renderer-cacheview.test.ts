@@ -27,6 +27,7 @@ import { fermi } from '../../src-sim/presets/fermi';
 import { kepler } from '../../src-sim/presets/kepler';
 import type { Preset } from '../../src-sim/presets/types';
 import { tesla } from '../../src-sim/presets/tesla';
+import { volta } from '../../src-sim/presets/volta';
 import { Rng } from '../../src-sim/rng';
 
 /** A trace from a list of accesses written out by hand: [address, set, way, evicted, hit]. */
@@ -447,6 +448,26 @@ describe('warm traces: the replay starts from the state the warm-up pass left', 
     }
     expect(checked).toBe(800);
     expect(r.inconsistencies).toBe(0);
+  });
+
+  it('a sectored L1 (Volta): a sector miss keeps its line and agrees, with or without a fill unit', () => {
+    for (const fillBytes of [undefined, 64]) {
+      const preset = structuredClone(volta);
+      if (fillBytes) for (const c of preset.l1Configs ?? []) c.geometry.fillBytes = fillBytes;
+      if (fillBytes) preset.spaces.global.levels[0].geometry.fillBytes = fillBytes;
+      const { trace, geometry } = fineRun(preset, { space: 'global', size: 64 * 1024, stride: 32, iterations: 2000, warmup: false });
+      expect(geometry.sectored).toBe(true);
+      // Sector misses: a miss whose way already holds its line, evicting nothing.
+      const r = new CacheReplay(trace, geometry);
+      let sectorMisses = 0;
+      for (let i = 0; i < trace.address.length; i++) {
+        r.seek(i);
+        if (!r.isHit(i) && trace.evicted[i] < 0 && r.lineAt(trace.set[i], trace.way[i]) === r.lineOf(trace.address[i])) sectorMisses++;
+      }
+      expect(sectorMisses, `fill ${fillBytes ?? 'none'}`).toBeGreaterThan(0);
+      r.seek(trace.address.length);
+      expect(r.inconsistencies).toBe(0);
+    }
   });
 
   it('cold traces replay from an empty grid, as before', () => {

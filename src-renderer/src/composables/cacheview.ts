@@ -10,7 +10,7 @@
  * another is given a use older than every other line of its set: it stays the least recently used
  * until its first hit.
  *
- * Geometry (sets, ways or unequal set sizes, line size, index function, policy) comes from the run's
+ * Geometry (sets, ways or unequal set sizes, line size, index function, policy, sectors) comes from the run's
  * preset snapshot: the first level of the space the run's parameters name (its L1 configuration
  * applied), or the L1 TLB when that space has no cache.
  *
@@ -41,6 +41,9 @@ export interface ReplayGeometry {
   setWays: number[];
   index: IndexFunction;
   policy: ReplacementPolicy;
+  /** Sectored lines (sectorBytes below lineBytes): a miss may find its line present, missing only the
+   *  sector touched (a sector miss: the line stays, nothing is evicted). */
+  sectored?: boolean;
 }
 
 export type GeometryResult = { geometry: ReplayGeometry; warning: string | null } | { error: string };
@@ -62,6 +65,7 @@ export function traceGeometry(preset: Preset, params: ParamValues, trace: Pick<T
       setWays: g.setWays ? [...g.setWays] : new Array<number>(g.sets).fill(g.ways),
       index: g.index,
       policy: g.policy,
+      sectored: g.sectorBytes !== undefined && g.sectorBytes < g.lineBytes,
     };
   } else if (p.path.translation) {
     const t = p.path.translation.l1;
@@ -248,6 +252,8 @@ export class CacheReplay {
     const hit = this.isHit(i);
     if (hit) {
       if (this.lines[cell] !== line) this.noteMismatch(i);
+    } else if (this.geometry.sectored && this.lines[cell] === line && t.evicted[i] < 0) {
+      // A sector miss: the line was present without the sector touched, which the next level filled.
     } else {
       const before = this.lines[cell];
       if (before !== t.evicted[i] && !(before === -1 && t.evicted[i] < 0)) this.noteMismatch(i);
