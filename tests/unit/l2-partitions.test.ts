@@ -6,6 +6,7 @@ import { Chip, nearPartition, PathModel } from '../../src-sim/model/path';
 import type { CacheLevelConfig, PartitionConfig, PathConfig } from '../../src-sim/model/path';
 import { PRESETS } from '../../src-sim/presets';
 import { validatePreset } from '../../src-sim/presets/validate';
+import { formSections } from '../../src-renderer/src/composables/presetform';
 import type { Preset } from '../../src-sim/presets/types';
 
 /**
@@ -154,6 +155,17 @@ describe('the A100 and H100 presets: a two-partition L2', () => {
     expect(bad({ count: 3, interleaveBytes: 4096, farLatencyRatio: 1.75 }).join('\n')).toMatch(/levels\.1\.partitions\.count: L2: 16384 sets do not divide into 3 partitions/);
     expect(bad({ count: 2, farLatencyRatio: 1.75 }).join('\n')).toMatch(/partitions\.interleaveBytes/);
     expect(bad({ count: 2, interleaveBytes: 4096, farLatencyRatio: 1.75, replicateFar: true })).toEqual([]);
+  });
+
+  it("the preset editor edits the L2's partitions", () => {
+    const l2 = formSections(ampere).find((s) => s.id === 'cache:L2@chip')!;
+    const byPath = Object.fromEntries(l2.fields.map((f) => [f.id, f]));
+    expect(byPath['spaces.global.levels.1.partitions.count']?.kind).toBe('int');
+    expect(byPath['spaces.global.levels.1.partitions.interleaveBytes']?.kind).toBe('bytes');
+    expect(byPath['spaces.global.levels.1.partitions.farLatencyRatio']?.kind).toBe('number');
+    expect(byPath['spaces.global.levels.1.partitions.replicateFar']?.kind).toBe('boolean');
+    const volta = PRESETS.find((p) => p.id === 'volta')!;
+    expect(formSections(volta).flatMap((s) => s.fields.map((f) => f.id)).filter((id) => id.includes('partitions'))).toEqual([]);
   });
 
   it('A100: an L2 hit near takes 200 cycles, far 350; a far DRAM access 290 + 150', () => {
