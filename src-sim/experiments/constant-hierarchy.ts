@@ -212,7 +212,7 @@ function runSharing(preset: Preset, p: ParamValues, seed: number, probe: 'sharin
     const y = new Float64Array(ns.length);
     ns.forEach((N, i) => {
       const ps = Rng.derive(seed, ri * 100_000 + i);
-      const chip = new Chip(ps, preset.chip.smPerTpc);
+      const chip = new Chip(ps, preset.chip.smPerTpc, preset.chip.sms);
       const a = openSpace(preset, 'constant', ps, tpc, chip, sm.a);
       const b = r.id === 'alone' ? null : openSpace(preset, partnerSpace, ps, -1, chip, sm.b);
       y[i] = pairedChase(a, b, measurementFor(preset, p, ps), N, s, timedAccesses(N, s, p.traversals as number), base);

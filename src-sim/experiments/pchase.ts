@@ -74,7 +74,7 @@ export function openSpace(preset: Preset, space: SpaceId, seed: number, tpc = -1
   const cfg = checkSpace(preset, space, tpc);
   const offsets = preset.measurement.tpcOffsets;
   const offset = tpc < 0 ? offsets.reduce((a, b) => a + b, 0) / offsets.length : offsets.length === 1 ? offsets[0] : offsets[tpc];
-  const c = chip ?? new Chip(seed, preset.chip.smPerTpc);
+  const c = chip ?? new Chip(seed, preset.chip.smPerTpc, preset.chip.sms);
   return new PathModel(cfg, c, sm ?? (tpc < 0 ? 0 : tpc * preset.chip.smPerTpc), offset);
 }
 

@@ -70,7 +70,7 @@ function tpcs(preset: Preset): number {
 /** Cycles per instruction of one loop size on one placement (a fresh chip: a kernel launch). */
 function loopPoint(preset: Preset, core: CoreConfig, N: number, tpc: number, flood: number, loops: number, seed: number): number {
   const per = preset.chip.smPerTpc;
-  const chip = new Chip(seed, per);
+  const chip = new Chip(seed, per, preset.chip.sms);
   const sm = Math.max(0, tpc) * per;
   const cpi = core.scheduler.warpSize / core.units.sp.throughput;
   const measured = new FetchUnit(core, openSpace(preset, 'instruction', seed, tpc, chip, sm), cpi);
@@ -169,7 +169,7 @@ function runFetch(preset: Preset, core: CoreConfig, p: ParamValues, seed: number
   const evictors = Array.from({ length: 7 }, (_, e) => target + (e + 1) * way);
   const acc = new Float64Array(reads);
   for (let r = 0; r < execs; r++) {
-    const chip = new Chip(Rng.derive(seed, r), preset.chip.smPerTpc);
+    const chip = new Chip(Rng.derive(seed, r), preset.chip.smPerTpc, preset.chip.sms);
     const path = openSpace(preset, 'instruction', Rng.derive(seed, r), p.tpc as number, chip, 0);
     clockTimeline(core, path, base, reads, preset.measurement.clockOverhead, evictors, p.evictions as number, rng); // untimed first pass
     const t = clockTimeline(core, path, base, reads, preset.measurement.clockOverhead, evictors, p.evictions as number, rng);

@@ -1,5 +1,6 @@
 import type { Cache } from './cache';
-import type { PathModel } from './path';
+import type { PartitionedLevel, PathModel } from './path';
+import { COPY_TAG } from './path';
 import type { Trace } from '../results';
 import { fermiVictim } from './replacement';
 
@@ -102,7 +103,8 @@ export class CompiledPath {
 // `int()` below has checked to be safe integers within stated bounds (sets, ways, shifts, table
 // lengths, filter bits, sectors per line, fill masks, the page window), emitted with String(), (3) reciprocals of
 // powers of two computed here from such validated exponents, and (4) variable names made from fixed
-// prefixes and level indices. No string from a preset (names, descriptions) and no other number
+// prefixes and level indices, and (5) the fixed copy tag of partitioned levels (path.ts COPY_TAG,
+// checked to be a safe integer). No string from a preset (names, descriptions) and no other number
 // (latencies, probabilities, reciprocals of other sizes) ever enters it: those are read from the
 // model's objects at run time.
 // ---------------------------------------------------------------------------------------------------
@@ -413,7 +415,11 @@ interface PathFields {
   nLevels: number;
   virtualLevels: number;
   window: number;
+  partitions: (PartitionedLevel | null)[] | null;
 }
+
+/** The most partitions of one level the generator unrolls (more: the generic path runs). */
+const MAX_PARTITIONS = 8;
 
 interface PathSource {
   source: string;
@@ -428,17 +434,84 @@ function pathSource(model: PathModel): PathSource {
   const vl = p.virtualLevels;
   int(vl, 0, n + 1, 'virtual levels');
   if (!translated && vl !== n + 1) throw new NotCompilable('a translation level without TLBs');
-  const objects: Cache[] = [...p.caches, ...(translated ? [p.l1Tlb as Cache, p.l2Tlb as Cache] : [])];
+  // The caches in order: each level's (a partitioned level's partitions, near first), then the TLBs.
+  const parts = p.partitions;
+  const objects: Cache[] = [];
+  const sources: string[] = [];
+  const names: string[] = [];
+  /** The index in `objects` of each level's first cache. */
+  const levelK: number[] = [];
+  for (let i = 0; i < n; i++) {
+    levelK.push(objects.length);
+    const pl = parts === null ? null : parts[i];
+    if (pl === null) {
+      objects.push(p.caches[i]);
+      sources.push(`P.caches[${i}]`);
+      names.push(`level ${i}`);
+    } else {
+      int(pl.count, 1, MAX_PARTITIONS, `level ${i}: partitions`);
+      if (pl.ranks.length !== pl.count) throw new NotCompilable(`level ${i}: ${pl.ranks.length} partition caches for ${pl.count} partitions`);
+      pl.ranks.forEach((c, r) => {
+        objects.push(c);
+        sources.push(`P.partitions[${i}].ranks[${r}]`);
+        names.push(`level ${i} partition rank ${r}`);
+      });
+    }
+  }
+  const tlbK = objects.length;
+  if (translated) {
+    objects.push(p.l1Tlb as Cache, p.l2Tlb as Cache);
+    sources.push('P.l1Tlb', 'P.l2Tlb');
+    names.push('L1 TLB', 'L2 TLB');
+  }
   if (new Set(objects).size !== objects.length) throw new NotCompilable('one cache serves two levels of the path');
-  const specs = objects.map((c, i) => specOf(c, i < n ? `level ${i}` : i === n ? 'L1 TLB' : 'L2 TLB'));
+  const specs = objects.map((c, i) => specOf(c, names[i]));
   const windowBytes = translated && p.window > 0 ? int(p.window, 1, 2 ** 52, 'page window') : null;
-  // The first cache of the trace: caches[0], else the L1 TLB.
-  const firstK = n > 0 ? 0 : translated ? n : -1;
+  // The first cache of the trace: caches[0] (a partitioned level's near partition), else the L1 TLB.
+  const firstK = n > 0 ? 0 : translated ? tlbK : -1;
+  const partitioned = parts !== null;
+  const copyTag = int(COPY_TAG, 1, 2 ** 52, 'copy tag');
 
   const pro: string[] = [];
-  specs.forEach((g, k) => pro.push(prologue(k, g, k < n ? `P.caches[${k}]` : k === n ? 'P.l1Tlb' : 'P.l2Tlb', k === firstK)));
+  specs.forEach((g, k) => pro.push(prologue(k, g, sources[k], k === firstK)));
   pro.push('const tab = P.table;', 'let aw = P.activeWindow, lv = P.lastLevel, tb = P.lastTlbCode;');
-  const save = [...specs.map((g, k) => epilogue(k, g)), 'P.activeWindow = aw; P.lastLevel = lv; P.lastTlbCode = tb;'].join(' ');
+  if (partitioned) {
+    pro.push('let fr = P.lastFar;');
+    for (let i = 0; i < n; i++) if (parts[i] !== null) pro.push(`const nr${i} = P.partitions[${i}].near, px${i} = P.partitions[${i}].extra;`);
+  }
+  const save = [...specs.map((g, k) => epilogue(k, g)), `P.activeWindow = aw; P.lastLevel = lv; P.lastTlbCode = tb;${partitioned ? ' P.lastFar = fr;' : ''}`].join(' ');
+
+  /**
+   * One access of partitioned level i (PathModel.accessPartitioned): the home partition and the
+   * partition-local address, the near partition (and with replication its copy) or the far one.
+   */
+  const partitionCode = (i: number, pl: PartitionedLevel, int32: boolean): string => {
+    const k0 = levelK[i];
+    const C = int(pl.count, 1, MAX_PARTITIONS, `level ${i}: partitions`);
+    if (!isPow2(pl.interleave)) throw new NotCompilable(`level ${i}: interleave ${pl.interleave} is not a power of two`);
+    const iv = int(pl.interleave, 1, 2 ** 30, `level ${i}: interleave`);
+    const granule = int32 ? shifted('a', shiftOf(pl.interleave, `level ${i}: interleave`)) : `Math.floor(a * ${recipPow2(pl.interleave, `level ${i}: interleave`)})`;
+    const hit = `lv = ${i}; break L;`;
+    const L: string[] = [
+      '{',
+      `const pg = ${granule};`,
+      `const ph = pg % ${C};`,
+      `const pa = ((pg - ph) / ${C}) * ${iv} + (a - pg * ${iv});`,
+      `const pr = ph >= nr${i} ? ph - nr${i} : ph - nr${i} + ${C};`,
+      'if (pr === 0) {',
+      'const a = pa;',
+      accessCode(k0, specs[k0], hit, int32),
+      '} else {',
+    ];
+    if (pl.replicate === 1) L.push('{', `const a = pa + ${copyTag} * (ph + 1);`, accessCode(k0, specs[k0], hit, false), '}');
+    L.push(`fr = 1; ex += px${i};`);
+    for (let r = 1; r < pl.count; r++) {
+      const test = r < pl.count - 1 ? `if (pr === ${r}) ` : '';
+      L.push(`${r > 1 ? 'else ' : ''}${test}{`, 'const a = pa;', accessCode(k0 + r, specs[k0 + r], hit, int32), '}');
+    }
+    L.push('}', '}');
+    return L.join('\n');
+  };
 
   /**
    * One access of address `a` (PathModel.access, translation right before level `virtualLevels`): the
@@ -449,19 +522,20 @@ function pathSource(model: PathModel): PathSource {
     const translate = translated
       ? [
           'T: {',
-          accessCode(n, specs[n], 'tb = 1; break T;', int32),
-          accessCode(n + 1, specs[n + 1], 'tb = 2; break T;', int32),
+          accessCode(tlbK, specs[tlbK], 'tb = 1; break T;', int32),
+          accessCode(tlbK + 1, specs[tlbK + 1], 'tb = 2; break T;', int32),
           windowBytes !== null ? `{ const ww = Math.floor(a / ${windowBytes}); if (ww === aw) tb = 3; else { aw = ww; tb = 4; } }` : 'tb = 3;',
           '}',
         ].join('\n')
       : '';
-    const body: string[] = ['tb = 0;', 'L: {'];
+    const body: string[] = partitioned ? ['tb = 0; fr = 0;', 'let ex = 0;', 'L: {'] : ['tb = 0;', 'L: {'];
     for (let k = 0; k < n; k++) {
       if (k === vl) body.push(translate);
-      body.push(accessCode(k, specs[k], `lv = ${k}; break L;`, int32));
+      const pl = partitioned ? parts[k] : null;
+      body.push(pl === null ? accessCode(levelK[k], specs[levelK[k]], `lv = ${k}; break L;`, int32) : partitionCode(k, pl, int32));
     }
     if (vl === n) body.push(translate);
-    body.push(`lv = ${n};`, '}', 'const lat = tab[lv * 5 + tb];', `if (lat !== lat) { ${save} P.noLatency(lv); }`);
+    body.push(`lv = ${n};`, '}', partitioned ? 'const lat = tab[lv * 5 + tb] + ex;' : 'const lat = tab[lv * 5 + tb];', `if (lat !== lat) { ${save} P.noLatency(lv); }`);
     return body.join('\n');
   };
   const access = accessOf(false);

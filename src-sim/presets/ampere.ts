@@ -28,7 +28,7 @@ export const ampere: Preset = {
   generation: 'Ampere',
   computeCapability: '8.0',
   description:
-    'ABD22 latencies (L1 33, L2 200, DRAM 290, shared 23 cycles); sectored L1 of 28-192 KB (the carveout); 40 MB L2 in two partitions (stated, not simulated).',
+    'ABD22 latencies (L1 33, L2 200, DRAM 290, shared 23 cycles); sectored L1 of 28-192 KB (the carveout); 40 MB L2 in two partitions (near and far: 4 KB granules interleaved, a far access 1.75x the near latency).',
   chip: { sms: 108, smPerTpc: 2, coreClockMHz: 1410 },
   measurement: { clockOverhead: 28, tpcOffsets: [0] },
   alu: { spLatency: 4 },
@@ -36,7 +36,7 @@ export const ampere: Preset = {
   spaces: {
     global: {
       description: 'Global memory: L1 184 KB (8 KB shared memory carveout) of 128 B lines in 32 B sectors, L2 40 MB of 128 B lines in two partitions, L1/L2 TLBs.',
-      levels: [modernL1(184 * KB), modernL2(40 * MB, 128, 20, { count: 2, farLatencyRatio: 1.75 })],
+      levels: [modernL1(184 * KB), modernL2(40 * MB, 128, 20, { count: 2, interleaveBytes: 4 * KB, farLatencyRatio: 1.75, replicateFar: false })],
       translation: modernTranslation(),
       latency: modernLatency(33, 200, 290),
       interconnectFrom: 1,
@@ -48,7 +48,7 @@ export const ampere: Preset = {
     'chip.smPerTpc': 'NVIDIA A100 Tensor Core GPU Architecture whitepaper (two SMs per TPC)',
     'chip.coreClockMHz': 'NVIDIA A100 Tensor Core GPU Architecture whitepaper (1410 MHz boost clock)',
     'measurement.clockOverhead': 'assumed: ABD22 reports latencies with the clock overhead removed; the GT200 figure of WONG IV-A stands in',
-    'measurement.tpcOffsets': 'assumed: no placement dependence is modelled (the far L2 partition is stated, not simulated)',
+    'measurement.tpcOffsets': "assumed: no interconnect distance is modelled beyond the L2 partitions (an SM's near partition follows from its index: the first half of the SMs are near partition 0)",
     'alu.spLatency': 'ABD22 (add.f32 with a dependent operand: 4 cycles)',
     'shared.sizeBytes': `${CARVEOUT_SOURCE}; the default is the largest L1 that leaves shared memory (8 KB)`,
     'shared.onChipBytes': 'NVIDIA A100 Tensor Core GPU Architecture whitepaper (192 KB of combined L1 data cache and shared memory per SM)',
@@ -63,8 +63,10 @@ export const ampere: Preset = {
     'spaces.global.levels.1.geometry.ways': 'assumed: no paper gives the L2 associativity; 20 ways make the set count a power of two',
     'spaces.global.levels.1.geometry.sets': 'assumed: 40 MB / (20 ways x 128 B)',
     'spaces.global.levels.1.partitions.count': 'NVIDIA A100 Tensor Core GPU Architecture whitepaper (the L2 is divided into two partitions)',
+    'spaces.global.levels.1.partitions.interleaveBytes': 'assumed: no source gives the address interleave; 4 KB granules',
+    'spaces.global.levels.1.partitions.replicateFar': 'assumed: no copy of far lines in the near partition; no source gives the replication rule',
     'spaces.global.levels.1.partitions.farLatencyRatio':
-      'NVIDIA GTC 2021 session S33322, Dissecting the Ampere GPU Architecture through Microbenchmarking (a far-partition L2 access is about 1.75x slower); stated, not simulated',
+      'NVIDIA GTC 2021 session S33322, Dissecting the Ampere GPU Architecture through Microbenchmarking (a far-partition L2 access is about 1.75x slower)',
     ...at(
       'spaces.global',
       translationProvenance('assumed: no paper measures the A100 TLBs; the Volta and Turing structure of JIA18 and JIA19 Table 3.1 (32 MB in 2 MB entries, 8 GB in 32 MB entries)'),

@@ -33,7 +33,7 @@ export const hopper: Preset = {
   generation: 'Hopper',
   computeCapability: '9.0',
   description:
-    'LUO24 latencies (L1 40.7, L2 263, DRAM 478.8, shared 29 cycles); sectored L1 of 28-256 KB (the carveout); 50 MB L2 in two partitions (stated, not simulated).',
+    'LUO24 latencies (L1 40.7, L2 263, DRAM 478.8, shared 29 cycles); sectored L1 of 28-256 KB (the carveout); 50 MB L2 in two partitions (near and far: 4 KB granules interleaved, a far access 1.75x the near latency).',
   chip: { sms: 132, smPerTpc: 2, coreClockMHz: 1755 },
   measurement: { clockOverhead: 28, tpcOffsets: [0] },
   alu: { spLatency: 4 },
@@ -41,7 +41,7 @@ export const hopper: Preset = {
   spaces: {
     global: {
       description: 'Global memory: L1 248 KB (8 KB shared memory carveout) of 128 B lines in 32 B sectors, L2 50 MB of 128 B lines in two partitions, L1/L2 TLBs.',
-      levels: [modernL1(248 * KB), modernL2(50 * MB, 128, 25, { count: 2, farLatencyRatio: 1.75 })],
+      levels: [modernL1(248 * KB), modernL2(50 * MB, 128, 25, { count: 2, interleaveBytes: 4 * KB, farLatencyRatio: 1.75, replicateFar: false })],
       translation: modernTranslation(),
       latency: modernLatency(40.7, 263, 478.8),
       interconnectFrom: 1,
@@ -53,7 +53,7 @@ export const hopper: Preset = {
     'chip.smPerTpc': 'NVIDIA H100 Tensor Core GPU Architecture whitepaper (two SMs per TPC)',
     'chip.coreClockMHz': 'assumed: the H100 PCIe boost clock (1755 MHz); the latency tier counts cycles and does not use it',
     'measurement.clockOverhead': 'assumed: LUO24 reports latencies with the clock overhead removed; the GT200 figure of WONG IV-A stands in',
-    'measurement.tpcOffsets': 'assumed: no placement dependence is modelled (the far L2 partition is stated, not simulated)',
+    'measurement.tpcOffsets': "assumed: no interconnect distance is modelled beyond the L2 partitions (an SM's near partition follows from its index: the first half of the SMs are near partition 0)",
     'alu.spLatency': 'assumed: the four-cycle dependent FMA latency of Volta to Ampere (NVIDIA Volta Tuning Guide, ABD22); no source gives Hopper its own',
     'shared.sizeBytes': `${CARVEOUT_SOURCE}; the default is the largest L1 that leaves shared memory (8 KB)`,
     'shared.onChipBytes': 'NVIDIA H100 Tensor Core GPU Architecture whitepaper (256 KB of combined L1 data cache and shared memory per SM)',
@@ -68,8 +68,10 @@ export const hopper: Preset = {
     'spaces.global.levels.1.geometry.ways': 'assumed: no paper gives the L2 associativity; 25 ways make the set count a power of two',
     'spaces.global.levels.1.geometry.sets': 'assumed: 50 MB / (25 ways x 128 B)',
     'spaces.global.levels.1.partitions.count': 'assumed: two partitions, as the A100 whitepaper describes for GA100; LUO24 benchmarks the partitioned L2 without a count the model could use',
+    'spaces.global.levels.1.partitions.interleaveBytes': 'assumed: no source gives the address interleave; 4 KB granules',
+    'spaces.global.levels.1.partitions.replicateFar': 'assumed: no copy of far lines in the near partition; no source gives the replication rule',
     'spaces.global.levels.1.partitions.farLatencyRatio':
-      "assumed: the A100's far-partition ratio (NVIDIA GTC 2021 session S33322: about 1.75x); no paper gives the H100's; stated, not simulated",
+      "assumed: the A100's far-partition ratio (NVIDIA GTC 2021 session S33322: about 1.75x); no paper gives the H100's",
     ...at(
       'spaces.global',
       translationProvenance('assumed: no paper measures the H100 TLBs; the Volta and Turing structure of JIA18 and JIA19 Table 3.1 (32 MB in 2 MB entries, 8 GB in 32 MB entries)'),

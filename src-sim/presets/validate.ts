@@ -47,7 +47,14 @@ const levelSchema = z.object({
   sizeBytes: positiveInt,
   geometry: geometrySchema,
   scope: z.enum(['sm', 'tpc', 'chip']),
-  partitions: z.object({ count: positiveInt.max(64), farLatencyRatio: z.number().finite().min(1).max(100) }).optional(),
+  partitions: z
+    .object({
+      count: z.number().int().min(2, 'a partitioned level needs at least 2 partitions (drop partitions for one)').max(64),
+      interleaveBytes: positiveInt.max(2 ** 30),
+      farLatencyRatio: z.number().finite().min(1).max(100),
+      replicateFar: z.boolean().optional(),
+    })
+    .optional(),
 });
 
 const pathSchema = z.object({
@@ -260,6 +267,16 @@ function checkLevel(level: CacheLevelConfig, path: string, issues: PresetIssue[]
   }
   if (g.setWays && g.index.kind !== 'interleave')
     issues.push({ path: `${path}.geometry.index`, message: `${level.name}: unequal sets need the 'interleave' index function` });
+  const parts = level.partitions;
+  if (parts) {
+    if (g.sets % parts.count !== 0)
+      issues.push({ path: `${path}.partitions.count`, message: `${level.name}: ${g.sets} sets do not divide into ${parts.count} partitions (each partition takes sets / count)` });
+    if (!isPow2(parts.interleaveBytes) || parts.interleaveBytes < g.lineBytes)
+      issues.push({
+        path: `${path}.partitions.interleaveBytes`,
+        message: `${level.name}: interleave of ${parts.interleaveBytes} B must be a power of two of at least the ${g.lineBytes} B line (the granule dealt to each partition in turn)`,
+      });
+  }
   if (g.policy.kind === 'fermi') {
     const minWays = g.setWays ? Math.min(...g.setWays) : g.ways;
     if (g.policy.hotWay >= minWays)
@@ -279,6 +296,8 @@ function checkPath(space: string, p: PathConfig, issues: PresetIssue[]): void {
     const t = p.translation;
     checkLevel(t.l1, `${base}.translation.l1`, issues);
     checkLevel(t.l2, `${base}.translation.l2`, issues);
+    for (const [k, tl] of [['l1', t.l1], ['l2', t.l2]] as const)
+      if (tl.partitions) issues.push({ path: `${base}.translation.${k}.partitions`, message: `${tl.name}: partitions apply to cache levels, not TLBs; remove them` });
     if (!isPow2(t.pageBytes)) issues.push({ path: `${base}.translation.pageBytes`, message: `page size ${t.pageBytes} B is not a power of two` });
     if (t.virtualLevels > p.levels.length)
       issues.push({ path: `${base}.translation.virtualLevels`, message: `${t.virtualLevels} virtually indexed levels but the path has ${p.levels.length}` });

@@ -21,10 +21,16 @@ const exact = (name: string, value: number | string, unit: string, citation: str
 
 /** Fine-grained chases whose dominant latency level is one level's latency. */
 const L1_CHASE: ParamValues = { space: 'global', size: 8 * KB, stride: 128, iterations: 512, warmup: true };
-/** 1 MB: beyond every carveout's L1, inside every L2, inside one 2 MB page: L1 misses that hit the L2 and the L1 TLB. */
-const L2_CHASE: ParamValues = { space: 'global', size: 1 * MB, stride: 128, iterations: 2048, warmup: true };
-/** A cold chase over 1 MB: every access a new line, so each misses both caches and goes to DRAM (the first one also misses the TLBs). */
-const DRAM_CHASE: ParamValues = { space: 'global', size: 1 * MB, stride: 128, iterations: 1024, warmup: false };
+/**
+ * The latency tables hold the near L2 partition's latencies (A100, H100: two partitions of 4 KB
+ * granules, an SM's near one holding the even granules for the SMs of the first half, which run the
+ * chase): an 8 KB stride keeps every access in the near partition, so the chase reads them back.
+ */
+const NEAR_STRIDE = 8 * KB;
+/** 128 lines 8 KB apart in 1 MB: one L1 set (beyond its ways at every carveout), inside every L2, inside one 2 MB page: L1 misses that hit the L2 and the L1 TLB. */
+const L2_CHASE: ParamValues = { space: 'global', size: 1 * MB, stride: NEAR_STRIDE, iterations: 2048, warmup: true };
+/** A cold chase over 8 MB: every access a new line, so each misses both caches and goes to DRAM (the first access of each of the four pages also misses the TLBs). */
+const DRAM_CHASE: ParamValues = { space: 'global', size: 8 * MB, stride: NEAR_STRIDE, iterations: 1024, warmup: false };
 const BANK_SWEEP: ParamValues = { strideFrom: 0, strideTo: 64, mode: 'default' };
 /** MEI's steps 1 and 2 on the preset's own L1 (size, then line: the granularity a miss fetches). */
 const walk = (l1Config: string, steps: number): ParamValues => ({ space: 'global', steps, maxSize: 512 * KB, l1Config });

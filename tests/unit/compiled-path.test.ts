@@ -194,6 +194,26 @@ function randomPath(rng: Rng): PathConfig {
   return path;
 }
 
+/**
+ * A random path with one partitioned level (2 or 4 partitions, power-of-two lines, an interleave of
+ * one line up to 16 of them, far copies or not): the level's sets are a multiple of the count.
+ */
+function randomPartitionedPath(rng: Rng): { cfg: PathConfig; count: number; li: number } {
+  let cfg = randomPath(rng);
+  while (cfg.levels.length === 0) cfg = randomPath(rng);
+  const li = rng.next() < 0.6 ? cfg.levels.length - 1 : rng.int(cfg.levels.length);
+  const count = pick(rng, [2, 4] as const);
+  const line = pick(rng, [32, 64, 128, 128, 256]);
+  const g0 = randomGeometry(rng, line);
+  const g: CacheGeometry = { ...g0, sets: g0.sets * count };
+  if (g0.setWays) g.setWays = Array.from({ length: count }, () => g0.setWays!).flat();
+  const lvl = level(cfg.levels[li].name, g);
+  lvl.scope = pick(rng, ['chip', 'chip', 'tpc', 'sm'] as const);
+  lvl.partitions = { count, interleaveBytes: line * 2 ** rng.int(5), farLatencyRatio: pick(rng, [1.75, 1.5, 2, 1.3]), replicateFar: rng.next() < 0.5 };
+  cfg.levels[li] = lvl;
+  return { cfg, count, li };
+}
+
 function comparePath(cfg: PathConfig, seed: number, tpcOffset: number, addrs: Float64Array, what: string): number {
   const gChip = new Chip(seed, 2);
   const cChip = new Chip(seed, 2);
@@ -231,6 +251,7 @@ function presetSpaces(): { what: string; preset: Preset; space: SpaceId }[] {
 const FULL = process.env.GPULAB_EQUIVALENCE === 'full';
 const PRESET_ACCESSES = FULL ? 12_000 : 4_000;
 const GEOMETRIES = FULL ? 300 : 100;
+const PARTITIONED = FULL ? 120 : 40;
 
 describe('compiled access path: the same latencies and state as the golden model', () => {
   const cases = presetSpaces();
@@ -276,6 +297,65 @@ describe('compiled access path: the same latencies and state as the golden model
     }
     for (const [k, v] of Object.entries(seen)) expect(v, k).toBeGreaterThan(5);
     console.log(`compiled path: ${GEOMETRIES} random geometries, ${accesses} accesses, ${JSON.stringify(seen)}`);
+  });
+
+  it(`${PARTITIONED} random partitioned levels (2 and 4 partitions, with and without far copies, SMs on both sides of one chip)`, { timeout: 300_000 }, () => {
+    let accesses = 0;
+    const seen = { two: 0, four: 0, replicate: 0, plain: 0, near: 0, far: 0, copyHits: 0 };
+    for (let t = 0; t < PARTITIONED; t++) {
+      const rng = new Rng(5000 + t);
+      const { cfg, count, li } = randomPartitionedPath(rng);
+      seen[count === 2 ? 'two' : 'four']++;
+      seen[cfg.levels[li].partitions!.replicateFar ? 'replicate' : 'plain']++;
+      const sms = 4 * (1 + rng.int(4));
+      // One SM near each partition (SM sm's near partition is floor(sm * count / sms)), on one chip.
+      const sm = Array.from({ length: count }, (_, q) => Math.floor((q * sms) / count) + rng.int(sms / count));
+      const gChip = new Chip(3000 + t, 2, sms);
+      const cChip = new Chip(3000 + t, 2, sms);
+      const offset = rng.int(3) * 0.5;
+      const gModels = sm.map((x) => new PathModel(cfg, gChip, x, offset));
+      const cModels = sm.map((x) => new PathModel(cfg, cChip, x, offset));
+      gModels.forEach((m, q) => expect(m.partitions![li]!.near, `SM ${sm[q]} of ${sms}`).toBe(q));
+      const page = cfg.translation?.pageBytes ?? 4096;
+      const cap = Math.max(...cfg.levels.map((l) => l.sizeBytes), 4096);
+      const addrs = stream(rng, 4000, cap * pick(rng, [1, 2, 8]), page);
+      const chunk = 500;
+      for (let from = 0, c = 0; from < addrs.length; from += chunk, c++) {
+        const q = c % count;
+        const part = addrs.subarray(from, from + chunk);
+        const cc = compilePath(cModels[q]);
+        if (typeof cc === 'string') expect.fail(`partitioned geometry ${t}: not compiled: ${cc}`);
+        const g = outcome(part.length);
+        const o = outcome(part.length);
+        const far = new Uint8Array(part.length);
+        for (let i = 0; i < part.length; i++) {
+          g.lat[i] = gModels[q].access(part[i]);
+          far[i] = gModels[q].lastFar;
+          g.level[i] = gModels[q].lastLevel;
+          g.tlb[i] = gModels[q].lastTlbCode;
+          const first = gModels[q].caches[0] ?? gModels[q].l1Tlb;
+          g.set[i] = first ? first.lastSet : -1;
+          g.way[i] = first ? first.lastWay : -1;
+          g.evicted[i] = first ? first.lastEvicted : -1;
+          if (g.level[i] > li) seen[far[i] ? 'far' : 'near']++;
+        }
+        compiled(cc, part, o);
+        expect(cModels[q].lastFar, `partitioned geometry ${t}: lastFar`).toBe(gModels[q].lastFar);
+        expectSame(g, o, [chipState(gChip), gModels.map((m) => snapshot(m))], [chipState(cChip), cModels.map((m) => snapshot(m))], `partitioned geometry ${t} chunk ${c} (SM ${sm[q]}): ${JSON.stringify(cfg)}`);
+        accesses += part.length;
+      }
+      // Far copies: a far line read twice from one SM hits its near copy the second time.
+      const pl = cfg.levels[li].partitions!;
+      if (pl.replicateFar) {
+        const m = new PathModel(cfg, new Chip(1, 2, sms), sm[0], 0);
+        const a = pl.interleaveBytes * (1 + count * rng.int(64)); // home partition 1: far from SM sm[0]
+        m.access(a);
+        m.access(a);
+        if (m.lastLevel === li && m.lastFar === 0) seen.copyHits++;
+      }
+    }
+    for (const [k, v] of Object.entries(seen)) expect(v, k).toBeGreaterThan(3);
+    console.log(`compiled path: ${PARTITIONED} random partitioned geometries, ${accesses} accesses, ${JSON.stringify(seen)}`);
   });
 
   it('the experiments: averageChase and fineChase give what the generic loops give, jitter and clock overhead included', { timeout: 120_000 }, () => {

@@ -342,6 +342,15 @@ function cacheFields(preset: Preset, paths: string[], tlb: boolean): FieldDesc[]
   if (g.policy.kind === 'fermi') {
     fields.push(field(at('geometry.policy.hotWay'), 'Hot way', 'int'), field(at('geometry.policy.hotProbability'), 'Hot-way probability', 'number'));
   }
+  // A partitioned level (CacheLevelConfig.partitions): its split, interleave, far latency and far copies.
+  if (!tlb && getAt(preset, `${paths[0]}.partitions`) !== undefined) {
+    fields.push(
+      field(at('partitions.count'), 'Partitions', 'int', { unit: 'partitions', hint: 'the level is this many caches of size / count; its sets must divide by it' }),
+      field(at('partitions.interleaveBytes'), 'Partition interleave', 'bytes', { hint: 'the address granule dealt to the partitions in turn (a power of two, at least a line)' }),
+      field(at('partitions.farLatencyRatio'), 'Far-partition latency ratio', 'number', { unit: 'x', hint: "a far partition's hit latency over the near one's" }),
+      field(at('partitions.replicateFar'), 'Copy far lines into the near partition', 'boolean', { unit: '' }),
+    );
+  }
   return fields;
 }
 
