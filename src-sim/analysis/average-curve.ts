@@ -237,6 +237,9 @@ export function analyseCurve(x: ArrayLike<number>, y: ArrayLike<number>, stride:
 /** Points of the running median that analyseCurve looks again with. */
 const SMOOTH = 9;
 
+/** The smallest step between two points that can mark a change of level, cycles. */
+const MIN_STEP_CYCLES = 0.1;
+
 function analyseCurveOnce(x: ArrayLike<number>, y: ArrayLike<number>, stride: number, options: CurveOptions = {}): CurveAnalysis {
   checkCurve(x, y);
   const n = x.length;
@@ -248,7 +251,9 @@ function analyseCurveOnce(x: ArrayLike<number>, y: ArrayLike<number>, stride: nu
   const noise = noiseSigma(y);
   let scale = 0;
   for (let i = 0; i < n; i++) scale = Math.max(scale, Math.abs(y[i]));
-  const threshold = Math.max(sigmas * noise * Math.SQRT2, 1e-9 * (1 + scale));
+  // A step is at least a tenth of a cycle: a rise of a few hundredths of a cycle (a handful of hits that a
+  // random policy lets survive in a curve of misses) is no change of level, even on exact data.
+  const threshold = Math.max(sigmas * noise * Math.SQRT2, 1e-9 * (1 + scale), MIN_STEP_CYCLES);
 
   const groups = n > 1 ? groupSteps(x, y, threshold, dx, ratio) : [];
   // A point's noise falls as its loads grow with N: a net rise must clear the noise where it is.
@@ -683,7 +688,7 @@ interface RampContext {
 }
 
 function tolAt(c: RampContext, i: number): number {
-  return 5 * c.noiseAt(c.a.x[i]) + 1e-6 * (1 + Math.abs(c.a.y[i]));
+  return Math.max(5 * c.noiseAt(c.a.x[i]) + 1e-6 * (1 + Math.abs(c.a.y[i])), MIN_STEP_CYCLES / 2);
 }
 
 /** True when every point of [from, to] lies within the noise of the stretch's median. */
@@ -727,7 +732,7 @@ function creeps(c: RampContext, from: number, to: number): boolean {
   let low = Infinity;
   let lowSig = 0;
   for (let j = 0; j < meds.length; j++) {
-    if (meds[j] - low > 5 * 1.25 * Math.max(sig[j], lowSig) * Math.sqrt(2 / m) + teeth + 1e-6 * (1 + Math.abs(low))) return true;
+    if (meds[j] - low > Math.max(5 * 1.25 * Math.max(sig[j], lowSig) * Math.sqrt(2 / m) + teeth + 1e-6 * (1 + Math.abs(low)), MIN_STEP_CYCLES)) return true;
     if (meds[j] < low) {
       low = meds[j];
       lowSig = sig[j];
@@ -1094,7 +1099,7 @@ export function readCurve(a: CurveAnalysis): CurveReading {
     if (beforeLen < 2) rd.sizeBytes = open('the sweep starts at the rise: no plateau before it', 'a sweep that starts at a smaller size');
     else if (fitsAfter)
       rd.sizeBytes = decided(xs, `last size before the rise (${r.steps.length} step(s) follow); an LRU geometry reproduces the rise`);
-    else if (sigma0 === 0) {
+    else if (sigma0 < 1e-6) {
       // Exact data: the level's first misses show however few they are, where the curve first leaves
       // the value it started the plateau at (the step detector may pass over the first small steps).
       const p0 = c.before[0];
@@ -1230,7 +1235,7 @@ export function readCurve(a: CurveAnalysis): CurveReading {
     const same = n > 0 && Math.max(...a.y) - Math.min(...a.y) <= 1e-9 * (1 + Math.abs(a.y[0]));
     // The ends must sit on the plateau too: a rise at the first or last size is no plateau of its own.
     const mid = n > 0 ? medianOf(a.y, 0, n - 1) : 0;
-    const endsAgree = n > 0 && [0, n - 1].every((i) => Math.abs(a.y[i] - mid) <= 3 * noiseAt(a.x[i]) + 1e-9 * (1 + Math.abs(mid)));
+    const endsAgree = n > 0 && [0, n - 1].every((i) => Math.abs(a.y[i] - mid) <= Math.max(3 * noiseAt(a.x[i]) + 1e-9 * (1 + Math.abs(mid)), MIN_STEP_CYCLES / 2));
     if (a.plateaus.length)
       plateaus.push(
         (n < 8 && !same && n > 1) || (n >= 8 && (up || !endsAgree))

@@ -6,14 +6,14 @@ import { titan } from './titan';
 import { volta } from './volta';
 import { turing } from './turing';
 import { ampere } from './ampere';
-import { hopper } from './hopper';
+import { h200, hopper } from './hopper';
 import type { Preset } from './types';
 
 export type { Preset, SpaceId } from './types';
 export { SPACE_IDS } from './types';
 
 /** The built-in simulated GPUs, in generation order. */
-export const PRESETS: readonly Preset[] = [tesla, fermi, fermi480, kepler, titan, volta, turing, ampere, hopper];
+export const PRESETS: readonly Preset[] = [tesla, fermi, fermi480, kepler, titan, volta, turing, ampere, hopper, h200];
 
 export function findPreset(id: string): Preset | undefined {
   return PRESETS.find((p) => p.id === id);

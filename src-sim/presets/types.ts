@@ -73,4 +73,10 @@ export interface L1Config {
    * carveout). Absent: the preset's shared memory is unchanged (Fermi's 48 KB L1).
    */
   sharedBytes?: number;
+  /**
+   * Bytes of the carveout's L1 share that a pointer chase never sees (JIA18 / JIA19 Table 3.3: 7 KB on
+   * V100 and T4): the L1 holds sizeBytes, and sizeBytes + reservedBytes + sharedBytes = onChipBytes.
+   * Absent: 0. The id names the nominal split.
+   */
+  reservedBytes?: number;
 }

@@ -225,7 +225,7 @@ const presetSchema = z.object({
   }),
   spaces: z.object(Object.fromEntries(SPACE_IDS.map((id) => [id, id === 'global' ? pathSchema : pathSchema.optional()]))),
   l1Configs: z
-    .array(z.object({ id: z.string().min(1).max(20), sizeBytes: positiveInt, geometry: geometrySchema, sharedBytes: z.number().int().min(0).optional() }))
+    .array(z.object({ id: z.string().min(1).max(20), sizeBytes: positiveInt, geometry: geometrySchema, sharedBytes: z.number().int().min(0).optional(), reservedBytes: z.number().int().min(0).optional() }))
     .max(12)
     .optional(),
   timing: timingSchema.optional(),
@@ -363,13 +363,16 @@ function checkOnChip(preset: Preset, issues: PresetIssue[]): void {
     });
   (preset.l1Configs ?? []).forEach((c, i) => {
     if (c.sharedBytes !== undefined) {
-      if (c.sizeBytes + c.sharedBytes !== total)
+      const reserved = c.reservedBytes ?? 0;
+      if (c.sizeBytes + reserved + c.sharedBytes !== total)
         issues.push({
           path: `l1Configs.${i}.sharedBytes`,
-          message: `a carveout splits ${of}: L1 ${kib(c.sizeBytes)} plus shared memory ${kib(c.sharedBytes)} is ${kib(c.sizeBytes + c.sharedBytes)}`,
+          message: `a carveout splits ${of}: L1 ${kib(c.sizeBytes)}${reserved ? ` plus ${kib(reserved)} a chase does not see` : ''} plus shared memory ${kib(c.sharedBytes)} is ${kib(c.sizeBytes + reserved + c.sharedBytes)}`,
         });
       return;
     }
+    if (c.reservedBytes !== undefined)
+      issues.push({ path: `l1Configs.${i}.reservedBytes`, message: 'reserved bytes belong to a carveout that names its shared memory (sharedBytes)' });
     if (c.sizeBytes >= total)
       issues.push({ path: `l1Configs.${i}.sizeBytes`, message: `an L1 of ${kib(c.sizeBytes)} leaves no shared memory in ${of}; the split must leave shared memory a part of it` });
   });

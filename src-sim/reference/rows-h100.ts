@@ -61,19 +61,11 @@ const H100_REAL: ReproductionRow = {
   kind: PREDICTED,
   references: () => [
     beside(lat('L1 hit latency', 38.9, `${H100}/avg-l1.jsonl (s = 128 B.plateau1.latency)`), 'pchase-average', 's = 128 B.plateau1.latency', { ...AVG_L1, l1Config: '256KB' }),
-    beside(
-      known(
-        lat('L2 hit latency', 290.7, `${H100}/avg-l2.jsonl (s = 64 B.plateau1.latency)`),
-        `the preset takes LUO24's 263 cycles, measured on an H800, as the near L2 partition's hit and the A100's 1.75x for the far one (assumed), so the chase over both partitions reads 361.6; this H100 reads 290.7 (and 291.4 with L1 bypassed): 20 % less: ${DOC}.`,
-      ),
-      'pchase-average',
-      's = 64 B.plateau1.latency',
-      AVG_L2,
-    ),
+    beside(lat('L2 hit latency', 290.7, `${H100}/avg-l2.jsonl (s = 64 B.plateau1.latency)`), 'pchase-average', 's = 64 B.plateau1.latency', AVG_L2),
     beside(
       known(
         lat('device memory latency (cold misses)', 692.9, `${H100}/fine-16k-cold.jsonl (trace.level2.latency)`),
-        `the preset takes LUO24's 478.8 cycles (H800); this H100's cold misses read 521 to 1141 cycles, mean 692.9: the model is 31 % fast: ${DOC}.`,
+        `the preset takes LUO24's 478.8 cycles (H800 PCIe, 1755 MHz), 535.0 at 1980 MHz, as the near L2 partition's DRAM latency; its cold misses read 535 (near, 63 of 128), 753.6 (far, 64) and 1473.3 (the first, a TLB miss), mean 651.6, and the analyser's level 2 is the near one; this H100's cold misses read 521 to 1141 cycles as one level, mean 692.9: 23 % above the level, 6 % above the model's mean: ${DOC}.`,
       ),
       'pchase-fine',
       'trace.level2.latency',
@@ -82,7 +74,7 @@ const H100_REAL: ReproductionRow = {
     beside(
       known(
         exact('L1 size with no shared memory', 240 * KB, 'B', `${H100}/avg-l1.jsonl (s = 128 B.level1.sizeBytes; the chase asks for carveout 0)`),
-        `the preset gives the L1 all 256 KB of the SM's on-chip memory when shared memory takes none; the H100's chase sees 240 KB (16 KB less): ${DOC}.`,
+        `the preset gives the L1 all 256 KB of the SM's on-chip memory when shared memory takes none (no paper measures a part a chase does not see on the GH100; JIA18 and JIA19 find 7 KB on V100 and T4); the H100's chase sees 240 KB (16 KB less): ${DOC}.`,
       ),
       'pchase-average',
       's = 128 B.level1.sizeBytes',
@@ -98,10 +90,10 @@ const H100_REAL: ReproductionRow = {
       { ...AVG_L1_SMALL, l1Config: '28KB' },
     ),
     beside(exact('L1 fill unit (a cold miss every ...)', 32, 'B', `${H100}/fine-cold-s4.jsonl (trace.level2.everyBytes)`), 'pchase-fine', 'trace.level2.everyBytes', COLD_S4),
-    withKind(known(
+    withKind(
       exact('device-memory fill unit (an access to it every ...)', 64, 'B', `${H100}/fine-cold-s4.jsonl (trace.level3.everyBytes: the level of the device memory's latency)`),
-      `the preset fills L2 by 32 B sectors from device memory; the H100 brings in 64 B at a time (a 4 B-stride cold chase reaches device memory every 16th access, with L1 or without): ${DOC}.`,
-    ), PREDICTED),
+      recovered("the simulated value follows the hopper preset's L2 fill unit (64 B, assumed from JIA18 Fig 3.2 and JIA19 Fig 3.5 on V100 and T4, never from these runs), which the analyser reads back"),
+    ),
     beside(lat('shared memory latency', 29.08, `${H100}/banks-64.jsonl (shared.base)`), 'shared-bank-stride', 'shared.base', BANKS),
     beside(exact('shared memory cost per further conflicting access', 2, 'cycles', `${H100}/banks-64.jsonl (shared.perConflict)`), 'shared-bank-stride', 'shared.perConflict', BANKS),
   ],

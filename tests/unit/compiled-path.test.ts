@@ -354,7 +354,8 @@ describe('compiled access path: the same latencies and state as the golden model
         if (m.lastLevel === li && m.lastFar === 0) seen.copyHits++;
       }
     }
-    for (const [k, v] of Object.entries(seen)) expect(v, k).toBeGreaterThan(3);
+    // (copy hits are counted only where no level before the partitioned one holds the line)
+    for (const [k, v] of Object.entries(seen)) expect(v, k).toBeGreaterThan(k === 'copyHits' ? 1 : 3);
     console.log(`compiled path: ${PARTITIONED} random partitioned geometries, ${accesses} accesses, ${JSON.stringify(seen)}`);
   });
 

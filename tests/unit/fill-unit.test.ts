@@ -13,7 +13,7 @@ import type { PathConfig } from '../../src-sim/model/path';
 import type { CacheGeometry } from '../../src-sim/model/types';
 import { fermi } from '../../src-sim/presets/fermi';
 import { validatePreset } from '../../src-sim/presets/validate';
-import { volta } from '../../src-sim/presets/volta';
+import { hopper } from '../../src-sim/presets/hopper';
 
 const L2 = (fillBytes?: number): CacheGeometry => ({
   lineBytes: 128,
@@ -79,21 +79,20 @@ describe('fill unit: a sectored cache filled fillBytes at a time', () => {
   });
 
   it('the validator refuses a fill unit that is not a power of two from the sector to the line', () => {
-    const issuesOf = (base: typeof volta, level: number, fillBytes: number) => {
+    const issuesOf = (base: typeof hopper, level: number, fillBytes: number) => {
       const p = structuredClone(base);
       p.spaces.global!.levels[level].geometry.fillBytes = fillBytes;
       p.provenance[`spaces.global.levels.${level}.geometry.fillBytes`] = 'assumed: a test value';
       const v = validatePreset(p);
       return v.ok ? [] : v.issues.filter((i) => i.path.endsWith('fillBytes'));
     };
-    // Volta's L2: 64 B lines of 32 B sectors.
-    const g = volta.spaces.global!.levels[1].geometry;
-    expect([g.lineBytes, g.sectorBytes]).toEqual([64, 32]);
-    expect(issuesOf(volta, 1, 64)).toEqual([]);
-    expect(issuesOf(volta, 1, 32)).toEqual([]);
-    for (const bad of [16, 48, 128]) {
-      expect(issuesOf(volta, 1, bad)).toEqual([
-        { path: 'spaces.global.levels.1.geometry.fillBytes', message: `fill unit ${bad} B must be a power of two from the 32 B sector to the 64 B line` },
+    // The H100's L2: 128 B lines of 32 B sectors.
+    const g = hopper.spaces.global!.levels[1].geometry;
+    expect([g.lineBytes, g.sectorBytes]).toEqual([128, 32]);
+    for (const ok of [32, 64, 128]) expect(issuesOf(hopper, 1, ok)).toEqual([]);
+    for (const bad of [16, 48, 256]) {
+      expect(issuesOf(hopper, 1, bad)).toEqual([
+        { path: 'spaces.global.levels.1.geometry.fillBytes', message: `fill unit ${bad} B must be a power of two from the 32 B sector to the 128 B line` },
       ]);
     }
     // A cache without sectors: the fill unit can only be the line.
@@ -102,12 +101,12 @@ describe('fill unit: a sectored cache filled fillBytes at a time', () => {
   });
 
   it('the preset editor shows a fill unit for sectored caches and writes it', () => {
-    const draft = structuredClone(volta);
+    const draft = structuredClone(hopper);
     const fields = formSections(draft).flatMap((s) => s.fields);
     const f = fields.find((x) => x.id === 'spaces.global.levels.1.geometry.fillBytes');
     expect(f?.kind).toBe('bytes');
-    applyField(draft, f!, 64);
-    expect(draft.spaces.global!.levels[1].geometry.fillBytes).toBe(64);
+    applyField(draft, f!, 128);
+    expect(draft.spaces.global!.levels[1].geometry.fillBytes).toBe(128);
     // Unsectored caches (the Fermi L1) have none.
     expect(formSections(fermi).flatMap((s) => s.fields).some((x) => x.id === 'spaces.global.levels.0.geometry.fillBytes')).toBe(false);
   });

@@ -39,11 +39,9 @@ describe('known deviations', () => {
         'SL1-F7: grep: S-L1 over hardware L1',
         'SL1-F7: S-L1 over no L1, mean',
         'SL1-F7: the other seven not slower with hardware L1',
-        'H100-REAL: L2 hit latency',
         'H100-REAL: device memory latency (cold misses)',
         'H100-REAL: L1 size with no shared memory',
         'H100-REAL: L1 size with 228 KB of shared memory',
-        'H100-REAL: device-memory fill unit (an access to it every ...)',
       ].sort(),
     );
   });
