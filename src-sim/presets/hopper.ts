@@ -42,8 +42,17 @@ const LUO24 = { l1: 40.7, shared: 29.0, l2: 263.0, global: 478.8 };
 const V100_TLB = { l1Miss: 11, l2MissCached: 130, walk: 654 };
 
 /** A GH100 preset: the SM and caches of LUO24's Hopper and NVIDIA's documents, at `card`'s clock. */
-function gh100(id: string, name: string, device: string, memory: string, card: Card, cardSource: string, memorySource: string): Preset {
-  const l2 = convertCycles(LUO24.l2, LUO24.l1, H800_PCIE, card);
+/** The L2 of a GH100 part: its size, the ways (the sets follow, a power of two) and where the size comes from. */
+interface Gh100L2 {
+  mb: number;
+  ways: number;
+  source: string;
+}
+
+const H100_L2: Gh100L2 = { mb: 50, ways: 25, source: 'NVIDIA H100 Tensor Core GPU Architecture whitepaper (50 MB L2)' };
+
+function gh100(id: string, name: string, device: string, memory: string, card: Card, cardSource: string, memorySource: string, l2: Gh100L2 = H100_L2): Preset {
+  const l2Hit = convertCycles(LUO24.l2, LUO24.l1, H800_PCIE, card);
   const dram = convertCycles(LUO24.global, LUO24.l1, H800_PCIE, card);
   const pen = (c: number): number => convertPenalty(c, V100, card);
   const r1 = (x: number): number => Math.round(x * 10) / 10;
@@ -53,24 +62,24 @@ function gh100(id: string, name: string, device: string, memory: string, card: C
     device,
     generation: 'Hopper',
     computeCapability: '9.0',
-    description: `LUO24 latencies (H800 PCIe) at ${card.clockMHz} MHz: L1 40.7, L2 ${l2}, DRAM ${dram}, shared 29 cycles; L1 of 28-256 KB by carveout; 50 MB L2 in two partitions, far lines copied to the near one; ${memory}.`,
+    description: `LUO24 latencies (H800 PCIe) at ${card.clockMHz} MHz: L1 40.7, L2 ${l2Hit}, DRAM ${dram}, shared 29 cycles; L1 of 28-256 KB by carveout; ${l2.mb} MB L2 in two partitions, far lines copied to the near one; ${memory}.`,
     chip: { sms: 132, smPerTpc: 2, coreClockMHz: card.clockMHz },
     measurement: { clockOverhead: 2, tpcOffsets: [0] },
     alu: { spLatency: 4 },
     shared: modernShared(8 * KB, 256 * KB, LUO24.shared, 2),
     spaces: {
       global: {
-        description: 'Global memory: L1 248 KB (8 KB shared memory carveout) of 128 B lines in 32 B sectors; L2 50 MB of 128 B lines in two partitions; L1/L2 TLBs.',
+        description: `Global memory: L1 248 KB (8 KB shared memory carveout) of 128 B lines in 32 B sectors; L2 ${l2.mb} MB of 128 B lines in two partitions; L1/L2 TLBs.`,
         levels: [
           modernL1(248 * KB, L1_SETS, L1_POLICY),
-          modernL2(50 * MB, 128, 25, { sectorBytes: 32, fillBytes: 64, partitions: { count: 2, interleaveBytes: 4096, farLatencyRatio: 1.75, replicateFar: true } }),
+          modernL2(l2.mb * MB, 128, l2.ways, { sectorBytes: 32, fillBytes: 64, partitions: { count: 2, interleaveBytes: 4096, farLatencyRatio: 1.75, replicateFar: true } }),
         ],
         translation: modernTranslation(),
         latency: {
           'L1/-': LUO24.l1,
-          'L2/l1': l2,
-          'L2/l2': r1(l2 + pen(V100_TLB.l1Miss)),
-          'L2/miss': r1(l2 + pen(V100_TLB.l2MissCached)),
+          'L2/l1': l2Hit,
+          'L2/l2': r1(l2Hit + pen(V100_TLB.l1Miss)),
+          'L2/miss': r1(l2Hit + pen(V100_TLB.l2MissCached)),
           'memory/l1': dram,
           'memory/l2': r1(dram + pen(V100_TLB.l1Miss)),
           'memory/miss': r1(dram + pen(V100_TLB.walk)),
@@ -95,13 +104,13 @@ function gh100(id: string, name: string, device: string, memory: string, card: C
       ),
       'spaces.global.levels.0.sizeBytes': `${CARVEOUT_SOURCE}; the default carveout leaves 8 KB of shared memory`,
       ...l1GeometryProvenance('spaces.global.levels.0.geometry', L1_SOURCES),
-      'spaces.global.levels.1.sizeBytes': 'NVIDIA H100 Tensor Core GPU Architecture whitepaper (50 MB L2)',
+      'spaces.global.levels.1.sizeBytes': l2.source,
       'spaces.global.levels.1.geometry.lineBytes': 'NVIDIA Nsight Compute Kernel Profiling Guide, memory tables (L2: 128 B lines of four 32 B sectors)',
       'spaces.global.levels.1.geometry.sectorBytes': 'NVIDIA Nsight Compute Kernel Profiling Guide, memory tables (32 B sectors)',
       'spaces.global.levels.1.geometry.fillBytes':
         'assumed: no paper gives the GH100 device-memory fill unit; 64 B, the fill JIA18 Fig 3.2 and JIA19 Fig 3.5 show on V100 and T4 (a DRAM access every 64 B)',
-      'spaces.global.levels.1.geometry.ways': 'assumed: no paper gives the L2 associativity; 25 ways make the set count a power of two',
-      'spaces.global.levels.1.geometry.sets': 'assumed: 50 MB / (25 ways x 128 B)',
+      'spaces.global.levels.1.geometry.ways': `assumed: no paper gives the L2 associativity; ${l2.ways} ways make the set count a power of two`,
+      'spaces.global.levels.1.geometry.sets': `assumed: ${l2.mb} MB / (${l2.ways} ways x 128 B)`,
       'spaces.global.levels.1.geometry.policy': 'assumed: LRU; no paper gives the L2 replacement rule',
       'spaces.global.levels.1.partitions.count':
         'assumed: LUO24 does not study the L2 partitions; two, as NVIDIA\'s A100 whitepaper describes for GA100',
@@ -147,9 +156,9 @@ export const hopper: Preset = gh100(
 );
 
 /**
- * H200 SXM (GH100, cc 9.0, 141 GB HBM3e): the H100's SM and caches with NVIDIA's H200 memory. The
- * latency tier does not model capacity or bandwidth, so it runs as the H100 does; the DRAM latency is
- * the H100's, no paper at hand measuring HBM3e.
+ * H200 SXM (GH100, cc 9.0, 141 GB HBM3e): the H100's SM with NVIDIA's H200 memory and the 60 MB L2
+ * the CUDA runtime reports for it. The latency tier does not model capacity or bandwidth; the DRAM
+ * latency is the H100's, no paper at hand measuring HBM3e.
  */
 export const h200: Preset = gh100(
     'h200',
@@ -159,4 +168,5 @@ export const h200: Preset = gh100(
     H100_SXM5,
     'assumed: the H100 SXM5\'s 1980 MHz boost clock (the same GH100 chip); NVIDIA\'s H200 specifications give its memory (141 GB HBM3e, 4.8 TB/s)',
     'assumed: the H200\'s HBM3e is taken to have the H800\'s device-memory latency in time; no paper at hand measures HBM3e',
+  { mb: 60, ways: 30, source: "NVIDIA CUDA runtime, the L2 size attribute (cudaDevAttrL2CacheSize) an H200 reports: 62914560 B (the device line of tests/fixtures/real/h200); NVIDIA's H200 specifications give none" },
   );

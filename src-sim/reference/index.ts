@@ -31,7 +31,7 @@ export function selectRows(selector: string): ReproductionRow[] {
   if (byPaper.length) return byPaper;
   const byId = REPRODUCTION_ROWS.filter((r) => r.id.toLowerCase() === s.toLowerCase());
   if (byId.length) return byId;
-  throw new Error(`unknown row "${selector}"; use all, MEI, WONG, LASH, SL1, JIA18, JIA19, ABD22, LUO24, H100 or one of: ${REPRODUCTION_ROWS.map((r) => r.id).join(', ')}`);
+  throw new Error(`unknown row "${selector}"; use all, MEI, WONG, LASH, SL1, JIA18, JIA19, ABD22, LUO24, H100, H200 or one of: ${REPRODUCTION_ROWS.map((r) => r.id).join(', ')}`);
 }
 
 /** One step of `reproduce`: which (row, preset) is about to run, and how many there are. */

@@ -123,7 +123,8 @@ function resize(o: unknown): void {
 /**
  * After an L1 grew: the SM's on-chip memory (shared.onChipBytes) holds shared memory and the L1
  * together, so it grows to hold both (the nearest valid preset changes no shared-memory number);
- * a carveout that names its shared memory keeps the rest of the on-chip memory.
+ * a carveout that names its shared memory keeps the rest of the on-chip memory (beside its L1 and the
+ * part of it a chase does not see).
  */
 function fitOnChip(p: Preset): void {
   const s = p.shared;
@@ -134,7 +135,10 @@ function fitOnChip(p: Preset): void {
   const tl1 = t?.l1 ? t.l1.sets * t.l1.ways * t.l1.lineBytes : 0;
   const widest = Math.max(...(p.l1Configs ?? []).filter((c) => c.sharedBytes === undefined).map((c) => c.sizeBytes + 1), 0);
   s.onChipBytes = Math.max(s.onChipBytes, s.sizeBytes + l1, t ? t.shared.bytesPerSM + tl1 : 0, widest);
-  for (const c of p.l1Configs ?? []) if (c.sharedBytes !== undefined && c.sizeBytes + c.sharedBytes !== s.onChipBytes) c.sharedBytes = Math.max(0, s.onChipBytes - c.sizeBytes);
+  for (const c of p.l1Configs ?? []) {
+    const held = c.sizeBytes + (c.reservedBytes ?? 0);
+    if (c.sharedBytes !== undefined && held + c.sharedBytes !== s.onChipBytes) c.sharedBytes = Math.max(0, s.onChipBytes - held);
+  }
 }
 
 /** A preset with one number scaled, or undefined where no nearby value is valid. */

@@ -4,7 +4,7 @@
  */
 
 /** The keys a citation or provenance names its papers by. */
-export const SOURCE_KEYS = ['MEI', 'WONG', 'LASH', 'SL1', 'JIA18', 'JIA19', 'ABD22', 'LUO24', 'H100', 'NVIDIA'];
+export const SOURCE_KEYS = ['MEI', 'WONG', 'LASH', 'SL1', 'JIA18', 'JIA19', 'ABD22', 'LUO24', 'H100', 'H200', 'NVIDIA'];
 
 /** Removes parenthesised details (innermost first): the sources are named outside them. */
 function stripParens(s: string): string {

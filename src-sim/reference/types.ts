@@ -103,7 +103,7 @@ export interface RowResult {
 /** A row of REPRODUCTION.md: which presets it applies to and how to check it. */
 export interface ReproductionRow {
   id: string;
-  paper: 'MEI' | 'WONG' | 'LASH' | 'SL1' | 'JIA18' | 'JIA19' | 'ABD22' | 'LUO24' | 'H100';
+  paper: 'MEI' | 'WONG' | 'LASH' | 'SL1' | 'JIA18' | 'JIA19' | 'ABD22' | 'LUO24' | 'H100' | 'H200';
   title: string;
   /** The presets the paper measured it on; the first is the default. */
   presets: string[];

@@ -33,7 +33,7 @@ function eachRowPreset(ids: string[], opts: PerturbOptions): PerturbGroup[] {
   return ids.flatMap((id) => (REPRODUCTION_ROWS.find((r) => r.id === id)?.presets ?? []).map((preset) => ({ rows: [id], preset, opts })));
 }
 
-const LATENCY_TIER = ['MEI', 'WONG', 'JIA18', 'JIA19', 'ABD22', 'LUO24', 'H100'];
+const LATENCY_TIER = ['MEI', 'WONG', 'JIA18', 'JIA19', 'ABD22', 'LUO24', 'H100', 'H200'];
 
 /** The suites, each a test file that runs beside the others. */
 export const PLAN: Record<string, PerturbGroup[]> = {

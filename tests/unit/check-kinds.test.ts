@@ -14,7 +14,7 @@ import { PREDICTED, calibrated } from '../../src-sim/reference/kinds';
 import type { CheckResult, Reference, RowResult } from '../../src-sim/reference/types';
 import { sources } from '../../src-sim/reference/sources';
 
-const PAPER_KEYS = ['MEI', 'WONG', 'LASH', 'SL1', 'JIA18', 'JIA19', 'ABD22', 'LUO24', 'H100'];
+const PAPER_KEYS = ['MEI', 'WONG', 'LASH', 'SL1', 'JIA18', 'JIA19', 'ABD22', 'LUO24', 'H100', 'H200'];
 
 /** Every source named by the preset's provenance. */
 function presetSources(preset: Preset): Set<string> {

@@ -202,19 +202,23 @@ describe('import of the H100 carveout, cold-fill, TLB and pattern runs', () => {
   });
 });
 
-describe('the Hopper preset against the H100', () => {
-  it("every reference of H100-REAL is what the import reads from the fixture its citation names", () => {
-    const row = selectRows('H100-REAL')[0];
-    const refs = row.references(findPreset('hopper')!);
+describe('the Hopper presets against the H100 and the H200', () => {
+  it.each([
+    ['H100-REAL', 'hopper', 'h100'],
+    ['H200-REAL', 'h200', 'h200'],
+  ])('every reference of %s (on %s) is what the import reads from the fixture its citation names', (id, preset, dir) => {
+    const row = selectRows(id)[0];
+    const refs = row.references(findPreset(preset)!);
     expect(refs.length).toBeGreaterThanOrEqual(9);
     for (const ref of refs) {
-      // No hopper number was set from these runs: never calibrated; a value that one preset number
-      // determines (the perturbation test) is a method check, the others predictions.
+      // No number of the preset was set from these runs: never calibrated; a value that one preset
+      // number determines (the perturbation test) is a method check, the others predictions.
       expect(['predicted', 'recovered'], ref.name).toContain(ref.kind?.kind ?? row.kind.kind);
-      const m = /tests\/fixtures\/real\/h100\/([\w-]+)\.jsonl \(([^:;)]+)/.exec(ref.citation);
+      const m = new RegExp(`tests/fixtures/real/${dir}/([\\w-]+)\\.jsonl \\(([^:;)]+)`).exec(ref.citation);
       expect(m, ref.citation).not.toBeNull();
       const [, file, key] = m as RegExpExecArray;
-      const v = finding(importGpuOutput(fixture(file)).findings, key.trim()).value;
+      const text = readFileSync(join(ROOT, 'tests/fixtures/real', dir, `${file}.jsonl`), 'utf8');
+      const v = finding(importGpuOutput(text).findings, key.trim()).value;
       expect(typeof v === 'number' ? Math.round(v * 100) / 100 : v, `${ref.name}: ${file} ${key}`).toBe(ref.value);
     }
   });

@@ -42,6 +42,9 @@ describe('known deviations', () => {
         'H100-REAL: device memory latency (cold misses)',
         'H100-REAL: L1 size with no shared memory',
         'H100-REAL: L1 size with 228 KB of shared memory',
+        'H200-REAL: device memory latency (cold misses)',
+        'H200-REAL: L1 size with no shared memory',
+        'H200-REAL: L1 size with 228 KB of shared memory',
       ].sort(),
     );
   });
