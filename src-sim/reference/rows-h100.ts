@@ -64,8 +64,8 @@ const H100_REAL: ReproductionRow = {
     beside(lat('L2 hit latency', 290.7, `${H100}/avg-l2.jsonl (s = 64 B.plateau1.latency)`), 'pchase-average', 's = 64 B.plateau1.latency', AVG_L2),
     beside(
       known(
-        lat('device memory latency (cold misses)', 692.9, `${H100}/fine-16k-cold.jsonl (trace.level2.latency)`),
-        `the preset takes LUO24's 478.8 cycles (H800 PCIe, 1755 MHz), 535.0 at 1980 MHz, as the near L2 partition's DRAM latency; its cold misses read 535 (near, 63 of 128), 753.6 (far, 64) and 1473.3 (the first, a TLB miss), mean 651.6, and the analyser's level 2 is the near one; this H100's cold misses read 521 to 1141 cycles as one level, mean 692.9: 23 % above the level, 6 % above the model's mean: ${DOC}.`,
+        lat('device memory latency (cold misses)', 705.4, `${H100}/fine-16k-cold.jsonl (trace.level2.latency)`),
+        `the preset takes LUO24's 478.8 cycles (H800 PCIe, 1755 MHz), 535.0 at 1980 MHz, as the near L2 partition's DRAM latency; its cold misses read 535 (near, 63 of 128), 753.6 (far, 64) and 1473.3 (the first, a TLB miss), mean 651.6, and the analyser's level 2 is the near one; this H100's cold misses read 521 to 1141 cycles as one device-memory level (trace.deviceMemory), mean 705.4: 24 % above the level, 8 % above the model's mean: ${DOC}.`,
       ),
       'pchase-fine',
       'trace.level2.latency',
