@@ -3,7 +3,8 @@
  * (zod), then handed to the same analysers the simulated experiment calls. Pure: it takes text.
  */
 import { z } from 'zod';
-import { analyseAverageCurve } from '../analysis/average-curve';
+import { analyseAverageCurve, noiseSigma } from '../analysis/average-curve';
+import { type StrideCurve, sweepPlateauFindings } from '../analysis/plateaus';
 import { analyseBanks, bankFindings, degreeColumn, WARP, type PairProbe } from '../analysis/banks';
 import { isPeriodic, type ChaseRecord } from '../analysis/structure';
 import { classifyRises, tlbLevelsOf, type ElementCurve } from '../analysis/tlb';
@@ -12,7 +13,7 @@ import { PATTERNS, patternStep, patternTable } from '../experiments/global-laten
 import { cannotTell } from '../analysis/cannot-tell';
 import { formatBytes } from '../experiments/params';
 import { traversal } from '../experiments/pchase';
-import { coldFillFindings, traceFindings } from '../experiments/pchase-fine';
+import { coldFillFindings, mergeDeviceMemory, traceFindings } from '../experiments/pchase-fine';
 import type { ExperimentResult, Finding, ParamValues, Series, Table } from '../experiments/types';
 import { FORMAT_VERSION } from './common';
 import { checkGpuParams, tlbReachPlan } from './emit';
@@ -272,6 +273,21 @@ function stretchLatency(c1: number, c2: number, n: number, clockRemoved: boolean
  */
 export const DEFAULT_LEVEL_GAP = 64;
 
+/**
+ * The default level gap of a TLB reach sweep, from the measured noise: TLB_GAP_SIGMAS robust noise
+ * deviations of the main curve (noiseSigma, from its point-to-point differences), no less than
+ * TLB_GAP_FLOOR (an H100's L2 hits wander by about 3 cycles either way between element counts, more
+ * than their point-to-point noise shows) and no more than DEFAULT_LEVEL_GAP. An H100's 9-cycle step at a
+ * 32 MB stride (noise 0.1 cycles a point) then reads as a rise.
+ */
+export const TLB_GAP_SIGMAS = 10;
+export const TLB_GAP_FLOOR = 8;
+
+export function tlbDefaultGap(y: ArrayLike<number>): { gap: number; sigma: number } {
+  const sigma = noiseSigma(y);
+  return { gap: Math.min(DEFAULT_LEVEL_GAP, Math.max(TLB_GAP_FLOOR, TLB_GAP_SIGMAS * sigma)), sigma };
+}
+
 export interface ImportOptions {
   /** Fine-grained traces: neighbouring sorted latencies further apart than this many cycles start a new level (default DEFAULT_LEVEL_GAP). */
   levelGap?: number;
@@ -283,6 +299,7 @@ function averageResult(o: GpuOutput): Pick<ExperimentResult, 'series' | 'finding
   const series: Series[] = [];
   const findings: Finding[] = [];
   const notes: string[] = [];
+  const used: StrideCurve[] = [];
   for (const s of strides) {
     const pts = o.averagePoints.filter((p) => p.stride === s).sort((a, b) => a.size - b.size);
     if (pts.length === 0) {
@@ -297,6 +314,7 @@ function averageResult(o: GpuOutput): Pick<ExperimentResult, 'series' | 'finding
     const all = x.map((_, j) => j);
     const whole = all.filter((j) => x[j] % s === 0);
     const use = whole.length >= 8 && whole.length < all.length ? whole : all;
+    used.push({ stride: s, label: name, x: use.map((j) => x[j]), y: use.map((j) => y[j]) });
     const loads = new Map(pts.map((p) => [p.size, p.loads]));
     findings.push(
       ...analyseAverageCurve(
@@ -308,6 +326,8 @@ function averageResult(o: GpuOutput): Pick<ExperimentResult, 'series' | 'finding
       ),
     );
   }
+  // Readings that need no LRU fit: flat plateaus and L2 partitions, the line from capacity against stride.
+  findings.push(...sweepPlateauFindings(used, o.device.l2Bytes));
   notes.push(
     removed(o)
       ? 'Each point is the difference of two timed stretches of the chase (n and 2n loads after one untimed traversal) over n: the clock reads and the fixed cost of a timed stretch cancel.'
@@ -395,7 +415,10 @@ function fineResult(o: GpuOutput, gap: number): Pick<ExperimentResult, 'series' 
     });
   }
   // A cold first traversal: the unit each miss brings in, as the simulated experiment reads it.
-  if (!o.params.warmup) findings.push(...coldFillFindings(latency, levels, s, per));
+  if (!o.params.warmup) {
+    findings.push(...coldFillFindings(latency, levels, s, per));
+    mergeDeviceMemory(findings, levels);
+  }
   const x = Float64Array.from({ length: n }, (_, i) => i);
   return {
     series: [
@@ -419,7 +442,7 @@ function fineResult(o: GpuOutput, gap: number): Pick<ExperimentResult, 'series' 
  * hidden overflows, traces behind a step, policy, entry coverage) need chases chosen from these
  * readings and are not run: the findings stop at reach, entries and the latencies of the steps.
  */
-function tlbResult(o: GpuOutput, gap: number): Pick<ExperimentResult, 'series' | 'findings' | 'notes'> & { tables: Table[] } {
+function tlbResult(o: GpuOutput, given: number | undefined): Pick<ExperimentResult, 'series' | 'findings' | 'notes'> & { tables: Table[] } {
   const plan = tlbReachPlan(o.params);
   const curve = (name: string): ElementCurve | null => {
     const pts = o.reachPoints.filter((p) => p.curve === name).sort((a, b) => a.elements - b.elements);
@@ -429,6 +452,12 @@ function tlbResult(o: GpuOutput, gap: number): Pick<ExperimentResult, 'series' |
   const near = curve('near-pair');
   const own = curve('own-page');
   if (!near || !own) throw new ImportError('the reach output lacks its near-pair or own-page control curve');
+  const fromNoise = tlbDefaultGap(main.y);
+  const gap = given ?? fromNoise.gap;
+  const gapNote =
+    given === undefined
+      ? `the level gap, ${gap.toFixed(1)} cycles, comes from the main curve's noise (${fromNoise.sigma.toFixed(2)} cycles a point: ${TLB_GAP_SIGMAS} deviations, at least ${TLB_GAP_FLOOR} and at most ${DEFAULT_LEVEL_GAP} cycles; --level-gap sets it)`
+      : `the level gap, ${gap} cycles, is the one given`;
   const { checks, segmentation } = classifyRises(main, curve('block-pair'), near, own, curve('double'), gap);
   const walk = tlbLevelsOf(checks, segmentation.tolerance);
   const findings: Finding[] = [];
@@ -441,7 +470,7 @@ function tlbResult(o: GpuOutput, gap: number): Pick<ExperimentResult, 'series' |
       const why =
         walk.stop ??
         (checks.length === 0
-          ? `no step of ${gap} cycles or more between plateaus of the main curve up to ${lastN} elements (N = ${formatBytes(lastN * plan.stride)}); it runs between ${Math.min(...Array.from(main.y)).toFixed(1)} and ${Math.max(...Array.from(main.y)).toFixed(1)} cycles`
+          ? `no step of ${+gap.toFixed(1)} cycles or more between plateaus of the main curve up to ${lastN} elements (N = ${formatBytes(lastN * plan.stride)}); it runs between ${Math.min(...Array.from(main.y)).toFixed(1)} and ${Math.max(...Array.from(main.y)).toFixed(1)} cycles`
           : lvl === 1
             ? 'no rise the controls name a translation step'
             : `no second translation rise up to ${lastN} elements`);
@@ -467,7 +496,7 @@ function tlbResult(o: GpuOutput, gap: number): Pick<ExperimentResult, 'series' |
       label: 'One element a page: latency flat up to',
       value: ownLast * plan.stride,
       unit: 'B',
-      evidence: `the own-page control (each element in a ${formatBytes(plan.stride)} block of its own: a page of its own where pages are no larger) stays between ${ownLo.toFixed(1)} and ${ownHi.toFixed(1)} cycles up to ${ownLast} elements: up to there every translation hits, or a miss costs less than ${gap} cycles`,
+      evidence: `the own-page control (each element in a ${formatBytes(plan.stride)} block of its own: a page of its own where pages are no larger) stays between ${ownLo.toFixed(1)} and ${ownHi.toFixed(1)} cycles up to ${ownLast} elements: up to there every translation hits, or a miss costs less than ${+gap.toFixed(1)} cycles`,
     });
   const series: Series[] = [];
   for (const name of REACH_CURVES) {
@@ -492,7 +521,7 @@ function tlbResult(o: GpuOutput, gap: number): Pick<ExperimentResult, 'series' |
     findings,
     notes: [
       `Main curve: element i at i x ${formatBytes(plan.stride)} + (i x ${plan.skew} B mod ${formatBytes(plan.stride)}); ${main.elements.length} counts up to ${lastN} elements (N = ${formatBytes(lastN * plan.stride)}); controls: ${plan.curves.slice(1).map((c) => c.name).join(', ')}; loads ${o.reachPoints[0].load}.`,
-      `Rises are steps of ${gap} cycles or more (the level gap); the simulated probe's later checks (flat plateaus, hidden overflows, a trace behind each step, the policy, entry coverage) are not run on hardware.`,
+      `Rises are steps of ${+gap.toFixed(1)} cycles or more (${gapNote}); the simulated probe's later checks (flat plateaus, hidden overflows, a trace behind each step, the policy, entry coverage) are not run on hardware.`,
     ],
   };
 }
@@ -561,7 +590,7 @@ export function analyseGpuOutput(o: GpuOutput, options: ImportOptions = {}): Gpu
     return { ...base, series: r.series, tables: [], findings: r.findings, notes: [...common, ...r.notes] };
   }
   if (o.experiment === 'tlb-probes') {
-    const r = tlbResult(o, gap);
+    const r = tlbResult(o, options.levelGap);
     return { ...base, series: r.series, tables: r.tables, findings: r.findings, notes: [...common, ...r.notes] };
   }
   if (o.experiment === 'global-latency-patterns') {

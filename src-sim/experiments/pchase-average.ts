@@ -8,6 +8,7 @@ import { ExperimentError } from './types';
 import { Rng } from '../rng';
 import type { ReadCurve } from '../analysis/average-curve';
 import { analyseCurve, readCurve, readHierarchy, readingFindings } from '../analysis/average-curve';
+import { type StrideCurve, sweepPlateauFindings } from '../analysis/plateaus';
 
 const params: ParamSpec[] = [
   SPACE_PARAM,
@@ -102,6 +103,7 @@ export const pchaseAverage: Experiment = {
       });
     });
     const trav = p.traversals as number;
+    const used: StrideCurve[] = [];
     const read: ReadCurve[] = series.map((se, i) => {
       const s = strides[i];
       // A size that is no whole multiple of the stride wraps the chase at an offset, so that later
@@ -110,6 +112,7 @@ export const pchaseAverage: Experiment = {
       const all = Array.from({ length: se.x.length }, (_, j) => j);
       const whole = all.filter((j) => se.x[j] % s === 0);
       const use = whole.length >= 8 && whole.length < all.length ? whole : all;
+      used.push({ stride: s, label: se.name, x: use.map((j) => se.x[j]), y: use.map((j) => se.y[j]) });
       const a = analyseCurve(
         use.map((j) => se.x[j]),
         use.map((j) => se.y[j]),
@@ -121,6 +124,8 @@ export const pchaseAverage: Experiment = {
     const findings = read.flatMap(({ a, rd }, i) => readingFindings(a, rd, strides[i], series[i].name));
     // Two strides or more: the hierarchy they agree on (sizes the stride does not move, plateaus two strides read alike).
     if (read.length >= 2) findings.push(...readHierarchy(read));
+    // Readings that need no LRU fit: flat plateaus and L2 partitions, the line from capacity against stride.
+    findings.push(...sweepPlateauFindings(used));
     return { series, tables: [], findings, notes: generic !== null ? [generic] : [] };
   },
 };

@@ -1,4 +1,4 @@
-import { cannotTell } from '../analysis/cannot-tell';
+import { cannotTell, isCannotTell } from '../analysis/cannot-tell';
 import { flagPeriod, latencyLevels, levelOf, type LatencyLevel } from '../analysis/levels';
 import type { SpaceId } from '../presets/types';
 import { formatBytes, resolveParams } from './params';
@@ -85,7 +85,10 @@ export const pchaseFine: Experiment = {
     const trace = fineChase(model, m, addressOf, k, progress, warmed);
     const n = trace.latency.length;
     const { findings, levels } = traceFindings(trace.latency, levelGap(p.jitter as number), `${n} recorded latencies, clustered`);
-    if (!nonUniform && !p.warmup) findings.push(...coldFillFindings(trace.latency, levels, s, traversal(N, s)));
+    if (!nonUniform && !p.warmup) {
+      findings.push(...coldFillFindings(trace.latency, levels, s, traversal(N, s)));
+      mergeDeviceMemory(findings, levels);
+    }
     const x = new Float64Array(n);
     const index = new Float64Array(n);
     for (let i = 0; i < n; i++) {
@@ -163,3 +166,56 @@ export function coldFillFindings(latency: ArrayLike<number>, levels: readonly La
   return out;
 }
 
+
+/** Clusters that come at no period in a cold traversal and lie within this factor of each other are one device-memory level. */
+export const DEVICE_MEMORY_SPREAD = 2.5;
+
+/**
+ * A cold trace's slow clusters read as one device-memory level: from the lowest level m above the
+ * fastest such that every level past m comes at no single period in the cold traversal (its
+ * everyBytes "cannot tell") and all of them, m's included, lie within DEVICE_MEMORY_SPREAD of each
+ * other (slowest over fastest latency), levels m..last are variants of one access to device memory
+ * (DRAM page hits and misses, a far L2 partition's path, a TLB walk) rather than cache levels. The
+ * findings are rewritten in place: `trace.levels` counts them as one, `trace.level<m>.latency` is their
+ * mean with their spread, and the later levels' findings go; `trace.deviceMemory` says what was merged.
+ * Returns whether it merged. Cold traces whose levels each come at their own period are left as read,
+ * and so are those whose aperiodic clusters spread wider than DEVICE_MEMORY_SPREAD from the lowest.
+ */
+export function mergeDeviceMemory(findings: Finding[], levels: readonly LatencyLevel[]): boolean {
+  const periodic = (j: number): boolean => {
+    const f = findings.find((x) => x.key === `trace.level${j + 1}.everyBytes`);
+    return f !== undefined && !isCannotTell(f.value);
+  };
+  const K = levels.length;
+  for (let m = 1; m + 1 < K; m++) {
+    let aperiodic = true;
+    for (let j = m + 1; j < K; j++) if (periodic(j)) aperiodic = false;
+    if (!aperiodic) continue;
+    const lo = levels[m].min;
+    const hi = levels[K - 1].max;
+    // Only the lowest such m: merging from a higher one would name a subset of the variants (a TLB
+    // walk's few slow accesses) device memory and leave the device memory's own level beside it.
+    if (!(lo > 0) || hi / lo > DEVICE_MEMORY_SPREAD) return false;
+    const merged = levels.slice(m);
+    const count = merged.reduce((a, l) => a + l.count, 0);
+    const mean = merged.reduce((a, l) => a + l.latency * l.count, 0) / count;
+    const parts = merged.map((l, i) => `level ${m + 1 + i}: ${l.count} accesses at ${Math.round(l.min)}..${Math.round(l.max)} cycles`).join('; ');
+    const gone = new Set<string>();
+    for (let j = m + 1; j < K; j++) gone.add(`trace.level${j + 1}.latency`).add(`trace.level${j + 1}.everyBytes`);
+    const keep = findings.filter((f) => !gone.has(f.key));
+    findings.length = 0;
+    findings.push(...keep);
+    const levelsF = findings.find((f) => f.key === 'trace.levels');
+    if (levelsF) {
+      levelsF.value = m + 1;
+      levelsF.evidence += `; the ${K - m} slowest clusters read as one device-memory level (trace.deviceMemory)`;
+    }
+    const at = findings.findIndex((f) => f.key === `trace.level${m + 1}.latency`);
+    const why = `the ${K - m} clusters from ${Math.round(lo)} to ${Math.round(hi)} cycles (${parts}) lie within ${(hi / lo).toFixed(2)} x of each other and the slower ones come at no single period in the cold traversal: variants of one access to device memory (DRAM page hits and misses, a far L2 partition, a translation), not cache levels`;
+    const level: Finding = { key: `trace.level${m + 1}.latency`, label: `Latency level ${m + 1} (device memory)`, value: Math.round(mean * 10) / 10, unit: 'cycles', evidence: `mean of ${count} accesses between ${Math.round(lo)} and ${Math.round(hi)} cycles; ${why}` };
+    if (at >= 0) findings[at] = level;
+    findings.push({ key: 'trace.deviceMemory', label: 'Device memory: latency spread of its accesses', value: `${Math.round(lo)}..${Math.round(hi)} (mean ${mean.toFixed(1)})`, unit: 'cycles', evidence: why });
+    return true;
+  }
+  return false;
+}

@@ -143,7 +143,7 @@ const l1Words = (gpu: string): string =>
 const l1SmallWords = (gpu: string): string =>
   `the preset's smallest L1 is the 28 KB the Hopper Tuning Guide leaves beside 228 KB of shared memory; the ${gpu}'s chase sees 20 KB at every carveout from 10 % up`;
 
-const H100_V: RealReadings = { l1: 38.9, l2: 290.7, dram: 692.9, dramSpread: '521 to 1141', l1NoShared: 240 * KB, l1MaxShared: 20 * KB, l1Fill: 32, dramFill: 64, shared: 29.08, perConflict: 2 };
+const H100_V: RealReadings = { l1: 38.9, l2: 290.7, dram: 705.4, dramSpread: '521 to 1141', l1NoShared: 240 * KB, l1MaxShared: 20 * KB, l1Fill: 32, dramFill: 64, shared: 29.08, perConflict: 2 };
 const H100_REAL = realRow({
   id: 'H100-REAL',
   paper: 'H100',
