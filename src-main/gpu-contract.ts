@@ -58,6 +58,13 @@ export const IMPORT_EMPTY = 'the file is empty: it holds no output of a program'
 /** A file's name as an import's messages and its run name it: no folders. */
 export const importName = (fileName: string): string => fileName.replace(/^.*[\\/]/, '') || 'import';
 
+/**
+ * The refusal of a file, as every surface words it (`gpulab gpu import`, `gpu.import` over IPC and
+ * HTTP, the Real GPU page): the file's name, then why ("out.jsonl: line 1: the program failed:
+ * cudaGetDeviceProperties: cudaErrorNoDevice: no CUDA-capable device is detected").
+ */
+export const importRefusal = (fileName: string, reason: string): string => `${importName(fileName)}: ${reason}`;
+
 /** Why a file's text cannot be imported as it is (empty, over the limit), or null. */
 export function importTextProblem(s: string): string | null {
   // UTF-8 takes at least a byte per UTF-16 unit and at most three: count only where it matters.
@@ -153,7 +160,7 @@ export const GPU_CALLS = {
     }).superRefine((a, ctx) => {
       // Refused in words for the user, naming the file (not prefixed with the call and argument: parseArgs).
       const problem = importTextProblem(a.text);
-      if (problem) ctx.addIssue({ code: 'custom', path: ['text'], message: `${importName(a.fileName)}: ${problem}`, params: { plain: true } });
+      if (problem) ctx.addIssue({ code: 'custom', path: ['text'], message: importRefusal(a.fileName, problem), params: { plain: true } });
     }),
     result: returns<GpuImportResult>(),
     summary: "Import a real GPU program's output: validated, analysed and stored as a run with its measured-device record.",

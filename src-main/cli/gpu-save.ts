@@ -5,14 +5,15 @@
  */
 import { existsSync, readFileSync, statSync } from 'node:fs';
 import { basename } from 'node:path';
-import { ImportError } from '../../src-sim/cuda/import';
+import { ImportError, ProgramFailed } from '../../src-sim/cuda/import';
 import { deviceLine, realDeviceLabel, realRunRecord } from '../../src-sim/cuda/run-record';
 import type { RealRunRecord } from '../../src-sim/cuda/run-record';
 import { LabError } from '../contract';
 import { GpuService } from '../services/gpu';
 import { RunStore } from '../services/store';
 import { resultJson, resultText, DEFAULT_TRACE_LIMIT } from './format';
-import type { GpuCliOutput } from './gpu';
+import { failed, type GpuCliOutput } from './gpu';
+import { importRefusal } from '../gpu-contract';
 import type { StoreContext } from './store';
 import { dbPath } from './store';
 
@@ -50,7 +51,8 @@ export function saveGpuText(text: string, source: string, measuredAt: number, v:
   try {
     record = realRunRecord(text, { source, measuredAt }, gap === undefined ? {} : { levelGap: gap });
   } catch (e) {
-    if (e instanceof ImportError) throw ctx.usage(`${source}: ${e.message}`);
+    if (e instanceof ProgramFailed) return failed(importRefusal(source, e.message));
+    if (e instanceof ImportError) throw ctx.usage(importRefusal(source, e.message));
     throw e;
   }
   const store = open(db, ctx);

@@ -8,17 +8,18 @@ import { execFile } from 'node:child_process';
 import { accessSync, chmodSync, constants, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { delimiter, join, resolve } from 'node:path';
-import { DEFAULT_ARCH, emitProgram, GPU_EXPERIMENTS } from '../../src-sim/cuda/emit';
+import { DEFAULT_ARCH, emitProgram, GPU_EXPERIMENTS, nativeArch, noGpuVisible, NVCC_NO_NATIVE_GPU, SMI_QUERY } from '../../src-sim/cuda/emit';
 import type { EmittedProgram } from '../../src-sim/cuda/emit';
-import { importGpuOutput, ImportError } from '../../src-sim/cuda/import';
+import { importGpuOutput, ImportError, ProgramFailed } from '../../src-sim/cuda/import';
+import { importRefusal } from '../gpu-contract';
+import { programOutcome } from '../gpu-outcome';
 import type { GpuResult, ImportOptions } from '../../src-sim/cuda/import';
 import { ExperimentError } from '../../src-sim/experiments/types';
 import { formatParam, resultJson, resultText, DEFAULT_TRACE_LIMIT } from './format';
 
-/** Exit codes (the same as cli/main.ts). */
+/** Exit codes (the same as cli/main.ts; bad input, 2, is ctx.usage). */
 const EXIT_OK = 0;
 const EXIT_FAILED = 1;
-const EXIT_USAGE = 2;
 
 export interface GpuCliOutput {
   code: number;
@@ -46,6 +47,8 @@ export interface GpuOptions {
 export const DEFAULT_TIMEOUT_S = 600;
 
 const ok = (stdout: string): GpuCliOutput => ({ code: EXIT_OK, stdout, stderr: '' });
+/** A failure that is not the caller's input (exit code 1, one line). */
+export const failed = (message: string): GpuCliOutput => ({ code: EXIT_FAILED, stdout: '', stderr: `gpulab: error: ${message}\n` });
 const json = (value: unknown): string => JSON.stringify(value, null, 2) + '\n';
 
 function rawParams(items: string[] | undefined, id: string, ctx: GpuContext): Record<string, string> {
@@ -100,7 +103,7 @@ export function gpuEmit(id: string, v: GpuOptions, format: string, ctx: GpuConte
     `Parameters: ${paramsLine(p)}`,
     ...p.notes.map((n) => `Note: ${n}`),
     '',
-    `Build:  sh ${files[1]}${p.buildCommand.includes('-arch=native') ? '   (-arch=native needs nvcc 11.5 or later and the GPU on this machine; otherwise --arch sm_90 or your GPU\'s)' : ''}`,
+    `Build:  sh ${files[1]}${p.buildCommand.includes('-arch=native') ? '   (builds for the GPU nvidia-smi shows on that machine; where none is visible it stops: --arch sm_90 or your GPU\'s)' : ''}`,
     `Run:    ${join(dir, p.binary)} > ${p.experiment}.jsonl`,
     `Import: gpulab gpu import ${p.experiment}.jsonl`,
   ];
@@ -136,7 +139,8 @@ function importText(text: string, source: string, v: GpuOptions, format: string,
   try {
     r = importGpuOutput(text, options);
   } catch (e) {
-    if (e instanceof ImportError) throw ctx.usage(`${source}: ${e.message}`);
+    if (e instanceof ProgramFailed) return failed(importRefusal(source, e.message));
+    if (e instanceof ImportError) throw ctx.usage(importRefusal(source, e.message));
     throw e;
   }
   return resultOutput(r, source, format);
@@ -176,26 +180,29 @@ export function findNvcc(env: NodeJS.ProcessEnv = process.env): string | undefin
 
 interface Exec {
   code: number | null;
+  signal: string | null;
   stdout: string;
   stderr: string;
   timedOut: boolean;
+  /** The command could not be started (ENOENT...). */
+  spawnError?: string;
 }
 
-function run(cmd: string, args: string[], cwd: string, timeoutMs: number): Promise<Exec> {
+function run(cmd: string, args: string[], cwd: string, timeoutMs: number, env: NodeJS.ProcessEnv = process.env): Promise<Exec> {
   return new Promise((done) => {
-    execFile(cmd, args, { cwd, timeout: timeoutMs, maxBuffer: 256 * 2 ** 20, killSignal: 'SIGKILL' }, (err, stdout, stderr) => {
-      const e = err as (NodeJS.ErrnoException & { killed?: boolean; code?: number | string }) | null;
+    execFile(cmd, args, { cwd, env, timeout: timeoutMs, maxBuffer: 256 * 2 ** 20, killSignal: 'SIGKILL' }, (err, stdout, stderr) => {
+      const e = err as (NodeJS.ErrnoException & { killed?: boolean; code?: number | string; signal?: string | null }) | null;
       const code = e ? (typeof e.code === 'number' ? e.code : null) : 0;
-      done({ code, stdout: String(stdout), stderr: String(stderr), timedOut: Boolean(e?.killed) });
+      done({
+        code,
+        signal: e?.signal ?? null,
+        stdout: String(stdout),
+        stderr: String(stderr),
+        timedOut: Boolean(e?.killed),
+        ...(e && typeof e.code === 'string' ? { spawnError: e.code } : {}),
+      });
     });
   });
-}
-
-/** nvcc's major.minor, from `nvcc --version`. */
-async function nvccVersion(nvcc: string, cwd: string): Promise<[number, number] | undefined> {
-  const r = await run(nvcc, ['--version'], cwd, 30_000);
-  const m = /release (\d+)\.(\d+)/.exec(r.stdout);
-  return m ? [Number(m[1]), Number(m[2])] : undefined;
 }
 
 const firstLine = (s: string): string =>
@@ -207,6 +214,20 @@ const firstLine = (s: string): string =>
     .join(' / ');
 
 const NO_GPU = /no CUDA-capable device|cudaErrorNoDevice|insufficient for CUDA runtime|cudaErrorInsufficientDriver|could not find a supported GPU|no supported gpu|cannot find.*GPU/i;
+
+/** nvidia-smi on PATH, or undefined. */
+function findSmi(env: NodeJS.ProcessEnv = process.env): string | undefined {
+  for (const dir of (env.PATH ?? '').split(delimiter)) if (dir && executable(join(dir, 'nvidia-smi'))) return join(dir, 'nvidia-smi');
+  return undefined;
+}
+
+/** The -arch for the GPU here (nvidia-smi's compute capability), or the refusal where none is visible or it is too old. */
+async function archHere(cwd: string): Promise<{ arch: string } | { refuse: string }> {
+  const smi = findSmi();
+  if (!smi) return nativeArch({ found: false, code: null, stdout: '', stderr: '' });
+  const r = await run(smi, SMI_QUERY, cwd, 30_000);
+  return nativeArch({ found: true, code: r.code, stdout: r.stdout, stderr: r.stderr });
+}
 
 /** gpu run <experiment> [--param k=v ...] [--arch sm_XX] [--timeout s] */
 export async function gpuRun(id: string, v: GpuOptions, format: string, ctx: GpuContext): Promise<GpuCliOutput> {
@@ -222,32 +243,30 @@ export async function gpuRun(id: string, v: GpuOptions, format: string, ctx: Gpu
   const dir = mkdtempSync(join(tmpdir(), 'gpulab-gpu-'));
   try {
     let arch = v.arch;
-    if (arch === undefined) {
-      const ver = await nvccVersion(nvcc, dir);
-      // -arch=native came with nvcc 11.5; older ones build for Hopper.
-      arch = ver && (ver[0] > 11 || (ver[0] === 11 && ver[1] >= 5)) ? 'native' : 'sm_90';
+    if (arch === undefined || arch === 'native') {
+      // nvcc -arch=native without a GPU only warns and builds sm_75 code: the GPU's own compute capability instead.
+      const here = await archHere(dir);
+      if ('refuse' in here) throw ctx.usage(`gpu run: ${here.refuse}; gpu emit and gpu import work without a GPU`);
+      arch = here.arch;
     }
     const p = arch === checked.buildCommand.match(/-arch=(\S+)/)?.[1] ? checked : emit(id, v, ctx, arch);
     writeProgram(dir, p);
     ctx.status?.(`gpu run ${id}: building (${p.buildCommand})`);
     const build = await run(nvcc, ['-O2', `-arch=${arch}`, '-o', p.binary, p.fileName], dir, 300_000);
+    const said = firstLine(build.stderr || build.stdout);
     if (build.code !== 0) {
-      const said = firstLine(build.stderr || build.stdout);
       if (arch === 'native' && NO_GPU.test(build.stderr + build.stdout))
-        throw ctx.usage(`gpu run found no NVIDIA GPU on this machine (nvcc -arch=native: ${said}); gpu emit and gpu import work without one`);
-      return { code: EXIT_FAILED, stdout: '', stderr: `gpulab: error: nvcc failed to build ${p.fileName}${build.timedOut ? ' (time limit of 300 s)' : ''}: ${said}\n` };
+        throw ctx.usage(`gpu run: ${noGpuVisible(`nvcc -arch=native: ${said}`)}; gpu emit and gpu import work without a GPU`);
+      return failed(`nvcc failed to build ${p.fileName}${build.timedOut ? ' (time limit of 300 s)' : ''}: ${said}`);
     }
+    if (arch === 'native' && NVCC_NO_NATIVE_GPU.test(build.stderr + build.stdout))
+      throw ctx.usage(`gpu run: ${noGpuVisible(`nvcc -arch=native found none ("${said}")`)}; gpu emit and gpu import work without a GPU`);
     ctx.status?.(`gpu run ${id}: running (time limit ${timeoutS} s)`);
     const exec = await run(join(dir, p.binary), [], dir, timeoutS * 1000);
-    if (exec.timedOut)
-      return { code: EXIT_FAILED, stdout: '', stderr: `gpulab: error: the ${id} program ran past its time limit of ${timeoutS} s and was stopped (raise --timeout, or shrink the sweep)\n` };
-    if (exec.code !== 0) {
-      const errorLine = exec.stdout.split('\n').find((l) => l.includes('"type":"error"'));
-      const message = errorLine ? ((JSON.parse(errorLine) as { message?: string }).message ?? errorLine) : firstLine(exec.stderr) || `exit code ${exec.code}`;
-      if (NO_GPU.test(message)) throw ctx.usage(`gpu run found no usable NVIDIA GPU: ${message}; gpu emit and gpu import work without one`);
-      if (exec.code === EXIT_USAGE) throw ctx.usage(`the ${id} program refused its parameters: ${message}`);
-      return { code: EXIT_FAILED, stdout: '', stderr: `gpulab: error: the ${id} program failed (exit code ${exec.code}): ${message}\n` };
-    }
+    const outcome = programOutcome(exec, timeoutS, 'raise --timeout, or shrink the sweep');
+    if (outcome.kind === 'no-gpu') throw ctx.usage(`gpu run ${id}: no usable NVIDIA GPU: ${outcome.message}; gpu emit and gpu import work without one`);
+    if (outcome.kind === 'params') throw ctx.usage(`gpu run ${id}: the program refused its parameters: ${outcome.failure.failure.message}`);
+    if (outcome.kind === 'failed') return failed(`gpu run ${id}: ${outcome.message}`);
     return ctx.save ? ctx.save(exec.stdout, 'gpu run') : importText(exec.stdout, `gpu run ${id}`, v, format, ctx);
   } finally {
     rmSync(dir, { recursive: true, force: true });

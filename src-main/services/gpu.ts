@@ -11,13 +11,14 @@ import { randomUUID } from 'node:crypto';
 import { accessSync, constants, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { delimiter, join } from 'node:path';
-import { emitProgram } from '../../src-sim/cuda/emit';
+import { emitProgram, nativeArch, noGpuVisible, NVCC_NO_NATIVE_GPU, SMI_QUERY } from '../../src-sim/cuda/emit';
 import { ImportError } from '../../src-sim/cuda/import';
 import { closestPreset, presetFromRealRun } from '../../src-sim/cuda/preset-from-run';
 import { realDeviceLabel, realRunRecord } from '../../src-sim/cuda/run-record';
 import { PRESETS } from '../../src-sim/presets';
 import { LabError } from '../contract';
-import { importName } from '../gpu-contract';
+import { importName, importRefusal } from '../gpu-contract';
+import { programOutcome } from '../gpu-outcome';
 import type { GpuEmitResult, GpuImportResult, GpuJob, GpuPresetResult, GpuStatus } from '../gpu-contract';
 import type { RunStore } from './store';
 
@@ -52,6 +53,7 @@ function onPath(name: string, env: NodeJS.ProcessEnv): string | undefined {
 
 interface Exec {
   code: number | null;
+  signal: string | null;
   stdout: string;
   stderr: string;
   killed: 'timeout' | 'cancelled' | 'output' | null;
@@ -65,7 +67,7 @@ function exec(cmd: string, args: string[], opts: { cwd: string; env: NodeJS.Proc
       // Its own process group, so that a stop reaches whatever it started too.
       child = spawn(cmd, args, { cwd: opts.cwd, env: opts.env, stdio: ['ignore', 'pipe', 'pipe'], detached: process.platform !== 'win32' });
     } catch (err) {
-      done({ code: null, stdout: '', stderr: (err as Error).message, killed: null });
+      done({ code: null, signal: null, stdout: '', stderr: (err as Error).message, killed: null });
       return;
     }
     opts.onChild?.(child);
@@ -95,11 +97,11 @@ function exec(cmd: string, args: string[], opts: { cwd: string; env: NodeJS.Proc
     });
     child.on('error', (e) => {
       clearTimeout(timer);
-      done({ code: null, stdout: '', stderr: e.message, killed });
+      done({ code: null, signal: null, stdout: '', stderr: e.message, killed });
     });
-    child.on('close', (code) => {
+    child.on('close', (code, signal) => {
       clearTimeout(timer);
-      done({ code, stdout: Buffer.concat(out).toString('utf8'), stderr: Buffer.concat(err).toString('utf8'), killed });
+      done({ code, signal, stdout: Buffer.concat(out).toString('utf8'), stderr: Buffer.concat(err).toString('utf8'), killed });
     });
   });
 }
@@ -145,7 +147,7 @@ export class GpuService {
     try {
       record = realRunRecord(a.text, { source: name, measuredAt: a.measuredAt ?? this.now() }, a.levelGap === undefined ? {} : { levelGap: a.levelGap });
     } catch (err) {
-      if (err instanceof ImportError) throw new LabError('invalid-args', `${name}: ${err.message}`);
+      if (err instanceof ImportError) throw new LabError('invalid-args', importRefusal(name, err.message));
       throw err;
     }
     const run = this.options.store.saveRealRun(record, a.title === undefined ? {} : { title: a.title });
@@ -187,7 +189,7 @@ export class GpuService {
     this.cancelled = false;
     this.job = { jobId: randomUUID(), experiment: a.experiment, state: 'building', phase: `building: ${program.buildCommand}`, startedAt: this.now(), runId: null, error: null };
     this.emitJob();
-    void this.execute(st.nvcc!, st.nvccVersion, a, program.fileName).catch((err: unknown) => this.end('failed', (err as Error).message ?? String(err)));
+    void this.execute(st.nvcc!, a, program.fileName).catch((err: unknown) => this.end('failed', (err as Error).message ?? String(err)));
     return { ...this.job };
   }
 
@@ -238,19 +240,27 @@ export class GpuService {
     this.emitJob();
   }
 
-  private async execute(nvcc: string, version: string | null, a: { experiment: string; params: Record<string, unknown>; timeoutS: number; levelGap?: number }, fileName: string): Promise<void> {
-    const [maj, min] = (version ?? '0.0').split('.').map(Number);
-    const arch = maj! > 11 || (maj === 11 && min! >= 5) ? 'native' : 'sm_90';
+  private async execute(nvcc: string, a: { experiment: string; params: Record<string, unknown>; timeoutS: number; levelGap?: number }, fileName: string): Promise<void> {
+    // nvcc -arch=native without a GPU only warns and builds sm_75 code: the GPU's own compute capability instead.
+    const smi = onPath('nvidia-smi', this.env);
+    const q = smi ? await exec(smi, SMI_QUERY, { cwd: tmpdir(), env: this.env, timeoutMs: 30_000 }) : null;
+    const here = nativeArch(q ? { found: true, code: q.code, stdout: q.stdout, stderr: q.stderr } : { found: false, code: null, stdout: '', stderr: '' });
+    if ('refuse' in here) return this.end('failed', here.refuse);
+    const arch = here.arch;
     const p = emitProgram(a.experiment, a.params, { arch });
     const dir = mkdtempSync(join(tmpdir(), 'gpulab-gpu-'));
     try {
       writeFileSync(join(dir, fileName), p.source);
+      if (this.cancelled) return this.end('cancelled', 'cancelled while building');
+      this.job = { ...this.job!, phase: `building: ${p.buildCommand}` };
+      this.emitJob();
       const build = await exec(nvcc, ['-O2', `-arch=${arch}`, '-o', p.binary, p.fileName], { cwd: dir, env: this.env, timeoutMs: BUILD_LIMIT_MS, onChild: (c) => (this.child = c) });
       if (this.cancelled) return this.end('cancelled', 'cancelled while building');
+      const said = firstLines(build.stderr || build.stdout);
       if (build.code !== 0) {
-        const said = firstLines(build.stderr || build.stdout);
-        return this.end('failed', NO_GPU.test(said) ? `no usable NVIDIA GPU (nvcc -arch=native: ${said})` : `nvcc failed to build ${p.fileName}${build.killed === 'timeout' ? ` (time limit of ${BUILD_LIMIT_MS / 1000} s)` : ''}: ${said}`);
+        return this.end('failed', NO_GPU.test(said) ? noGpuVisible(`nvcc -arch=${arch}: ${said}`) : `nvcc failed to build ${p.fileName}${build.killed === 'timeout' ? ` (time limit of ${BUILD_LIMIT_MS / 1000} s)` : ''}: ${said}`);
       }
+      if (arch === 'native' && NVCC_NO_NATIVE_GPU.test(build.stderr + build.stdout)) return this.end('failed', noGpuVisible(`nvcc -arch=native found none ("${said}")`));
       this.job = { ...this.job!, state: 'running', phase: `running ${p.binary} (time limit ${a.timeoutS} s)` };
       this.emitJob();
       const ticker = setInterval(() => {
@@ -268,20 +278,9 @@ export class GpuService {
       }
       this.child = null;
       if (this.cancelled || run.killed === 'cancelled') return this.end('cancelled', 'cancelled while running');
-      if (run.killed === 'timeout') return this.end('failed', `the program ran past its time limit of ${a.timeoutS} s and was stopped (raise the limit, or shrink the sweep)`);
       if (run.killed === 'output') return this.end('failed', `the program printed more than ${MAX_OUTPUT / 2 ** 20} MB and was stopped`);
-      if (run.code !== 0) {
-        const errorLine = run.stdout.split('\n').find((l) => l.includes('"type":"error"'));
-        let message = firstLines(run.stderr) || `exit code ${run.code}`;
-        if (errorLine) {
-          try {
-            message = (JSON.parse(errorLine) as { message?: string }).message ?? errorLine;
-          } catch {
-            message = errorLine.slice(0, 300);
-          }
-        }
-        return this.end('failed', `the program failed (exit code ${run.code}): ${message}`);
-      }
+      const outcome = programOutcome({ ...run, timedOut: run.killed === 'timeout' }, a.timeoutS, 'raise the limit, or shrink the sweep');
+      if (outcome.kind !== 'ok') return this.end('failed', outcome.message);
       this.job = { ...this.job!, state: 'importing', phase: 'importing the output' };
       this.emitJob();
       const stored = this.import({ text: run.stdout, fileName: 'gpu run', measuredAt: this.now(), ...(a.levelGap === undefined ? {} : { levelGap: a.levelGap }) });

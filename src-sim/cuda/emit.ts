@@ -16,11 +16,104 @@ import { patternsBody, pchaseAverageBody, pchaseFineBody, sharedBankBody, tlbRea
 export { FORMAT_VERSION } from './common';
 export { GPU_EXPERIMENTS, gpuExperiment, resolveGpuParams } from './params';
 
-/** nvcc's -arch when none is given: the GPU of the building machine (nvcc 11.5 and later). Older nvcc: pass sm_XX, e.g. sm_90 for Hopper. */
+/**
+ * -arch when none is given: the GPU of the building machine. `gpu run` and build.sh ask nvidia-smi for
+ * its compute capability and build for it (sm_90 for 9.0), refusing where no GPU is visible: there
+ * nvcc's own -arch=native only warns and builds sm_75 code.
+ */
 export const DEFAULT_ARCH = 'native';
 
 /** -arch values the build command accepts: native, or a real architecture such as sm_90, sm_90a, sm_100f. */
 const ARCH = /^(native|sm_\d{2,3}[af]?)$/;
+
+/** The oldest architecture the programs target: Volta (sm_70). */
+export const MIN_ARCH = 70;
+
+/** The -arch of a compute capability ("9.0" is sm_90). */
+export const archOfCapability = (cap: string): string => `sm_${cap.replace('.', '')}`;
+
+/** Why a GPU of this compute capability cannot run the programs, or null. */
+export function capabilityProblem(cap: string): string | null {
+  const [major = 0, minor = 0] = cap.split('.').map(Number);
+  return major * 10 + minor < MIN_ARCH
+    ? `the GPU here has compute capability ${cap} (${archOfCapability(cap)}), older than Volta (sm_${MIN_ARCH}): the programs target Volta and newer`
+    : null;
+}
+
+/** What nvidia-smi answered to `--query-gpu=compute_cap --format=csv,noheader`: `found` false where it is not on PATH. */
+export interface SmiAnswer {
+  found: boolean;
+  code: number | null;
+  stdout: string;
+  stderr: string;
+}
+
+/** The query `gpu run` and build.sh make of nvidia-smi for the GPU's compute capability. */
+export const SMI_QUERY = ['--query-gpu=compute_cap', '--format=csv,noheader'];
+
+const NO_GPU_ADVICE = `(nvcc -arch=native would only warn and build sm_75 code); pass --arch sm_XX to build for a GPU elsewhere (sm_90 for compute capability 9.0, sm_80 for 8.0)`;
+
+/** The refusal where no GPU is visible, `why` saying how it was found out. */
+export const noGpuVisible = (why: string): string => `no GPU visible: ${why} ${NO_GPU_ADVICE}`;
+
+/** nvcc's warning where -arch=native finds no GPU and builds its default (sm_75) instead. */
+export const NVCC_NO_NATIVE_GPU = /cannot find valid GPU for '-arch=native'|default arch is used|could not find a supported GPU|no supported gpu/i;
+
+/**
+ * The -arch to build for the GPU that is here, from nvidia-smi's answer: the first GPU's compute
+ * capability (sm_90 for 9.0). `refuse` where none is visible, or where it is older than Volta; an
+ * nvidia-smi too old to report the compute capability (but listing GPUs) leaves it to nvcc's native.
+ */
+export function nativeArch(smi: SmiAnswer): { arch: string; capability: string | null } | { refuse: string } {
+  if (!smi.found) return { refuse: noGpuVisible('nvidia-smi is not on PATH (no NVIDIA driver here)') };
+  const said = (smi.stdout + '\n' + smi.stderr).trim();
+  const first = said.split('\n').map((l) => l.trim()).find(Boolean) ?? '';
+  if (smi.code !== 0) {
+    if (/not a valid field/i.test(said)) return { arch: 'native', capability: null };
+    return { refuse: noGpuVisible(`nvidia-smi ${first ? `says "${first.slice(0, 200)}"` : `exited with status ${smi.code ?? 'unknown'}`}`) };
+  }
+  const caps = smi.stdout.split('\n').map((l) => l.trim()).filter((l) => /^\d+\.\d+$/.test(l));
+  if (caps.length === 0) return { refuse: noGpuVisible(first ? `nvidia-smi lists no GPU ("${first.slice(0, 200)}")` : 'nvidia-smi lists no GPU') };
+  const cap = caps[0]!;
+  const problem = capabilityProblem(cap);
+  return problem ? { refuse: problem } : { arch: archOfCapability(cap), capability: cap };
+}
+
+/** build.sh for -arch=native: the compute capability from nvidia-smi, refusing as `gpu run` refuses. */
+function nativeBuildScript(id: string, fileName: string): string {
+  return `#!/bin/sh
+# Builds ${id} from ${fileName} for the GPU of this machine: its compute capability from nvidia-smi (sm_90 for 9.0).
+# Where no GPU is visible it stops (nvcc -arch=native would only warn and build sm_75 code): ARCH=sm_90 sh build.sh
+# builds for a GPU elsewhere (or gpulab gpu emit --arch sm_XX).
+cd "$(dirname "$0")" || exit 1
+arch=\${ARCH:-}
+if [ -z "$arch" ]; then
+  if ! command -v nvidia-smi > /dev/null 2>&1; then
+    echo "build.sh: ${noGpuVisible('nvidia-smi is not on PATH (no NVIDIA driver here)')}; here: ARCH=sm_XX sh build.sh" >&2
+    exit 1
+  fi
+  cap=$(nvidia-smi ${SMI_QUERY.join(' ')} 2>&1)
+  status=$?
+  first=$(printf '%s\\n' "$cap" | head -n 1 | tr -d '\\r')
+  case "$status:$first" in
+    0:[0-9]*.[0-9]*) ;;
+    *"not a valid field"*) arch=native ;;
+    *) echo "build.sh: ${noGpuVisible("nvidia-smi says '$first'")}; here: ARCH=sm_XX sh build.sh" >&2; exit 1 ;;
+  esac
+  if [ -z "$arch" ]; then
+    major=\${first%%.*}
+    minor=\${first#*.}
+    if [ "$major$minor" -lt ${MIN_ARCH} ]; then
+      echo "build.sh: the GPU here has compute capability $first (sm_$major$minor), older than Volta (sm_${MIN_ARCH}): the programs target Volta and newer" >&2
+      exit 1
+    fi
+    arch=sm_$major$minor
+  fi
+fi
+echo "build.sh: building ${id} for -arch=$arch" >&2
+exec nvcc -O2 -arch="$arch" -o ${id} ${fileName}
+`;
+}
 
 export interface EmitOptions {
   /** nvcc -arch (default: native). */
@@ -133,6 +226,8 @@ export function checkGpuParams(id: string, p: ParamValues): void {
 export function emitProgram(id: string, raw: RawParams = {}, options: EmitOptions = {}): EmittedProgram {
   const arch = options.arch ?? DEFAULT_ARCH;
   if (!ARCH.test(arch)) throw new ExperimentError(`--arch must be native or a real architecture such as sm_90 (Hopper), sm_80 (Ampere); got "${arch}"`);
+  const sm = /^sm_(\d+)/.exec(arch);
+  if (sm && Number(sm[1]) < MIN_ARCH) throw new ExperimentError(`--arch ${arch} is older than Volta (sm_${MIN_ARCH}): the programs target Volta and newer`);
   const { experiment, params: resolved, notes } = resolveGpuParams(id, raw);
   checkGpuParams(id, resolved);
   const params = hardwareParams(resolved);
@@ -149,11 +244,9 @@ export function emitProgram(id: string, raw: RawParams = {}, options: EmitOption
   const source = prologue(experiment.id, JSON.stringify(params), `gpulab gpu emit (format ${FORMAT_VERSION})`) + body;
   const fileName = `${id}.cu`;
   const buildCommand = `nvcc -O2 -arch=${arch} -o ${id} ${fileName}`;
-  const buildScript = [
-    '#!/bin/sh',
-    `# Builds ${id} from ${fileName} (-arch=native needs nvcc 11.5 or later and a GPU on this machine; otherwise name one, e.g. -arch=sm_90 for Hopper).`,
-    `cd "$(dirname "$0")" && ${buildCommand}`,
-    '',
-  ].join('\n');
+  const buildScript =
+    arch === 'native'
+      ? nativeBuildScript(id, fileName)
+      : ['#!/bin/sh', `# Builds ${id} from ${fileName} for ${arch}.`, `cd "$(dirname "$0")" && ${buildCommand}`, ''].join('\n');
   return { experiment: id, fileName, binary: id, source, buildCommand, buildScript, params, notes };
 }

@@ -31,6 +31,50 @@ export class ImportError extends Error {
   }
 }
 
+/**
+ * The program's own error line: it stopped on a CUDA error or refused its parameters. `reason` is the
+ * message without the line ("the program failed: cudaMalloc: cudaErrorMemoryAllocation: out of memory").
+ */
+export class ProgramFailed extends ImportError {
+  constructor(
+    readonly failure: ProgramErrorLine,
+    readonly reason: string,
+    line: number,
+  ) {
+    super(reason, line);
+    this.name = 'ProgramFailed';
+  }
+
+  /** A CUDA error (not a refused parameter). */
+  get cuda(): boolean {
+    return 'call' in this.failure || this.failure.exitCode !== 2;
+  }
+}
+
+/** The words of a program's error line. */
+export function failureReason(e: ProgramErrorLine): string {
+  if ('call' in e) return `the program failed: ${e.call}: ${e.name}: ${e.message}`;
+  return e.exitCode === 2 ? `the program stopped with an error (exit code ${e.exitCode}): ${e.message}` : `the program failed (exit code ${e.exitCode}): ${e.message}`;
+}
+
+/** The first well-formed error line of a program's output, wherever it is (before the device line too), or null. */
+export function programFailure(text: string): ProgramFailed | null {
+  const lines = text.split(/\r?\n/);
+  for (let i = 0; i < lines.length; i++) {
+    const raw = lines[i]!;
+    if (!raw.includes('"error"')) continue;
+    let value: unknown;
+    try {
+      value = JSON.parse(raw);
+    } catch {
+      continue;
+    }
+    const r = ErrorLine.safeParse(value);
+    if (r.success) return new ProgramFailed(r.data, failureReason(r.data), i + 1);
+  }
+  return null;
+}
+
 const int = z.number().int();
 const count = int.nonnegative();
 
@@ -52,9 +96,10 @@ export const DEVICE_FIELDS = {
 };
 const DeviceLine = z.strictObject({ type: z.literal('device'), ...DEVICE_FIELDS });
 const ClockLine = z.strictObject({ type: z.literal('clock'), overheadCycles: count, min: count, max: count, samples: int.positive() });
+const PROGRAM_EXPERIMENTS = ['pchase-average', 'pchase-fine', 'shared-bank-stride', 'tlb-probes', 'global-latency-patterns'] as const;
 const ParamsLine = z.strictObject({
   type: z.literal('params'),
-  experiment: z.enum(['pchase-average', 'pchase-fine', 'shared-bank-stride', 'tlb-probes', 'global-latency-patterns']),
+  experiment: z.enum(PROGRAM_EXPERIMENTS),
   format: int,
   params: z.record(z.string(), z.union([z.number(), z.string(), z.boolean(), z.array(z.number())])),
 });
@@ -101,7 +146,12 @@ const TraceLine = z
   .strictObject({ type: z.literal('trace'), from: count, load: z.enum(['ld.global.ca', 'ld.global.cg']), index: z.array(count), cycles: z.array(count) })
   .refine((t) => t.index.length === t.cycles.length, { message: 'index and cycles differ in length' });
 const NoteLine = z.strictObject({ type: z.literal('note'), text: z.string() });
-const ErrorLine = z.strictObject({ type: z.literal('error'), experiment: z.string(), exitCode: int, message: z.string() });
+/** A CUDA call that failed: the call, CUDA's error code, name (cudaGetErrorName) and message (cudaGetErrorString). */
+const CudaErrorLine = z.strictObject({ type: z.literal('error'), call: z.string().max(200), code: int, name: z.string().max(200), message: z.string().max(2000) });
+/** A parameter the program refused (exit code 2), or a CUDA error as programs before the call/name form wrote it (exit code 3). */
+const StopLine = z.strictObject({ type: z.literal('error'), experiment: z.string(), exitCode: int, message: z.string() });
+const ErrorLine = z.union([CudaErrorLine, StopLine]);
+export type ProgramErrorLine = z.infer<typeof ErrorLine>;
 const EndLine = z.strictObject({ type: z.literal('end'), version: int, experiment: z.string(), records: count });
 
 export type DeviceInfo = z.infer<typeof DeviceLine>;
@@ -140,6 +190,15 @@ function issueText(e: z.ZodError, value: unknown): string {
   return parts.join('; ');
 }
 
+function isJsonDocument(text: string): boolean {
+  try {
+    JSON.parse(text);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
 function parseLine<T>(schema: z.ZodType<T>, value: unknown, line: number, what: string): T {
   const r = schema.safeParse(value);
   if (r.success) return r.data;
@@ -152,6 +211,9 @@ function parseLine<T>(schema: z.ZodType<T>, value: unknown, line: number, what: 
  * ImportError naming the line at the first problem; an error line from the program is reported as such.
  */
 export function parseGpuOutput(text: string): GpuOutput {
+  // The program's own error says why it stopped, whatever came before it.
+  const failed = programFailure(text);
+  if (failed) throw failed;
   const lines = text.split(/\r?\n/);
   let device: DeviceInfo | undefined;
   let clock: number | undefined;
@@ -173,10 +235,15 @@ export function parseGpuOutput(text: string): GpuOutput {
     try {
       value = JSON.parse(raw);
     } catch (e) {
+      if (n === 1 && isJsonDocument(text)) throw new ImportError('the file is one JSON document, not the JSON lines a program from gpulab gpu emit prints (a run exported from gpulab?)');
       throw new ImportError(`not JSON (${(e as Error).message})`, n);
     }
     const type = typeof value === 'object' && value !== null && !Array.isArray(value) ? (value as { type?: unknown }).type : undefined;
     if (typeof type !== 'string') throw new ImportError('a line must be a JSON object with a "type"', n);
+    if (type === 'error') {
+      const e: ProgramErrorLine = Object.hasOwn(value as object, 'call') ? parseLine(CudaErrorLine, value, n, 'error') : parseLine(StopLine, value, n, 'error');
+      throw new ProgramFailed(e, failureReason(e), n);
+    }
     if (type !== 'device' && !device) throw new ImportError(`a "${type}" line before the device line (the output must start with it)`, n);
     switch (type) {
       case 'device':
@@ -188,6 +255,9 @@ export function parseGpuOutput(text: string): GpuOutput {
         return;
       case 'params': {
         if (head) throw new ImportError('a second params line', n);
+        const named = (value as { experiment?: unknown }).experiment;
+        if (typeof named === 'string' && !(PROGRAM_EXPERIMENTS as readonly string[]).includes(named))
+          throw new ImportError(`the params line names the experiment "${named.slice(0, 80)}", which has no real-GPU program (those with one: ${PROGRAM_EXPERIMENTS.join(', ')})`, n);
         head = parseLine(ParamsLine, value, n, 'params');
         if (head.format !== FORMAT_VERSION) throw new ImportError(`format ${head.format}; this version of gpulab reads format ${FORMAT_VERSION}`, n);
         try {
@@ -218,10 +288,6 @@ export function parseGpuOutput(text: string): GpuOutput {
       case 'note':
         notes.push(parseLine(NoteLine, value, n, 'note').text);
         return;
-      case 'error': {
-        const e = parseLine(ErrorLine, value, n, 'error');
-        throw new ImportError(`the program stopped with an error (exit code ${e.exitCode}): ${e.message}`, n);
-      }
       case 'end': {
         const e = parseLine(EndLine, value, n, 'end');
         if (e.version !== FORMAT_VERSION) throw new ImportError(`end line of format ${e.version}; this version of gpulab reads format ${FORMAT_VERSION}`, n);

@@ -233,3 +233,79 @@ describe('the chase compiles to one load a step (where cuobjdump exists)', () =>
   }
 });
 
+
+describe('a CUDA error and the build for the GPU here', () => {
+  it('a failing CUDA call prints one error line with the call, the code and CUDA\'s own name and message, then exits 3 (g++ against a stand-in cuda_runtime.h)', () => {
+    const source = emitProgram('pchase-fine').source;
+    const part = source.slice(source.indexOf('#include <cstdio>'), source.indexOf('static void bad_param'));
+    const dir = join(tmp, 'fail-cuda');
+    mkdirSync(dir, { recursive: true });
+    writeFileSync(
+      join(dir, 'cuda_runtime.h'),
+      `typedef int cudaError_t;
+enum { cudaSuccess = 0 };
+static const char* cudaGetErrorName(cudaError_t e) { return e == 2 ? "cudaErrorMemoryAllocation" : "cudaErrorLaunchFailure"; }
+static const char* cudaGetErrorString(cudaError_t e) { return e == 2 ? "out of \\"memory\\"" : "unspecified launch failure"; }
+static cudaError_t cudaMalloc(void** p, unsigned long n) { (void)p; (void)n; return 2; }
+static cudaError_t cudaGetLastError() { return 719; }
+static cudaError_t cudaDeviceSynchronize() { return 0; }
+`,
+    );
+    writeFileSync(join(dir, 'main.cpp'), `${part}\nint main(int argc, char**) { void* d; if (argc > 1) { CHECK_LAUNCH(); } CHECK(cudaMalloc(&d, 16)); return 0; }\n`);
+    execFileSync('g++', ['-I', dir, '-o', join(dir, 'main'), join(dir, 'main.cpp')], { cwd: dir });
+    const run = (args: string[]) => {
+      try {
+        execFileSync(join(dir, 'main'), args, { encoding: 'utf8', stdio: 'pipe' });
+      } catch (e) {
+        return e as { status: number; stdout: string; stderr: string };
+      }
+      throw new Error('expected the program to fail');
+    };
+    const r = run([]);
+    expect(r.status).toBe(3);
+    expect(r.stdout).toBe('{"type":"error","call":"cudaMalloc","code":2,"name":"cudaErrorMemoryAllocation","message":"out of \\"memory\\""}\n');
+    expect(r.stderr).toMatch(/^pchase-fine: CUDA call cudaMalloc\(&d, 16\) failed at line \d+: out of "memory" \(cudaErrorMemoryAllocation\)/);
+    expect(JSON.parse(run(['launch']).stdout)).toEqual({ type: 'error', call: 'kernel launch', code: 719, name: 'cudaErrorLaunchFailure', message: 'unspecified launch failure' });
+  });
+
+  it('--arch below sm_70 is refused: the programs target Volta and newer', () => {
+    expect(thrown(() => emitProgram('pchase-fine', {}, { arch: 'sm_61' })).message).toBe('--arch sm_61 is older than Volta (sm_70): the programs target Volta and newer');
+    expect(emitProgram('pchase-fine', {}, { arch: 'sm_70' }).buildCommand).toContain('-arch=sm_70 ');
+  });
+
+  it('build.sh for native builds for the compute capability nvidia-smi gives, and stops where no GPU is visible or it is older than Volta', () => {
+    const dir = join(tmp, 'native');
+    const bin = join(dir, 'bin');
+    mkdirSync(bin, { recursive: true });
+    const p = emitProgram('pchase-fine');
+    writeFileSync(join(dir, 'build.sh'), p.buildScript);
+    writeFileSync(join(bin, 'nvcc'), '#!/bin/sh\necho "nvcc $*"\n', { mode: 0o755 });
+    const smi = (body: string | null) => {
+      rmSync(join(bin, 'nvidia-smi'), { force: true });
+      if (body !== null) writeFileSync(join(bin, 'nvidia-smi'), `#!/bin/sh\n${body}\n`, { mode: 0o755 });
+    };
+    const build = (env: Record<string, string> = {}) => {
+      try {
+        return { status: 0, stdout: execFileSync('/bin/sh', [join(dir, 'build.sh')], { encoding: 'utf8', stdio: 'pipe', env: { PATH: `${bin}:/usr/bin:/bin`, ...env } }), stderr: '' };
+      } catch (e) {
+        return e as { status: number; stdout: string; stderr: string };
+      }
+    };
+    smi('echo "9.0"');
+    expect(build().stdout).toBe('nvcc -O2 -arch=sm_90 -o pchase-fine pchase-fine.cu\n');
+    smi('echo "12.0"; echo "12.0"');
+    expect(build().stdout).toBe('nvcc -O2 -arch=sm_120 -o pchase-fine pchase-fine.cu\n');
+    expect(build({ ARCH: 'sm_80' }).stdout).toBe('nvcc -O2 -arch=sm_80 -o pchase-fine pchase-fine.cu\n');
+    smi(null);
+    const none = build();
+    expect(none.status).toBe(1);
+    expect(none.stdout).toBe('');
+    expect(none.stderr).toMatch(/^build\.sh: no GPU visible: nvidia-smi is not on PATH .*\(nvcc -arch=native would only warn and build sm_75 code\); pass --arch sm_XX to build for a GPU elsewhere/);
+    smi('echo "No devices were found"; exit 6');
+    expect(build().stderr).toMatch(/no GPU visible: nvidia-smi says 'No devices were found'/);
+    smi('echo "6.1"');
+    const old = build();
+    expect(old.status).toBe(1);
+    expect(old.stderr).toMatch(/compute capability 6\.1 \(sm_61\), older than Volta \(sm_70\): the programs target Volta and newer/);
+  });
+});

@@ -28,7 +28,7 @@ afterEach(async () => {
 });
 
 /** A folder of stand-ins: nvidia-smi listing one GPU, and an nvcc whose "program" prints `output` after `delay` seconds. */
-function fakeCuda(output: string, delay = 0, gpus = true): NodeJS.ProcessEnv {
+function fakeCuda(output: string, delay = 0, gpus = true, o: { cap?: string; exit?: number; stderr?: string } = {}): NodeJS.ProcessEnv {
   const bin = tmp.file('bin');
   mkdirSync(bin, { recursive: true });
   const out = tmp.file('program-output.jsonl');
@@ -41,9 +41,9 @@ function fakeCuda(output: string, delay = 0, gpus = true): NodeJS.ProcessEnv {
     join(bin, 'nvcc'),
     `if [ "$1" = "--version" ]; then echo "Cuda compilation tools, release 13.0, V13.0.88"; exit 0; fi
 while [ $# -gt 0 ]; do if [ "$1" = "-o" ]; then shift; o="$1"; fi; shift; done
-printf '#!/bin/sh\\nsleep ${delay}\\ncat "${out}"\\n' > "$o"; chmod +x "$o"`,
+printf '#!/bin/sh\\nsleep ${delay}\\ncat "${out}"\\necho "${o.stderr ?? ''}" >&2\\nexit ${o.exit ?? 0}\\n' > "$o"; chmod +x "$o"`,
   );
-  if (gpus) script(join(bin, 'nvidia-smi'), 'echo "GPU 0: NVIDIA H100 80GB HBM3 (UUID: GPU-test)"');
+  if (gpus) script(join(bin, 'nvidia-smi'), `case "$1" in --query-gpu=compute_cap) echo "${o.cap ?? '9.0'}";; *) echo "GPU 0: NVIDIA H100 80GB HBM3 (UUID: GPU-test)";; esac`);
   return { PATH: `${bin}:/usr/bin:/bin` };
 }
 
@@ -219,8 +219,44 @@ describe('gpu.status, gpu.run and gpu.cancel', () => {
     await lab.api.gpu.run({ experiment: 'shared-bank-stride', params: {}, timeoutS: 1 });
     const last = await ended;
     expect(last.state).toBe('failed');
-    expect(last.error).toMatch(/time limit of 1 s/);
+    expect(last.error).toBe('the program ran past its time limit of 1 s and was stopped (SIGKILL) with no output; stderr empty (raise the limit, or shrink the sweep)');
     expect((await lab.api.runs.list({})).total).toBe(0);
+  });
+});
+
+describe('gpu.run: how a program fails, in CUDA\'s words', () => {
+  const ran = async (env: NodeJS.ProcessEnv): Promise<GpuJob> => {
+    ({ lab } = testLab(tmp.file('lab.db'), { poolSize: 1, gpuEnv: env }));
+    const ended = until(lab, (j) => ['done', 'failed', 'cancelled'].includes(j.state));
+    await lab.api.gpu.run({ experiment: 'pchase-fine', params: {}, timeoutS: 30 });
+    return ended;
+  };
+
+  it('a CUDA error line: the program failed, with the call, CUDA\'s name and message and the exit status; nothing stored', async () => {
+    const j = await ran(fakeCuda(readFileSync(resolve(__dirname, '../fixtures/real/errors/oom.jsonl'), 'utf8'), 0, true, { exit: 3 }));
+    expect(j.state).toBe('failed');
+    expect(j.error).toBe('the program failed: cudaMalloc: cudaErrorMemoryAllocation: out of memory (exit status 3)');
+    expect((await lab.api.runs.list({})).total).toBe(0);
+  });
+
+  it('a nonzero exit without output: its status and the stderr tail', async () => {
+    const j = await ran(fakeCuda('', 0, true, { exit: 1, stderr: 'terminate called after throwing' }));
+    expect(j.error).toBe('the program exited with status 1 with no output; stderr: terminate called after throwing');
+  });
+
+  it('builds for the compute capability nvidia-smi gives; a GPU older than Volta is refused', async () => {
+    const j = await ran(fakeCuda(fixture('fine-16k-warm')));
+    expect(j.state).toBe('done');
+    await lab.close();
+    const old = await ran(fakeCuda(fixture('fine-16k-warm'), 0, true, { cap: '6.0' }));
+    expect(old.error).toBe('the GPU here has compute capability 6.0 (sm_60), older than Volta (sm_70): the programs target Volta and newer');
+  });
+
+  it('gpu.import of a program\'s CUDA error: "the program failed" in CUDA\'s words, not a damaged database nor a parse error', async () => {
+    ({ lab } = testLab(tmp.file('lab.db'), { poolSize: 1 }));
+    const e = await code(lab.api.gpu.import({ text: readFileSync(resolve(__dirname, '../fixtures/real/errors/no-driver.jsonl'), 'utf8'), fileName: 'C:\\out\\no-driver.jsonl' }));
+    expect(e.code).toBe('invalid-args');
+    expect(e.message).toBe('no-driver.jsonl: line 1: the program failed: cudaGetDevice: cudaErrorInsufficientDriver: CUDA driver version is insufficient for CUDA runtime version');
   });
 });
 

@@ -1,12 +1,15 @@
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { chmodSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { thrown } from './thrown';
 import { findNvcc } from '../../src-main/cli/gpu';
 import { runCli } from '../../src-main/cli/main';
-import { importGpuOutput, ImportError, parseGpuOutput } from '../../src-sim/cuda/import';
+import { importGpuOutput, ImportError, parseGpuOutput, ProgramFailed, programFailure } from '../../src-sim/cuda/import';
+import { LabError } from '../../src-main/contract';
+import { GpuService } from '../../src-main/services/gpu';
+import { REFUSALS } from './import-refusals';
 import type { Finding } from '../../src-sim/experiments/types';
 import { findPreset } from '../../src-sim/presets';
 import { selectRows } from '../../src-sim/reference';
@@ -256,6 +259,22 @@ describe('import rejects malformed output, naming the line', () => {
     const e = thrown(() => importGpuOutput(fixture('bad-size')));
     expect(e.message).toMatch(/^line 4: the program stopped with an error \(exit code 2\): iterations 100000 need 800000 B of shared memory/);
   });
+
+  it('a CUDA error line is the program failing with CUDA\'s own name and message, first or later, whatever came before it', () => {
+    const first = readFileSync(join(ROOT, 'tests/fixtures/real/errors/no-driver.jsonl'), 'utf8');
+    const e = thrown(() => importGpuOutput(first));
+    expect(e).toBeInstanceOf(ProgramFailed);
+    expect(e.message).toBe('line 1: the program failed: cudaGetDevice: cudaErrorInsufficientDriver: CUDA driver version is insufficient for CUDA runtime version');
+    expect((e as ProgramFailed).failure).toEqual({ type: 'error', call: 'cudaGetDevice', code: 35, name: 'cudaErrorInsufficientDriver', message: 'CUDA driver version is insufficient for CUDA runtime version' });
+    const later = [...good.slice(0, 5), '{"type":"error","call":"kernel launch","code":719,"name":"cudaErrorLaunchFailure","message":"unspecified launch failure"}'].join('\n');
+    expect(thrown(() => importGpuOutput(later)).message).toBe('line 6: the program failed: kernel launch: cudaErrorLaunchFailure: unspecified launch failure');
+    // A malformed line before it does not hide it.
+    const behind = ['{"type":"device",', '{"type":"error","call":"cudaMalloc","code":2,"name":"cudaErrorMemoryAllocation","message":"out of memory"}'].join('\n');
+    expect(thrown(() => importGpuOutput(behind)).message).toBe('line 2: the program failed: cudaMalloc: cudaErrorMemoryAllocation: out of memory');
+    expect(programFailure(join_(good))).toBeNull();
+    // A malformed error line is named as one.
+    expect(thrown(() => importGpuOutput('{"type":"error","call":"cudaMalloc","code":"two"}')).message).toMatch(/^line 1: .*error line/);
+  });
 });
 
 describe('gpulab gpu', () => {
@@ -279,6 +298,34 @@ describe('gpulab gpu', () => {
     expectUsageError(await labIn(['gpu', 'import', join(tmp, 'missing.jsonl')]), /cannot read .*missing\.jsonl.*ENOENT/);
   });
 
+  it('import of a program\'s error line: "the program failed" with CUDA\'s words, exit code 1, one line; with --save too, storing nothing', async () => {
+    const file = join(ROOT, 'tests/fixtures/real/errors/oom.jsonl');
+    const r = await labIn(['gpu', 'import', file]);
+    expect(r.code).toBe(1);
+    expect(r.stdout).toBe('');
+    expect(r.stderr).toBe('gpulab: error: oom.jsonl: line 4: the program failed: cudaMalloc: cudaErrorMemoryAllocation: out of memory\n');
+    const db = join(tmp, 'failed.db');
+    const s = await labIn(['gpu', 'import', file, '--save', '--db', db]);
+    expect(s.code).toBe(1);
+    expect(s.stderr).toBe(r.stderr);
+  });
+
+  it('the CLI refuses each file in the words gpu.import (the Real GPU page, the HTTP API) uses: one function words both', async () => {
+    const dir = join(tmp, 'refusals');
+    mkdirSync(dir, { recursive: true });
+    const gpu = new GpuService({ store: null as never, progress: () => {} });
+    for (const c of REFUSALS) {
+      const file = join(dir, c.fileName);
+      writeFileSync(file, c.text());
+      const r = await labIn(['gpu', 'import', file]);
+      expect(r.code, c.what).toBe(c.programFailed ? 1 : 2);
+      expect(r.stderr.startsWith(`gpulab: error: ${c.message}`), `${c.what}: ${r.stderr}`).toBe(true);
+      const api = thrown(() => gpu.import({ text: c.text(), fileName: `/home/me/${c.fileName}` }));
+      expect(api).toBeInstanceOf(LabError);
+      expect(`gpulab: error: ${api.message}\n`, c.what).toBe(r.stderr);
+    }
+  });
+
   it('emit writes the program and build.sh; bad parameters are refused', async () => {
     const out = join(tmp, 'emit');
     const r = await labIn(['gpu', 'emit', 'pchase-fine', '--param', 'size=32KB', '--out', out, '--arch', 'sm_90']);
@@ -300,6 +347,80 @@ describe('gpulab gpu', () => {
   it.skipIf(!nvcc)('run with nvcc: findings from this machine\'s GPU, or one line saying there is none', () => {
     const r = lab(['gpu', 'run', 'shared-bank-stride', '--param', 'strideTo=8', '--timeout', '60']);
     if (r.code === 0) expect(r.stdout).toMatch(/shared\.base/);
-    else expectUsageError(r, /no (usable )?NVIDIA GPU/);
+    else expectUsageError(r, /no (usable )?NVIDIA GPU|no GPU visible: .*pass --arch sm_XX to build for a GPU elsewhere/);
+  });
+});
+
+describe('gpulab gpu run with stand-in nvidia-smi, nvcc and program', () => {
+  /** PATH with an nvcc that records its arguments and writes a program printing `output` to stdout and `stderr` to stderr, then exiting `exit`; nvidia-smi answers `smi` (none: not on PATH). */
+  function fake(name: string, o: { smi?: string; smiExit?: number; nvccSays?: string; output?: string; stderr?: string; exit?: number; sleep?: number; signal?: string }): { env: NodeJS.ProcessEnv; args: string } {
+    const bin = join(tmp, `fake-${name}`);
+    mkdirSync(bin, { recursive: true });
+    const args = join(bin, 'nvcc-args');
+    const script = (file: string, body: string) => {
+      writeFileSync(join(bin, file), `#!/bin/sh\n${body}\n`);
+      chmodSync(join(bin, file), 0o755);
+    };
+    writeFileSync(join(bin, 'out.txt'), o.output ?? '');
+    writeFileSync(join(bin, 'err.txt'), o.stderr ?? '');
+    script(
+      'nvcc',
+      `echo "$*" > "${args}"
+${o.nvccSays ? `echo "${o.nvccSays}" >&2` : ''}
+while [ $# -gt 0 ]; do if [ "$1" = "-o" ]; then shift; out="$1"; fi; shift; done
+printf '#!/bin/sh\\nsleep ${o.sleep ?? 0}\\ncat "${bin}/out.txt"\\ncat "${bin}/err.txt" >&2\\n${o.signal ? `kill -${o.signal} $$` : `exit ${o.exit ?? 0}`}\\n' > "$out"; chmod +x "$out"`,
+    );
+    if (o.smi !== undefined) script('nvidia-smi', `echo "${o.smi}"\nexit ${o.smiExit ?? 0}`);
+    return { env: { ...process.env, PATH: `${bin}:/usr/bin:/bin`, CUDA_HOME: join(tmp, 'no-cuda') }, args };
+  }
+  const nvccArgs = (f: { args: string }): string => readFileSync(f.args, 'utf8').trim();
+
+  it('builds for the GPU nvidia-smi shows (9.0: sm_90) and imports what it printed', () => {
+    const f = fake('h100', { smi: '9.0', output: fixture('fine-16k-warm') });
+    const r = lab(['gpu', 'run', 'pchase-fine', '--timeout', '30'], f.env);
+    expect(r.code, r.stderr).toBe(0);
+    expect(nvccArgs(f)).toBe('-O2 -arch=sm_90 -o pchase-fine pchase-fine.cu');
+    expect(r.stdout).toMatch(/trace\.level1\.latency/);
+  });
+
+  it('no GPU visible (no nvidia-smi, or it lists none): refused before nvcc builds sm_75 code, exit code 2', () => {
+    const none = fake('none', {});
+    expectUsageError(lab(['gpu', 'run', 'pchase-fine'], none.env), /^gpulab: error: gpu run: no GPU visible: nvidia-smi is not on PATH .*pass --arch sm_XX to build for a GPU elsewhere/);
+    const empty = fake('empty', { smi: 'No devices were found', smiExit: 6 });
+    expectUsageError(lab(['gpu', 'run', 'pchase-fine', '--arch', 'native'], empty.env), /no GPU visible: nvidia-smi says "No devices were found" \(nvcc -arch=native would only warn and build sm_75 code\); pass --arch sm_XX/);
+  });
+
+  it('a GPU older than Volta is refused, exit code 2; so is --arch below sm_70', () => {
+    const old = fake('pascal', { smi: '6.1' });
+    expectUsageError(lab(['gpu', 'run', 'pchase-fine'], old.env), /the GPU here has compute capability 6\.1 \(sm_61\), older than Volta \(sm_70\): the programs target Volta and newer/);
+    expectUsageError(lab(['gpu', 'run', 'pchase-fine', '--arch', 'sm_61'], old.env), /--arch sm_61 is older than Volta \(sm_70\)/);
+  });
+
+  it('an nvidia-smi too old for compute_cap leaves it to -arch=native, and nvcc\'s warning that it found no GPU is refused', () => {
+    const f = fake('oldsmi', { smi: 'Field "compute_cap" is not a valid field to query.', smiExit: 2, nvccSays: "nvcc warning : Cannot find valid GPU for '-arch=native', default arch is used" });
+    expectUsageError(lab(['gpu', 'run', 'pchase-fine'], f.env), /no GPU visible: nvcc -arch=native found none/);
+    expect(nvccArgs(f)).toContain('-arch=native');
+  });
+
+  it('a CUDA error: "the program failed" with the call, CUDA\'s name and message and the exit status, exit code 1', () => {
+    const f = fake('oom', { smi: '9.0', output: readFileSync(join(ROOT, 'tests/fixtures/real/errors/oom.jsonl'), 'utf8'), stderr: 'pchase-fine: CUDA call cudaMalloc(&A, SIZE) failed', exit: 3 });
+    const r = lab(['gpu', 'run', 'pchase-fine'], f.env);
+    expect(r.code).toBe(1);
+    expect(r.stderr).toBe('gpulab: error: gpu run pchase-fine: the program failed: cudaMalloc: cudaErrorMemoryAllocation: out of memory (exit status 3)\n');
+    const nodev = fake('nodev', { smi: '9.0', output: '{"type":"error","call":"cudaGetDevice","code":100,"name":"cudaErrorNoDevice","message":"no CUDA-capable device is detected"}\n', exit: 3 });
+    expectUsageError(lab(['gpu', 'run', 'pchase-fine'], nodev.env), /gpu run pchase-fine: no usable NVIDIA GPU: the program failed: cudaGetDevice: cudaErrorNoDevice: no CUDA-capable device is detected/);
+  });
+
+  it('a nonzero exit without output, a signal, and the time limit: each with its status or signal and the stderr tail', () => {
+    const crash = fake('crash', { smi: '9.0', stderr: 'line one\nSegmentation fault (core dumped)', exit: 139 });
+    const r = lab(['gpu', 'run', 'pchase-fine'], crash.env);
+    expect(r.code).toBe(1);
+    expect(r.stderr).toBe('gpulab: error: gpu run pchase-fine: the program exited with status 139 with no output; stderr: line one / Segmentation fault (core dumped)\n');
+    const killed = fake('killed', { smi: '9.0', output: fixture('fine-16k-warm').split('\n').slice(0, 2).join('\n'), signal: 'SEGV' });
+    expect(lab(['gpu', 'run', 'pchase-fine'], killed.env).stderr).toBe('gpulab: error: gpu run pchase-fine: the program was killed by signal SIGSEGV after 2 lines of output and no error line; stderr empty\n');
+    const slow = fake('slow', { smi: '9.0', output: fixture('fine-16k-warm').split('\n').slice(0, 2).join('\n'), stderr: 'warming up', sleep: 5 });
+    const t = lab(['gpu', 'run', 'pchase-fine', '--timeout', '1'], slow.env);
+    expect(t.code).toBe(1);
+    expect(t.stderr).toMatch(/^gpulab: error: gpu run pchase-fine: the program ran past its time limit of 1 s and was stopped \(SIGKILL\) with no output; stderr empty \(raise --timeout, or shrink the sweep\)\n$/);
   });
 });

@@ -276,10 +276,11 @@ describe('gpulab gpu import --save and gpu preset', () => {
 
   it('refuses a malformed file in one line and stores nothing; --db without --save is a usage error', () => {
     const db = tmp.file('cli2.db');
+    // The program's own error line: it failed (exit code 1), the file is not malformed.
     const r = cli(['gpu', 'import', join(FIXTURES, 'bad-size.jsonl'), '--save', '--db', db]);
-    expect(r.status).toBe(2);
+    expect(r.status).toBe(1);
     expect(r.stderr.trim().split('\n')).toHaveLength(1);
-    expect(r.stderr).toMatch(/bad-size\.jsonl/);
+    expect(r.stderr).toMatch(/bad-size\.jsonl: line 4: the program stopped with an error/);
     const n = cli(['gpu', 'import', join(FIXTURES, 'banks-64.jsonl'), '--db', db]);
     expect(n.status).toBe(2);
     expect(n.stderr).toMatch(/only with --save/);

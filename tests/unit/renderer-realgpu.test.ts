@@ -14,13 +14,13 @@ import { createPinia, setActivePinia } from 'pinia';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { createMemoryHistory, createRouter, type Router } from 'vue-router';
 import type { GpuJob, GpuStatus, LabApi, LabEvents } from '../../src-main/contract';
-import { GPU_LIMITS, IMPORT_LIMIT_TEXT } from '../../src-main/gpu-contract';
+import { GPU_LIMITS, IMPORT_LIMIT_TEXT, importRefusal, importTooLarge } from '../../src-main/gpu-contract';
 import { GpuService } from '../../src-main/services/gpu';
 import { setLab } from '../../src-renderer/src/api';
 import RealGpuView from '../../src-renderer/src/views/RealGpuView.vue';
 import { gpuParamSpecs, GPU_EXPERIMENTS } from '../../src-sim/cuda/params';
 import { realRunRecord } from '../../src-sim/cuda/run-record';
-import { ImportError } from '../../src-sim/cuda/import';
+import { REFUSALS } from './import-refusals';
 
 const FIXTURES = resolve(__dirname, '../fixtures/real/h100');
 const fixture = (name: string): string => readFileSync(join(FIXTURES, `${name}.jsonl`), 'utf8');
@@ -47,13 +47,14 @@ function fakeLab(status: Partial<GpuStatus> = {}): Fake {
       throw Object.assign(new Error(param ? `${param}: ${(e as Error).message}` : (e as Error).message), { code: 'invalid-args' });
     }
   });
+  // The main process's own import (GpuService.import: its refusals word every surface's), storing nothing.
+  const store = { saveRealRun: () => ({ id: RUN_ID }) };
+  const service = new GpuService({ store: store as never, progress: () => {} });
   const importCall = vi.fn(async (a: { text: string; fileName: string; measuredAt?: number }) => {
     try {
-      const r = realRunRecord(a.text, { source: a.fileName, measuredAt: a.measuredAt ?? 0 });
-      return { runId: RUN_ID, experiment: r.experiment, device: `${r.device.name} (real)`, findings: r.result.findings.length };
+      return service.import(a);
     } catch (e) {
-      if (e instanceof ImportError) throw fail({ message: `${a.fileName}: ${e.message}` });
-      throw e;
+      throw fail(e);
     }
   });
   const job = (state: GpuJob['state'], extra: Partial<GpuJob> = {}): GpuJob => ({ jobId: 'job-1', experiment: 'pchase-average', state, phase: state, startedAt: 1, runId: null, error: null, ...extra });
@@ -185,6 +186,23 @@ describe('the Real GPU page', () => {
     await flushPromises();
     expect(fake.importCall).not.toHaveBeenCalled();
     expect(w.find('[data-testid="real-import-error"]').text()).toBe('big.jsonl: the file is 769 KB, more than the 768 KB an import takes: import it with gpulab gpu import <file> --save');
+    expect(w.find('[data-testid="real-import-error"]').text()).toBe(importRefusal('big.jsonl', importTooLarge(GPU_LIMITS.importBytes + 1)));
+  });
+
+  it('a refused file is worded as gpulab gpu import words it: a CUDA error as "the program failed", not JSON, another experiment, no device line', async () => {
+    const fake = fakeLab();
+    const w = await mountPage(fake);
+    const input = w.find('[data-testid="real-file"]').element as HTMLInputElement;
+    for (const c of REFUSALS) {
+      setFile(input, new File([c.text()], c.fileName));
+      await w.find('[data-testid="real-file"]').trigger('change');
+      await flushPromises();
+      await flushPromises();
+      const shown = w.find('[data-testid="real-import-error"]').text();
+      expect(shown.startsWith(c.message), `${c.what}: ${shown}`).toBe(true);
+      expect(shown).not.toMatch(/damaged|gpu\.import|text:/);
+    }
+    expect(router.currentRoute.value.path).toBe('/real-gpu');
   });
 
   it('a dropped file is imported too; a malformed one is refused with the line the import names', async () => {
