@@ -696,7 +696,7 @@ const OPTION_HELP: Record<string, string> = {
   over: '    --over <axis>     sweep export --pdf: the chart\'s x axis (an axis name, or preset; default the first axis)',
   by: '    --by <axis>       sweep export --pdf: a line per value of this axis, the heatmap\'s second axis; none: one line',
   chart: '    --chart <kind>    sweep export --pdf: lines (default) or heatmap',
-  'level-gap': '    --level-gap <c>   fine-grained traces: latencies further apart than this many cycles are separate levels (default 64)',
+  'level-gap': '    --level-gap <c>   fine-grained traces: latencies further apart than this many cycles are separate levels (default 64; TLB reach sweeps: 10 x the measured noise, 8 to 64)',
 };
 
 /** The command a help request or a command line names: "runs list", "run", or a group ("runs"). */

@@ -196,6 +196,9 @@ export function mergeDeviceMemory(findings: Finding[], levels: readonly LatencyL
     // Only the lowest such m: merging from a higher one would name a subset of the variants (a TLB
     // walk's few slow accesses) device memory and leave the device memory's own level beside it.
     if (!(lo > 0) || hi / lo > DEVICE_MEMORY_SPREAD) return false;
+    // Exact (simulated) latencies: each cluster is one value the model gives for a reason of its own
+    // (a TLB miss, a far partition), so they stay apart; measured variants spread.
+    if (levels.slice(m).every((l) => l.max === l.min)) return false;
     const merged = levels.slice(m);
     const count = merged.reduce((a, l) => a + l.count, 0);
     const mean = merged.reduce((a, l) => a + l.latency * l.count, 0) / count;

@@ -239,7 +239,7 @@ describe('true values from the preset snapshot', () => {
       ['constant-hierarchy', tesla, {}],
       ['global-latency-patterns', kepler, {}],
     ];
-    const measurementOnly = /(\.steps|\.regular|\.rule|\.setMapping|\.setIndexXor|\.maxMissRate|^trace\..*|^clock\.serialized)$/;
+    const measurementOnly = /(\.plateaus|\.flat\d+\.(latency|toBytes)|\.partition\.\w+|\.steps|\.regular|\.rule|\.setMapping|\.setIndexXor|\.maxMissRate|^trace\..*|^clock\.serialized)$/;
     for (const [id, preset, raw] of cases) {
       const e = findExperiment(id)!;
       const params = resolveParams(e.params, raw);
