@@ -229,46 +229,67 @@ async function archHere(cwd: string): Promise<{ arch: string } | { refuse: strin
   return nativeArch({ found: true, code: r.code, stdout: r.stdout, stderr: r.stderr });
 }
 
-/** gpu run <experiment> [--param k=v ...] [--arch sm_XX] [--timeout s] */
-export async function gpuRun(id: string, v: GpuOptions, format: string, ctx: GpuContext): Promise<GpuCliOutput> {
-  let timeoutS = DEFAULT_TIMEOUT_S;
-  if (v.timeout !== undefined) {
-    timeoutS = Number(v.timeout);
-    if (!/^\d+$/.test(v.timeout.trim()) || timeoutS < 1 || timeoutS > 86_400) throw ctx.usage(`--timeout must be a whole number of seconds from 1 to 86400; got "${v.timeout}"`);
-  }
-  importOptions(v, ctx);
-  const checked = emit(id, v, ctx, v.arch);
+/** What building and running one program here gave: its output, or how the command ends instead. */
+export type ProgramRun = { ok: true; text: string; seconds: number } | { ok: false; out: GpuCliOutput };
+
+/**
+ * Builds the program of `id` with `params` (name=value items) for the GPU here (or `arch`) and runs
+ * it under a time limit: its JSON-lines output, or the failure as `gpu run` reports it. Bad input and
+ * a missing nvcc or GPU throw ctx.usage.
+ */
+export async function buildAndRun(id: string, params: string[], arch0: string | undefined, timeoutS: number, ctx: GpuContext, command = 'gpu run'): Promise<ProgramRun> {
+  const v: GpuOptions = { param: params };
+  const label = `${command} ${id}`;
+  const checked = emit(id, v, ctx, arch0);
   const nvcc = findNvcc();
   if (!nvcc) throw ctx.usage('gpu run needs nvcc (the CUDA toolkit) on PATH or in $CUDA_HOME/bin, and an NVIDIA GPU; gpu emit and gpu import work without them');
   const dir = mkdtempSync(join(tmpdir(), 'gpulab-gpu-'));
   try {
-    let arch = v.arch;
+    let arch = arch0;
     if (arch === undefined || arch === 'native') {
       // nvcc -arch=native without a GPU only warns and builds sm_75 code: the GPU's own compute capability instead.
       const here = await archHere(dir);
-      if ('refuse' in here) throw ctx.usage(`gpu run: ${here.refuse}; gpu emit and gpu import work without a GPU`);
+      if ('refuse' in here) throw ctx.usage(`${command}: ${here.refuse}; gpu emit and gpu import work without a GPU`);
       arch = here.arch;
     }
     const p = arch === checked.buildCommand.match(/-arch=(\S+)/)?.[1] ? checked : emit(id, v, ctx, arch);
     writeProgram(dir, p);
-    ctx.status?.(`gpu run ${id}: building (${p.buildCommand})`);
+    ctx.status?.(`${label}: building (${p.buildCommand})`);
     const build = await run(nvcc, ['-O2', `-arch=${arch}`, '-o', p.binary, p.fileName], dir, 300_000);
     const said = firstLine(build.stderr || build.stdout);
     if (build.code !== 0) {
       if (arch === 'native' && NO_GPU.test(build.stderr + build.stdout))
-        throw ctx.usage(`gpu run: ${noGpuVisible(`nvcc -arch=native: ${said}`)}; gpu emit and gpu import work without a GPU`);
-      return failed(`nvcc failed to build ${p.fileName}${build.timedOut ? ' (time limit of 300 s)' : ''}: ${said}`);
+        throw ctx.usage(`${command}: ${noGpuVisible(`nvcc -arch=native: ${said}`)}; gpu emit and gpu import work without a GPU`);
+      return { ok: false, out: failed(`nvcc failed to build ${p.fileName}${build.timedOut ? ' (time limit of 300 s)' : ''}: ${said}`) };
     }
     if (arch === 'native' && NVCC_NO_NATIVE_GPU.test(build.stderr + build.stdout))
-      throw ctx.usage(`gpu run: ${noGpuVisible(`nvcc -arch=native found none ("${said}")`)}; gpu emit and gpu import work without a GPU`);
-    ctx.status?.(`gpu run ${id}: running (time limit ${timeoutS} s)`);
+      throw ctx.usage(`${command}: ${noGpuVisible(`nvcc -arch=native found none ("${said}")`)}; gpu emit and gpu import work without a GPU`);
+    ctx.status?.(`${label}: running (time limit ${timeoutS} s)`);
+    const started = Date.now();
     const exec = await run(join(dir, p.binary), [], dir, timeoutS * 1000);
     const outcome = programOutcome(exec, timeoutS, 'raise --timeout, or shrink the sweep');
-    if (outcome.kind === 'no-gpu') throw ctx.usage(`gpu run ${id}: no usable NVIDIA GPU: ${outcome.message}; gpu emit and gpu import work without one`);
-    if (outcome.kind === 'params') throw ctx.usage(`gpu run ${id}: the program refused its parameters: ${outcome.failure.failure.message}`);
-    if (outcome.kind === 'failed') return failed(`gpu run ${id}: ${outcome.message}`);
-    return ctx.save ? ctx.save(exec.stdout, 'gpu run') : importText(exec.stdout, `gpu run ${id}`, v, format, ctx);
+    if (outcome.kind === 'no-gpu') throw ctx.usage(`${label}: no usable NVIDIA GPU: ${outcome.message}; gpu emit and gpu import work without one`);
+    if (outcome.kind === 'params') throw ctx.usage(`${label}: the program refused its parameters: ${outcome.failure.failure.message}`);
+    if (outcome.kind === 'failed') return { ok: false, out: failed(`${label}: ${outcome.message}`) };
+    return { ok: true, text: exec.stdout, seconds: (Date.now() - started) / 1000 };
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
+}
+
+/** A --timeout value: whole seconds from 1 to 86400. */
+export function timeoutSeconds(value: string | undefined, ctx: GpuContext, fallback = DEFAULT_TIMEOUT_S, flag = '--timeout'): number {
+  if (value === undefined) return fallback;
+  const t = Number(value);
+  if (!/^\d+$/.test(value.trim()) || t < 1 || t > 86_400) throw ctx.usage(`${flag} must be a whole number of seconds from 1 to 86400; got "${value}"`);
+  return t;
+}
+
+/** gpu run <experiment> [--param k=v ...] [--arch sm_XX] [--timeout s] */
+export async function gpuRun(id: string, v: GpuOptions, format: string, ctx: GpuContext): Promise<GpuCliOutput> {
+  const timeoutS = timeoutSeconds(v.timeout, ctx);
+  importOptions(v, ctx);
+  const r = await buildAndRun(id, v.param ?? [], v.arch, timeoutS, ctx);
+  if (!r.ok) return r.out;
+  return ctx.save ? ctx.save(r.text, 'gpu run') : importText(r.text, `gpu run ${id}`, v, format, ctx);
 }

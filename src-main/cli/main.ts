@@ -76,6 +76,7 @@ const OPTIONS = {
   arch: { type: 'string' },
   timeout: { type: 'string' },
   'level-gap': { type: 'string' },
+  'probe-timeout': { type: 'string' },
   slurm: { type: 'string' },
   partition: { type: 'string' },
   account: { type: 'string' },
@@ -644,6 +645,15 @@ const COMMANDS: Record<string, Command> = {
       return (await gpu()).gpuRun(args[0], v, format, { ...gpuContext(ctx), ...(save ? { save: (text: string, source: string) => save(text, source, Date.now(), v, format, storeContext(ctx)) } : {}) });
     },
   },
+  'gpu characterise': {
+    usage: 'gpu characterise [--arch native|sm_XX] [--probe-timeout s] [--out <dir>] [--format text|json]',
+    summary:
+      "Probe this machine's GPU as a researcher would, each probe's range chosen from the last reading: L1 hit, size and line, the L1 beside the most shared memory, fill units, L2 partitions and size, the L1 TLB, shared memory; one summary, and with --out each probe's output.",
+    options: ['arch', 'probe-timeout', 'out', 'format'],
+    formats: ['text', 'json'],
+    positionals: [0, 0],
+    run: async (_args, v, format, ctx) => (await import('./gpu-characterise')).gpuCharacterise(v, format, gpuContext(ctx)),
+  },
   'gpu preset': {
     usage: 'gpu preset <runId> --name <name> [--base <preset>] [--db <file>] [--format text|json]',
     summary: "Make a custom preset from a saved real run: the closest preset (or --base) with the numbers the run's findings give, each with where it was measured.",
@@ -680,7 +690,8 @@ const OPTION_HELP: Record<string, string> = {
   pdf: '    --pdf <file>      write the PDF report to this file',
   title: '    --title <title>   the PDF report\'s title; gpu import/run --save: the run\'s title',
   raw: '    --raw             the PDF report: append the runs\' result tables and the paper values no finding matched',
-  out: '    --out <path>      bundle export: the bundle file; gpu emit: the folder for the program',
+  out: '    --out <path>      bundle export: the bundle file; gpu emit: the folder for the program; gpu characterise: the folder for its outputs',
+  'probe-timeout': '    --probe-timeout <s> gpu characterise: the time limit of each probe, seconds (default 300)',
   arch: '    --arch <a>        nvcc -arch: native (the GPU of this machine, nvcc 11.5+) or sm_XX, e.g. sm_90 (default: native)',
   name: '    --name <name>     gpu preset: the new custom preset\'s name',
   base: '    --base <id>       gpu preset: the preset to clone (default: the closest built-in one)',

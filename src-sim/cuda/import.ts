@@ -508,10 +508,16 @@ function fineResult(o: GpuOutput, gap: number): Pick<ExperimentResult, 'series' 
  * hidden overflows, traces behind a step, policy, entry coverage) need chases chosen from these
  * readings and are not run: the findings stop at reach, entries and the latencies of the steps.
  */
+/** The fewest elements a real reach curve is read from (see tlbResult). */
+const MIN_TLB_ELEMENTS = 3;
+
 function tlbResult(o: GpuOutput, given: number | undefined): Pick<ExperimentResult, 'series' | 'findings' | 'notes'> & { tables: Table[] } {
   const plan = tlbReachPlan(o.params);
+  // A chase over one or two elements reads below every translation level on a real GPU (an H200:
+  // 268.6 cycles at one element, 284 to 292 from two to sixteen, 293 to 300 past the L1 TLB's 16), and
+  // no TLB of these GPUs holds fewer than three entries: the curves start at three elements.
   const curve = (name: string): ElementCurve | null => {
-    const pts = o.reachPoints.filter((p) => p.curve === name).sort((a, b) => a.elements - b.elements);
+    const pts = o.reachPoints.filter((p) => p.curve === name && p.elements >= MIN_TLB_ELEMENTS).sort((a, b) => a.elements - b.elements);
     return pts.length ? { elements: pts.map((p) => p.elements), y: pts.map((p) => stretchLatency(p.cycles, p.cycles2, p.loads, removed(o))) } : null;
   };
   const main = curve('main') as ElementCurve;
