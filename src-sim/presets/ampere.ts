@@ -1,7 +1,10 @@
 import type { Preset } from './types';
-import type { Card, L1GeometrySources } from './modern';
+import type { Card } from './modern';
 import { KB, MB } from './build';
 import {
+  ASSUMED_L1_POLICY,
+  ASSUMED_L1_SETS,
+  assumedL1Sources,
   at,
   carveoutProvenance,
   carveouts,
@@ -15,14 +18,9 @@ import {
   translationProvenance,
 } from './modern';
 
-const L1_SETS = 32;
-const L1_POLICY = { kind: 'random' as const };
-const L1_SOURCES: L1GeometrySources = {
-  lineBytes: 'assumed: ABD22 gives no L1 geometry; 128 B lines of 32 B sectors, the update and load granularity JIA18 and JIA19 Table 3.1 find on V100 and T4 (NVIDIA Nsight Compute Kernel Profiling Guide: 128 B lines of four 32 B sectors)',
-  sectorBytes: 'assumed: ABD22 gives no L1 geometry; 32 B, the load granularity of JIA18 and JIA19 Table 3.1 (NVIDIA Nsight Compute Kernel Profiling Guide: 32 B sectors)',
-  sets: 'assumed: no paper gives the A100 L1 set count; 32 sets divide the lines of every carveout',
-  policy: 'assumed: no paper gives the A100 L1 replacement rule; random, the rule JIA19 3.1.2 finds on the T4, the latest generation with a published one',
-};
+const L1_SETS = ASSUMED_L1_SETS;
+const L1_POLICY = ASSUMED_L1_POLICY;
+const L1_SOURCES = assumedL1Sources('ABD22', 'A100');
 
 /** CUDA C++ Programming Guide, compute capability 8.0: shared memory of 0 to 164 KB of the SM's 192 KB. */
 const CARVEOUTS = carveouts(192, [0, 8, 16, 32, 64, 100, 132, 164], L1_SETS, L1_POLICY);

@@ -1,7 +1,10 @@
 import type { Preset } from './types';
-import type { Card, L1GeometrySources } from './modern';
+import type { Card } from './modern';
 import { KB, MB } from './build';
 import {
+  ASSUMED_L1_POLICY,
+  ASSUMED_L1_SETS,
+  assumedL1Sources,
   at,
   carveoutProvenance,
   carveouts,
@@ -17,14 +20,9 @@ import {
   translationProvenance,
 } from './modern';
 
-const L1_SETS = 32;
-const L1_POLICY = { kind: 'random' as const };
-const L1_SOURCES: L1GeometrySources = {
-  lineBytes: 'assumed: LUO24 gives no L1 geometry; 128 B lines of 32 B sectors, the update and load granularity JIA18 and JIA19 Table 3.1 find on V100 and T4 (NVIDIA Nsight Compute Kernel Profiling Guide: 128 B lines of four 32 B sectors)',
-  sectorBytes: 'assumed: LUO24 gives no L1 geometry; 32 B, the load granularity of JIA18 and JIA19 Table 3.1 (NVIDIA Nsight Compute Kernel Profiling Guide: 32 B sectors)',
-  sets: 'assumed: no paper gives the GH100 L1 set count; 32 sets divide the lines of every carveout',
-  policy: 'assumed: LUO24 gives no L1 replacement rule; random, the rule JIA19 3.1.2 finds on the T4, the latest generation with a published one',
-};
+const L1_SETS = ASSUMED_L1_SETS;
+const L1_POLICY = ASSUMED_L1_POLICY;
+const L1_SOURCES = assumedL1Sources('LUO24', 'GH100');
 
 /** Hopper Tuning Guide / CUDA C++ Programming Guide, compute capability 9.0: shared memory of 0 to 228 KB of the SM's 256 KB. */
 const CARVEOUTS = carveouts(256, [0, 8, 16, 32, 64, 100, 132, 164, 196, 228], L1_SETS, L1_POLICY);
@@ -108,7 +106,7 @@ function gh100(id: string, name: string, device: string, memory: string, card: C
       'spaces.global.levels.1.geometry.lineBytes': 'NVIDIA Nsight Compute Kernel Profiling Guide, memory tables (L2: 128 B lines of four 32 B sectors)',
       'spaces.global.levels.1.geometry.sectorBytes': 'NVIDIA Nsight Compute Kernel Profiling Guide, memory tables (32 B sectors)',
       'spaces.global.levels.1.geometry.fillBytes':
-        'assumed: no paper gives the GH100 device-memory fill unit; 64 B, the fill JIA18 Fig 3.2 and JIA19 Fig 3.5 show on V100 and T4 (a DRAM access every 64 B)',
+        'assumed: no paper gives the GH100 device-memory fill unit; 64 B, the fill JIA18 Fig 3.2 and JIA19 Fig 3.5 show on V100 and T4 (a DRAM access every 64 B). The H100 runs show 64 B too and were seen before: H100-REAL declares that check recovered, not predicted',
       'spaces.global.levels.1.geometry.ways': `assumed: no paper gives the L2 associativity; ${l2.ways} ways make the set count a power of two`,
       'spaces.global.levels.1.geometry.sets': `assumed: ${l2.mb} MB / (${l2.ways} ways x 128 B)`,
       'spaces.global.levels.1.geometry.policy': 'assumed: LRU; no paper gives the L2 replacement rule',
@@ -118,7 +116,7 @@ function gh100(id: string, name: string, device: string, memory: string, card: C
       'spaces.global.levels.1.partitions.farLatencyRatio':
         "assumed: no paper at hand gives the GH100's far-partition cost; the A100's 1.75 (NVIDIA GTC 2021 session S33322)",
       'spaces.global.levels.1.partitions.replicateFar':
-        'assumed: LUO24 Table IV reads one L2 latency (263) from a warmed chase, not a mix of near and far; so the model copies a far line into the near partition, which a warmed chase then hits',
+        'assumed: LUO24 Table IV reads one L2 latency (263) from a warmed chase, not a mix of near and far; so the model copies a far line into the near partition, which a warmed chase then hits. Chosen with the H100 runs of tests/fixtures/real/h100 already seen (their L2 plateau is flat to 22 MB): H100-REAL checks nothing this decides as a prediction',
       ...at(
         'spaces.global',
         translationProvenance(
@@ -127,7 +125,7 @@ function gh100(id: string, name: string, device: string, memory: string, card: C
         ),
       ),
       'spaces.global.latency.L1/-': 'LUO24 Table IV (H800 L1 cache: 40.7 cycles; SM pipeline cycles, not converted)',
-      'spaces.global.latency.L2/l1': `LUO24 Table IV (H800 L2 cache): ${conversionNote(LUO24.l2, LUO24.l1, H800_PCIE, card)}`,
+      'spaces.global.latency.L2/l1': `LUO24 Table IV (H800 L2 cache): ${conversionNote(LUO24.l2, LUO24.l1, H800_PCIE, card)}; the rule (beyond the L1 hit a latency is fixed in time) was chosen with the H100's 290.7 already measured, so H100-REAL's L2 check is a method check (recovered), not a prediction`,
       'spaces.global.latency.L2/l2': `assumed: LUO24 measures no TLB miss; the L2 hit plus the V100's 11-cycle L1 TLB miss (JIA18 Fig 3.12, chart) at ${card.clockMHz}/1380: ${pen(V100_TLB.l1Miss)}`,
       'spaces.global.latency.L2/miss': `assumed: the L2 hit plus the V100's 130-cycle L2 TLB miss (JIA18 Fig 3.12, chart) at ${card.clockMHz}/1380: ${pen(V100_TLB.l2MissCached)}`,
       'spaces.global.latency.memory/l1': `LUO24 Table IV and III-A-4 (H800 global memory, measured after a TLB warm-up): ${conversionNote(LUO24.global, LUO24.l1, H800_PCIE, card)}; ${memorySource}`,

@@ -59,6 +59,21 @@ export interface L1GeometrySources {
   policy: string;
 }
 
+/**
+ * The L1 of a GPU whose paper gives no L1 geometry (A100: ABD22; GH100: LUO24): 32 sets of 128 B
+ * lines in 32 B sectors, replaced at random, each marked assumed with its nearest source.
+ */
+export const ASSUMED_L1_SETS = 32;
+export const ASSUMED_L1_POLICY = { kind: 'random' as const };
+export function assumedL1Sources(paper: string, chip: string): L1GeometrySources {
+  return {
+    lineBytes: `assumed: ${paper} gives no L1 geometry; 128 B lines of 32 B sectors, the update and load granularity JIA18 and JIA19 Table 3.1 find on V100 and T4 (NVIDIA Nsight Compute Kernel Profiling Guide: 128 B lines of four 32 B sectors)`,
+    sectorBytes: `assumed: ${paper} gives no L1 geometry; 32 B, the load granularity of JIA18 and JIA19 Table 3.1 (NVIDIA Nsight Compute Kernel Profiling Guide: 32 B sectors)`,
+    sets: `assumed: no paper gives the ${chip} L1 set count; 32 sets divide the lines of every carveout`,
+    policy: `assumed: ${paper} gives no L1 replacement rule; random, the rule JIA19 3.1.2 finds on the T4, the latest generation with a published one`,
+  };
+}
+
 export function l1GeometryProvenance(at: string, src: L1GeometrySources): Record<string, string> {
   return {
     [`${at}.lineBytes`]: src.lineBytes,
