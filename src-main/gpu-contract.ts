@@ -21,7 +21,14 @@ export const GPU_LIMITS = {
   /** Seconds a program may run under `gpu.run`. */
   maxTimeoutS: 3600,
   defaultTimeoutS: 600,
+  /** Bytes (UTF-8) of a characterisation's file `gpu.importCharacterisation` takes (its probes' outputs together). */
+  characterisationBytes: 16 * 1024 * 1024,
+  /** Seconds each probe of `gpu.characterise` may run, by default. */
+  defaultProbeTimeoutS: 300,
 } as const;
+
+/** The largest JSON body (bytes) of a gpu.importCharacterisation call over HTTP (the file, escaped as JSON). */
+export const CHARACTERISATION_BODY_BYTES = 2 * GPU_LIMITS.characterisationBytes + 64 * 1024;
 
 /** The import limit as the Real GPU page and every refusal state it: "768 KB" (KB of 1024 bytes). */
 export const IMPORT_LIMIT_TEXT = `${GPU_LIMITS.importBytes / 1024} KB`;
@@ -127,7 +134,21 @@ export interface GpuJob {
   startedAt: number;
   /** The stored run, once done. */
   runId: string | null;
+  /** A characterisation's saved comparison of its probes' runs, once done (null for a single run). */
+  comparisonId?: string | null;
   error: string | null;
+}
+
+/** A characterisation stored: a run per probe that ran, grouped in a saved comparison whose notes hold the summary. */
+export interface GpuCharacterisationResult {
+  comparisonId: string;
+  name: string;
+  runIds: string[];
+  device: string;
+  /** Every quantity: its value (a number, or "cannot tell"), unit, evidence and probe. */
+  quantities: { quantity: string; value: number | string; unit: string; evidence: string; probe: string }[];
+  /** Each probe: whether it ran, and why not. */
+  probes: { name: string; experiment: string; params: string[]; ok: boolean; seconds: number; error?: string }[];
 }
 
 /** `gpu.progress`: the state of the run going on (or just ended). */
@@ -176,6 +197,24 @@ export const GPU_CALLS = {
     result: returns<GpuJob>(),
     summary: 'Build and run the program here (nvcc and a GPU needed), one at a time; gpu.progress events follow it, and it is stored as a run when done.',
   },
+  'gpu.characterise': {
+    args: z.strictObject({
+      /** Each probe's time limit, seconds. */
+      timeoutS: z.number().int().min(1).max(GPU_LIMITS.maxTimeoutS).default(GPU_LIMITS.defaultProbeTimeoutS),
+    }),
+    result: returns<GpuJob>(),
+    summary:
+      'Characterise the GPU here (nvcc and a GPU needed): the probes of `gpulab gpu characterise`, one after another, with gpu.progress events; stored as a run per probe, grouped in a saved comparison with the summary.',
+  },
+  'gpu.importCharacterisation': {
+    args: z.strictObject({
+      /** A characterisation's file (characterisation.json of `gpulab gpu characterise --out`). */
+      text: z.string().max(GPU_LIMITS.characterisationBytes, `the file is larger than the ${GPU_LIMITS.characterisationBytes / 2 ** 20} MB a characterisation import takes`),
+      fileName: oneLine(200).default('characterisation.json'),
+    }),
+    result: returns<GpuCharacterisationResult>(),
+    summary: "Import a characterisation's file: its probes replayed through the analysers, stored as a run per probe, grouped in a saved comparison with the summary.",
+  },
   'gpu.cancel': { args: z.strictObject({}), result: returns<{ cancelled: boolean }>(), summary: 'Stop the real-GPU run going on (false when none).' },
   'gpu.preset': {
     args: z.strictObject({
@@ -197,5 +236,6 @@ export const GPU_PROGRESS_SCHEMA = z.strictObject({
   phase: z.string().max(300),
   startedAt: z.number(),
   runId: z.string().nullable(),
+  comparisonId: z.string().nullable().optional(),
   error: z.string().nullable(),
 });

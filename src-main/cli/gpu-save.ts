@@ -6,6 +6,7 @@
 import { existsSync, readFileSync, statSync } from 'node:fs';
 import { basename } from 'node:path';
 import { ImportError, ProgramFailed } from '../../src-sim/cuda/import';
+import { characterisationText, isCharacterisationFile, replayCharacterisation, type CharacterisationFile } from '../../src-sim/cuda/characterise';
 import { deviceLine, realDeviceLabel, realRunRecord } from '../../src-sim/cuda/run-record';
 import type { RealRunRecord } from '../../src-sim/cuda/run-record';
 import { LabError } from '../contract';
@@ -71,8 +72,8 @@ export function saveGpuText(text: string, source: string, measuredAt: number, v:
   return { code: 0, stdout: head.join('\n') + '\n' + resultText(record.result), stderr: '' };
 }
 
-/** gpu import <file.jsonl> --save [--db file] */
-export function gpuImportSave(file: string, v: GpuSaveOptions, format: string, ctx: StoreContext): GpuCliOutput {
+/** gpu import <file.jsonl|characterisation.json> --save [--db file] */
+export async function gpuImportSave(file: string, v: GpuSaveOptions, format: string, ctx: StoreContext): Promise<GpuCliOutput> {
   let text: string;
   let mtime: number;
   try {
@@ -81,7 +82,35 @@ export function gpuImportSave(file: string, v: GpuSaveOptions, format: string, c
   } catch (e) {
     throw ctx.usage(`cannot read "${file}": ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}`);
   }
+  if (isCharacterisationFile(text)) return saveCharacterisationFile(text, basename(file), v, format, ctx);
   return saveGpuText(text, basename(file), mtime, v, format, ctx);
+}
+
+/**
+ * Stores a characterisation (gpu characterise --save, gpu import characterisation.json --save): its
+ * probes replayed through the analysers, a run per probe that ran, a saved comparison with the summary.
+ */
+export async function saveCharacterisationFile(input: CharacterisationFile | string, source: string, v: GpuSaveOptions, format: string, ctx: StoreContext): Promise<GpuCliOutput> {
+  const db = dbPath(v.db, ctx);
+  let replayed: Awaited<ReturnType<typeof replayCharacterisation>>;
+  try {
+    replayed = await replayCharacterisation(typeof input === 'string' ? input : JSON.stringify(input));
+  } catch (e) {
+    if (e instanceof ImportError) throw ctx.usage(importRefusal(source, e.message));
+    throw e;
+  }
+  const { characterisation, file } = replayed;
+  if (!characterisation.probes.some((p) => p.ok)) return failed(importRefusal(source, 'no probe ran: there is nothing to store'));
+  const store = open(db, ctx);
+  try {
+    const gpu = new GpuService({ store, progress: () => {} });
+    const saved = gpu.saveCharacterisation(characterisation, file.outputs, file.measuredAt, source);
+    if (format === 'json') return { code: 0, stdout: json({ db, ...saved }), stderr: '' };
+    const head = `Saved "${saved.name}" in ${db}: the comparison ${saved.comparisonId} of ${saved.runIds.length} run${saved.runIds.length === 1 ? '' : 's'} (one per probe that ran; gpulab runs list --tag characterisation)\n\n`;
+    return { code: 0, stdout: head + characterisationText(characterisation), stderr: '' };
+  } finally {
+    store.close();
+  }
 }
 
 /** gpu preset <runId> --name <name> [--base <preset>] [--db file] */

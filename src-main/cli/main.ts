@@ -623,13 +623,16 @@ const COMMANDS: Record<string, Command> = {
     run: async (args, v, format, ctx) => (await gpu()).gpuEmit(args[0], v, format, gpuContext(ctx)),
   },
   'gpu import': {
-    usage: 'gpu import <file.jsonl> [--level-gap cycles] [--format text|json] [--save [--db <file>] [--title <title>]]',
-    summary: "Read a real GPU program's JSON-lines output and print the findings of the experiment's analysers; --save stores it as a run with its measured device.",
+    usage: 'gpu import <file.jsonl|characterisation.json> [--level-gap cycles] [--format text|json] [--save [--db <file>] [--title <title>]]',
+    summary:
+      "Read a real GPU program's JSON-lines output and print the findings of the experiment's analysers; --save stores it as a run with its measured device. A characterisation.json of gpu characterise is replayed through the analysers (its summary printed; --save stores it as a characterisation).",
     options: ['level-gap', 'format', 'save', 'db', 'title'],
     formats: ['text', 'json'],
     positionals: [1, 1],
     run: async (args, v, format, ctx) => {
       if (!v.save && (v.db !== undefined || v.title !== undefined)) throw new CliError('--db and --title apply to gpu import only with --save');
+      if (!v.save && (await import('./gpu-characterise')).looksLikeCharacterisation(args[0]))
+        return (await import('./gpu-characterise')).gpuImportCharacterisation(args[0], format, gpuContext(ctx));
       return v.save ? (await import('./gpu-save')).gpuImportSave(args[0], v, format, storeContext(ctx)) : (await gpu()).gpuImport(args[0], v, format, gpuContext(ctx));
     },
   },
@@ -646,13 +649,17 @@ const COMMANDS: Record<string, Command> = {
     },
   },
   'gpu characterise': {
-    usage: 'gpu characterise [--arch native|sm_XX] [--probe-timeout s] [--out <dir>] [--format text|json]',
+    usage: 'gpu characterise [--arch native|sm_XX] [--probe-timeout s] [--out <dir>] [--format text|json] [--save [--db <file>]]',
     summary:
-      "Probe this machine's GPU as a researcher would, each probe's range chosen from the last reading: L1 hit, size and line, the L1 beside the most shared memory, fill units, L2 partitions and size, the L1 TLB, shared memory; one summary, and with --out each probe's output.",
-    options: ['arch', 'probe-timeout', 'out', 'format'],
+      "Probe this machine's GPU as a researcher would, each probe's range chosen from the last reading: L1 hit (index and pointer chase), size and line, the L1 beside each carveout, fill units, L2 partitions and size, the L1 TLB at 2 MB to 1 GB strides, shared memory; one summary; --out keeps each probe's output and characterisation.json; --save stores it as a characterisation.",
+    options: ['arch', 'probe-timeout', 'out', 'format', 'save', 'db'],
     formats: ['text', 'json'],
     positionals: [0, 0],
-    run: async (_args, v, format, ctx) => (await import('./gpu-characterise')).gpuCharacterise(v, format, gpuContext(ctx)),
+    run: async (_args, v, format, ctx) => {
+      if (!v.save && v.db !== undefined) throw new CliError('--db applies to gpu characterise only with --save');
+      const save = v.save ? (await import('./gpu-save')).saveCharacterisationFile : null;
+      return (await import('./gpu-characterise')).gpuCharacterise(v, format, gpuContext(ctx), undefined, save ? (file) => save(file, 'gpu characterise', v, format, storeContext(ctx)) : undefined);
+    },
   },
   'gpu preset': {
     usage: 'gpu preset <runId> --name <name> [--base <preset>] [--db <file>] [--format text|json]',

@@ -52,6 +52,8 @@ export const CALL_CHANNELS = [
   'gpu.run',
   'gpu.cancel',
   'gpu.preset',
+  'gpu.characterise',
+  'gpu.importCharacterisation',
 ] as const satisfies readonly CallName[];
 
 /** Main -> renderer: each lab event on its own fixed channel (`webContents.send(channel, payload)`). */

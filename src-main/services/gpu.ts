@@ -13,13 +13,14 @@ import { tmpdir } from 'node:os';
 import { delimiter, join } from 'node:path';
 import { emitProgram, nativeArch, noGpuVisible, NVCC_NO_NATIVE_GPU, SMI_QUERY } from '../../src-sim/cuda/emit';
 import { ImportError } from '../../src-sim/cuda/import';
+import { characterise, characterisationText, NoProbeCanRun, replayCharacterisation, type Characterisation, type ProbeRunner } from '../../src-sim/cuda/characterise';
 import { closestPreset, presetFromRealRun } from '../../src-sim/cuda/preset-from-run';
 import { realDeviceLabel, realRunRecord } from '../../src-sim/cuda/run-record';
 import { PRESETS } from '../../src-sim/presets';
 import { LabError } from '../contract';
 import { importName, importRefusal } from '../gpu-contract';
 import { programOutcome } from '../gpu-outcome';
-import type { GpuEmitResult, GpuImportResult, GpuJob, GpuPresetResult, GpuStatus } from '../gpu-contract';
+import type { GpuCharacterisationResult, GpuEmitResult, GpuImportResult, GpuJob, GpuPresetResult, GpuStatus } from '../gpu-contract';
 import type { RunStore } from './store';
 
 export interface GpuServiceOptions {
@@ -189,7 +190,7 @@ export class GpuService {
     this.cancelled = false;
     this.job = { jobId: randomUUID(), experiment: a.experiment, state: 'building', phase: `building: ${program.buildCommand}`, startedAt: this.now(), runId: null, error: null };
     this.emitJob();
-    void this.execute(st.nvcc!, a, program.fileName).catch((err: unknown) => this.end('failed', (err as Error).message ?? String(err)));
+    void this.execute(st.nvcc!, a).catch((err: unknown) => this.end('failed', (err as Error).message ?? String(err)));
     return { ...this.job };
   }
 
@@ -233,64 +234,168 @@ export class GpuService {
     if (this.job) this.options.progress({ ...this.job });
   }
 
-  private end(state: 'done' | 'failed' | 'cancelled', error: string | null, runId: string | null = null): void {
+  private end(state: 'done' | 'failed' | 'cancelled', error: string | null, runId: string | null = null, comparisonId: string | null = null): void {
     if (!this.job || ['done', 'failed', 'cancelled'].includes(this.job.state)) return;
-    this.job = { ...this.job, state, runId, error, phase: state === 'done' ? 'done: stored as a run' : state === 'cancelled' ? 'cancelled' : `failed: ${error ?? ''}`.slice(0, 300) };
+    const stored = comparisonId ? 'done: stored as a characterisation (a saved comparison of its runs)' : 'done: stored as a run';
+    this.job = { ...this.job, state, runId, ...(comparisonId ? { comparisonId } : {}), error, phase: state === 'done' ? stored : state === 'cancelled' ? 'cancelled' : `failed: ${error ?? ''}`.slice(0, 300) };
     this.child = null;
     this.emitJob();
   }
 
-  private async execute(nvcc: string, a: { experiment: string; params: Record<string, unknown>; timeoutS: number; levelGap?: number }, fileName: string): Promise<void> {
-    // nvcc -arch=native without a GPU only warns and builds sm_75 code: the GPU's own compute capability instead.
+  /** The architecture to build for: the GPU's own compute capability (nvcc -arch=native without a GPU only warns and builds sm_75 code). */
+  private async hereArch(): Promise<{ arch: string } | { refuse: string }> {
     const smi = onPath('nvidia-smi', this.env);
     const q = smi ? await exec(smi, SMI_QUERY, { cwd: tmpdir(), env: this.env, timeoutMs: 30_000 }) : null;
-    const here = nativeArch(q ? { found: true, code: q.code, stdout: q.stdout, stderr: q.stderr } : { found: false, code: null, stdout: '', stderr: '' });
-    if ('refuse' in here) return this.end('failed', here.refuse);
-    const arch = here.arch;
-    const p = emitProgram(a.experiment, a.params, { arch });
+    return nativeArch(q ? { found: true, code: q.code, stdout: q.stdout, stderr: q.stderr } : { found: false, code: null, stdout: '', stderr: '' });
+  }
+
+  /**
+   * Builds and runs one program here under a time limit, saying each phase: its output, or why
+   * not ('cancelled' when the user stopped it). `label` prefixes the phases (a characterisation's probe).
+   */
+  private async buildAndRun(
+    nvcc: string,
+    arch: string,
+    experiment: string,
+    params: Record<string, unknown>,
+    timeoutS: number,
+    label = '',
+  ): Promise<{ ok: true; text: string; seconds: number } | { ok: false; cancelled: boolean; message: string }> {
+    const p = emitProgram(experiment, params, { arch });
     const dir = mkdtempSync(join(tmpdir(), 'gpulab-gpu-'));
-    try {
-      writeFileSync(join(dir, fileName), p.source);
-      if (this.cancelled) return this.end('cancelled', 'cancelled while building');
-      this.job = { ...this.job!, phase: `building: ${p.buildCommand}` };
+    const phase = (state: GpuJob['state'], text: string) => {
+      this.job = { ...this.job!, state, phase: `${label}${text}`.slice(0, 300) };
       this.emitJob();
+    };
+    try {
+      writeFileSync(join(dir, p.fileName), p.source);
+      if (this.cancelled) return { ok: false, cancelled: true, message: 'cancelled while building' };
+      phase('building', `building: ${p.buildCommand}`);
       const build = await exec(nvcc, ['-O2', `-arch=${arch}`, '-o', p.binary, p.fileName], { cwd: dir, env: this.env, timeoutMs: BUILD_LIMIT_MS, onChild: (c) => (this.child = c) });
-      if (this.cancelled) return this.end('cancelled', 'cancelled while building');
+      if (this.cancelled) return { ok: false, cancelled: true, message: 'cancelled while building' };
       const said = firstLines(build.stderr || build.stdout);
       if (build.code !== 0) {
-        return this.end('failed', NO_GPU.test(said) ? noGpuVisible(`nvcc -arch=${arch}: ${said}`) : `nvcc failed to build ${p.fileName}${build.killed === 'timeout' ? ` (time limit of ${BUILD_LIMIT_MS / 1000} s)` : ''}: ${said}`);
+        return {
+          ok: false,
+          cancelled: false,
+          message: NO_GPU.test(said) ? noGpuVisible(`nvcc -arch=${arch}: ${said}`) : `nvcc failed to build ${p.fileName}${build.killed === 'timeout' ? ` (time limit of ${BUILD_LIMIT_MS / 1000} s)` : ''}: ${said}`,
+        };
       }
-      if (arch === 'native' && NVCC_NO_NATIVE_GPU.test(build.stderr + build.stdout)) return this.end('failed', noGpuVisible(`nvcc -arch=native found none ("${said}")`));
-      this.job = { ...this.job!, state: 'running', phase: `running ${p.binary} (time limit ${a.timeoutS} s)` };
-      this.emitJob();
+      if (arch === 'native' && NVCC_NO_NATIVE_GPU.test(build.stderr + build.stdout)) return { ok: false, cancelled: false, message: noGpuVisible(`nvcc -arch=native found none ("${said}")`) };
+      phase('running', `running ${p.binary} (time limit ${timeoutS} s)`);
+      const started = this.now();
       const ticker = setInterval(() => {
-        if (this.job?.state === 'running') {
-          this.job = { ...this.job, phase: `running ${p.binary}: ${Math.round((this.now() - this.job.startedAt) / 1000)} s (time limit ${a.timeoutS} s)` };
-          this.emitJob();
-        }
+        if (this.job?.state === 'running') phase('running', `running ${p.binary}: ${Math.round((this.now() - started) / 1000)} s (time limit ${timeoutS} s)`);
       }, 2_000);
       ticker.unref();
       let run: Exec;
       try {
-        run = await exec(join(dir, p.binary), [], { cwd: dir, env: this.env, timeoutMs: a.timeoutS * 1000, onChild: (c) => (this.child = c) });
+        run = await exec(join(dir, p.binary), [], { cwd: dir, env: this.env, timeoutMs: timeoutS * 1000, onChild: (c) => (this.child = c) });
       } finally {
         clearInterval(ticker);
       }
       this.child = null;
-      if (this.cancelled || run.killed === 'cancelled') return this.end('cancelled', 'cancelled while running');
-      if (run.killed === 'output') return this.end('failed', `the program printed more than ${MAX_OUTPUT / 2 ** 20} MB and was stopped`);
-      const outcome = programOutcome({ ...run, timedOut: run.killed === 'timeout' }, a.timeoutS, 'raise the limit, or shrink the sweep');
-      if (outcome.kind !== 'ok') return this.end('failed', outcome.message);
-      this.job = { ...this.job!, state: 'importing', phase: 'importing the output' };
-      this.emitJob();
-      const stored = this.import({ text: run.stdout, fileName: 'gpu run', measuredAt: this.now(), ...(a.levelGap === undefined ? {} : { levelGap: a.levelGap }) });
-      if (this.cancelled) {
-        // Stored already: the run stays (it is finished and complete).
-        return this.end('done', null, stored.runId);
-      }
-      this.end('done', null, stored.runId);
+      if (this.cancelled || run.killed === 'cancelled') return { ok: false, cancelled: true, message: 'cancelled while running' };
+      if (run.killed === 'output') return { ok: false, cancelled: false, message: `the program printed more than ${MAX_OUTPUT / 2 ** 20} MB and was stopped` };
+      const outcome = programOutcome({ ...run, timedOut: run.killed === 'timeout' }, timeoutS, 'raise the limit, or shrink the sweep');
+      if (outcome.kind !== 'ok') return { ok: false, cancelled: false, message: outcome.message };
+      return { ok: true, text: run.stdout, seconds: (this.now() - started) / 1000 };
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }
   }
+
+  private async execute(nvcc: string, a: { experiment: string; params: Record<string, unknown>; timeoutS: number; levelGap?: number }): Promise<void> {
+    const here = await this.hereArch();
+    if ('refuse' in here) return this.end('failed', here.refuse);
+    const r = await this.buildAndRun(nvcc, here.arch, a.experiment, a.params, a.timeoutS);
+    if (!r.ok) return this.end(r.cancelled ? 'cancelled' : 'failed', r.message);
+    this.job = { ...this.job!, state: 'importing', phase: 'importing the output' };
+    this.emitJob();
+    // Stored even where a cancel came now: the run is finished and complete.
+    const stored = this.import({ text: r.text, fileName: 'gpu run', measuredAt: this.now(), ...(a.levelGap === undefined ? {} : { levelGap: a.levelGap }) });
+    this.end('done', null, stored.runId);
+  }
+
+  /** Starts characterising the GPU here; its progress comes as events, one probe after another. */
+  async characterise(a: { timeoutS: number }): Promise<GpuJob> {
+    if (this.job && !['done', 'failed', 'cancelled'].includes(this.job.state)) throw new LabError('conflict', `a real-GPU run (${this.job.experiment}) is going on; wait for it or cancel it`);
+    const st = await this.status();
+    if (!st.canRun) throw new LabError('conflict', `gpu.characterise cannot run here: ${st.message}`);
+    this.cancelled = false;
+    this.job = { jobId: randomUUID(), experiment: 'characterise', state: 'building', phase: 'characterise: starting', startedAt: this.now(), runId: null, comparisonId: null, error: null };
+    this.emitJob();
+    void this.characteriseHere(st.nvcc!, a.timeoutS).catch((err: unknown) => this.end('failed', (err as Error).message ?? String(err)));
+    return { ...this.job };
+  }
+
+  private async characteriseHere(nvcc: string, timeoutS: number): Promise<void> {
+    const here = await this.hereArch();
+    if ('refuse' in here) return this.end('failed', here.refuse);
+    const outputs: Record<string, string> = {};
+    const measuredAt = this.now();
+    let n = 0;
+    const runner: ProbeRunner = async (p) => {
+      n++;
+      const params = Object.fromEntries(p.params.map((kv) => [kv.slice(0, kv.indexOf('=')), kv.slice(kv.indexOf('=') + 1)]));
+      const r = await this.buildAndRun(nvcc, here.arch, p.experiment, params, timeoutS, `probe ${n} (${p.name}): `);
+      if (!r.ok) {
+        if (r.cancelled) throw new NoProbeCanRun(new Error(r.message));
+        throw new Error(r.message);
+      }
+      outputs[p.name] = r.text;
+      return { text: r.text, seconds: r.seconds };
+    };
+    let c: Characterisation;
+    try {
+      c = await characterise(runner);
+    } catch (e) {
+      if (e instanceof NoProbeCanRun) return this.end(this.cancelled ? 'cancelled' : 'failed', e.message);
+      throw e;
+    }
+    if (!c.probes.some((p) => p.ok)) return this.end('failed', `every probe failed; the first: ${c.probes[0]?.error ?? 'none ran'}`);
+    this.job = { ...this.job!, state: 'importing', phase: 'storing the characterisation' };
+    this.emitJob();
+    const saved = this.saveCharacterisation(c, outputs, measuredAt, 'gpu characterise');
+    this.end('done', null, null, saved.comparisonId);
+  }
+
+  /** Imports a characterisation's file: its probes replayed through the analysers, then stored. */
+  async importCharacterisation(a: { text: string; fileName: string }): Promise<GpuCharacterisationResult> {
+    const name = importName(a.fileName);
+    let replayed: Awaited<ReturnType<typeof replayCharacterisation>>;
+    try {
+      replayed = await replayCharacterisation(a.text);
+    } catch (err) {
+      if (err instanceof ImportError) throw new LabError('invalid-args', importRefusal(name, err.message));
+      throw err;
+    }
+    if (!replayed.characterisation.probes.some((p) => p.ok)) throw new LabError('invalid-args', importRefusal(name, 'no probe of the file ran: there is nothing to store'));
+    return this.saveCharacterisation(replayed.characterisation, replayed.file.outputs, replayed.file.measuredAt, name);
+  }
+
+  /**
+   * Stores a characterisation: each probe that ran as a real run (tagged characterisation), then a
+   * saved comparison of them in probe order, named for the device and the time, whose notes are the summary.
+   */
+  saveCharacterisation(c: Characterisation, outputs: Record<string, string>, measuredAt: number, source: string): GpuCharacterisationResult {
+    const store = this.options.store;
+    const device = c.device ? realDeviceLabel(c.device.name) : 'a GPU';
+    const records = c.probes.filter((p) => p.ok && typeof outputs[p.name] === 'string').map((p) => ({ p, record: realRunRecord(outputs[p.name], { source: `${source}: ${p.name}`, measuredAt }) }));
+    const when = new Date(measuredAt).toISOString().slice(0, 16).replace('T', ' ');
+    const name = `Characterisation of ${device}, ${when} UTC`.slice(0, 120);
+    const runIds = records.map(({ p, record }) => store.saveRealRun(record, { title: `${device}: characterise ${p.name}`, tags: ['characterisation'] }).id);
+    const summary = characterisationText(c);
+    const notes = summary.length > 20_000 ? `${summary.slice(0, 19_900)}\n... (the summary goes on: gpulab gpu characterise --format json)` : summary;
+    const comparison = store.saveComparison({ name, runIds, notes });
+    return {
+      comparisonId: comparison.id,
+      name,
+      runIds,
+      device,
+      quantities: c.quantities.map(({ quantity, value, unit, evidence, probe }) => ({ quantity, value, unit, evidence, probe })),
+      probes: c.probes.map((p) => ({ ...p })),
+    };
+  }
 }
+

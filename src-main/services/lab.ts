@@ -357,6 +357,8 @@ export class LabService {
       'gpu.import': (a) => this.gpu.import(a),
       'gpu.status': () => this.gpu.status(),
       'gpu.run': (a) => this.gpu.run(a),
+      'gpu.characterise': (a) => this.gpu.characterise(a),
+      'gpu.importCharacterisation': (a) => this.gpu.importCharacterisation(a),
       'gpu.cancel': () => this.gpu.cancel(),
       'gpu.preset': (a) => this.gpu.preset(a),
     };

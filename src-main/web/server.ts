@@ -34,7 +34,7 @@ import { extname, join, resolve, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { LabErrorCode, LabErrorPayload, LabEvents } from '../contract';
 import { EVENT_NAMES, isCallName, LIMITS } from '../contract';
-import { GPU_IMPORT_BODY_BYTES, importTooLarge } from '../gpu-contract';
+import { CHARACTERISATION_BODY_BYTES, GPU_IMPORT_BODY_BYTES, importTooLarge } from '../gpu-contract';
 import { CSP_HEADER } from '../electron/csp';
 import type { CallOutcome } from '../services/lab';
 import { BINARY_CALLS, BINARY_CONTENT_TYPE, CALL_PATH, EVENTS_PATH, FRAME_ARG_CALLS, JSON_CONTENT_TYPE, QUEUE_DELTA_EVENT, TOKEN_HEADER } from '../shared/http-client';
@@ -337,7 +337,8 @@ class ServerImpl {
     }
     // gpu.import's body holds any text within the contract's import limit, however JSON escapes it.
     const importing = name === 'gpu.import' && !binary && !framed;
-    const limit = binary || framed ? this.binaryLimit : importing ? Math.max(this.bodyLimit, GPU_IMPORT_BODY_BYTES) : this.bodyLimit;
+    const characterisation = name === 'gpu.importCharacterisation' && !binary && !framed;
+    const limit = binary || framed ? this.binaryLimit : importing ? Math.max(this.bodyLimit, GPU_IMPORT_BODY_BYTES) : characterisation ? Math.max(this.bodyLimit, CHARACTERISATION_BODY_BYTES) : this.bodyLimit;
     const body = await readBody(req, limit);
     if (body === 'too-large') {
       return this.sendError(res, new HttpError(413, 'invalid-args', importing ? importTooLarge() : `the request body is larger than ${limit} bytes`, { connection: 'close' }));

@@ -89,6 +89,8 @@ export interface CurveAnalysis {
   loads?: (N: number) => number;
   /** Points by which a rise's first step may miss its onset (rises found on a smoothed curve). */
   onsetSlack?: number;
+  /** Cycles within which two latencies of a noise-free curve are the same reading (CurveOptions.resolution). */
+  resolution?: number;
 }
 
 export interface CurveOptions {
@@ -98,6 +100,12 @@ export interface CurveOptions {
   ratio?: number;
   /** Timed loads of the point of array size N (after one untimed traversal), when the caller knows them: the LRU fits then use every point. */
   loads?: (N: number) => number;
+  /**
+   * Cycles within which two latencies of a noise-free curve are the same reading (default 0: only
+   * equal values). A measured curve's: its plateau may drift by thousandths of a cycle from size to
+   * size (a fixed start-up cost over more loads) without a single miss.
+   */
+  resolution?: number;
 }
 
 export function median(values: ArrayLike<number>): number {
@@ -384,7 +392,7 @@ function analyseCurveOnce(x: ArrayLike<number>, y: ArrayLike<number>, stride: nu
     from = r.steps[r.steps.length - 1] + 1;
   }
   if (n > 0 && (ramps.length === 0 || ramps[ramps.length - 1].complete)) addPlateau(from, n - 1);
-  return { noise, threshold, dx, plateaus, ramps, x: Float64Array.from(x), y: Float64Array.from(y), stride, loads: options.loads };
+  return { noise, threshold, dx, plateaus, ramps, x: Float64Array.from(x), y: Float64Array.from(y), stride, loads: options.loads, ...(options.resolution ? { resolution: options.resolution } : {}) };
 }
 
 function fmt(n: number): string {
@@ -560,26 +568,100 @@ function missShare(h: Hypothesis, Ns: number[], s: number, loads: (N: number) =>
     });
     return out;
   }
-  const counts = new Int32Array(h.sets);
-  let over = 0;
-  const touched: number[] = [];
-  const it = linesTouched(h.lineBytes, sr, Ns[Ns.length - 1]);
-  let next = it.next();
+  if (sr <= h.lineBytes && isPow2(h.sets)) return xorMissShareConsecutive(h, Ns, s, loads, sr);
+  return xorMissShareWalk(h, Ns, s, loads, sr);
+}
+
+const isPow2 = (n: number): boolean => n >= 1 && (n & (n - 1)) === 0;
+
+/**
+ * missShare of an XOR-indexed hypothesis whose chase touches every line (the stride no larger than
+ * the line) and whose sets are a power of two, in closed form: within each aligned block of `sets`
+ * consecutive lines the low digit runs over every set and the higher digits XOR a constant into it,
+ * so every set holds floor(L / sets) of the first L lines, and the `L mod sets` sets of the last,
+ * partial block (j ^ xorSet(block)) one more. The same numbers as xorMissShareWalk, without walking
+ * millions of lines for each hypothesis of a large cache.
+ */
+export function xorMissShareConsecutive(h: Hypothesis, Ns: number[], s: number, loads: (N: number) => number, sr: number): Float64Array {
+  const out = new Float64Array(Ns.length);
+  const S = h.sets;
   Ns.forEach((N, i) => {
-    while (!next.done && next.value * h.lineBytes < N) {
-      touched.push(next.value);
-      const c = ++counts[xorSet(next.value, h.sets)];
-      if (c === h.ways + 1) over += c;
-      else if (c > h.ways + 1) over += 1;
-      next = it.next();
+    const Ln = Math.ceil(N / h.lineBytes);
+    const q = Math.floor(Ln / S);
+    const rem = Ln - q * S;
+    const C = xorSet(q, S);
+    const over = (q + 1 > h.ways ? rem * (q + 1) : 0) + (q > h.ways ? (S - rem) * q : 0);
+    const E = N / s;
+    const L = loads(N);
+    const T = Math.floor(L / E);
+    const r = L - T * E;
+    const m = itemsOfLoads(r, h.lineBytes, s, sr);
+    let part = 0;
+    if (m > Ln) {
+      out[i] = xorMissShareWalk(h, [N], s, loads, sr)[0];
+      return;
     }
+    if (q > h.ways) part = m;
+    else if (q === h.ways && rem > 0) for (let l = 0; l < m; l++) if ((xorSet(l, S) ^ C) < rem) part++;
+    out[i] = (T * over + part) / L;
+  });
+  return out;
+}
+
+/** The walk of an XOR index over the lines a chase touches: each size's per-set counts, and each touched line's set. */
+interface XorWalk {
+  key: string;
+  /** Per size of Ns, the lines each set holds. */
+  counts: Int32Array[];
+  /** Per size of Ns, the lines touched up to it. */
+  lines: number[];
+  /** The set of each touched line, in chase order. */
+  setOf: Int32Array;
+}
+
+/** The last walk: the fits try several ways for one line and set count in a row, all on the same walk. */
+let lastWalk: XorWalk | null = null;
+
+function xorWalk(lineBytes: number, sets: number, sr: number, Ns: readonly number[]): XorWalk {
+  const key = `${lineBytes}|${sets}|${sr}|${Ns.join(',')}`;
+  if (lastWalk?.key === key) return lastWalk;
+  const c = new Int32Array(sets);
+  const counts: Int32Array[] = [];
+  const lines: number[] = [];
+  const setOf: number[] = [];
+  // The lines of linesTouched, without a generator: every line, or one every sr / lineBytes.
+  const step = sr <= lineBytes ? 1 : sr / lineBytes;
+  let l = 0;
+  for (const N of Ns) {
+    for (; l * lineBytes < N; l += step) {
+      const k = xorSet(l, sets);
+      setOf.push(k);
+      c[k]++;
+    }
+    counts.push(c.slice());
+    lines.push(setOf.length);
+  }
+  lastWalk = { key, counts, lines, setOf: Int32Array.from(setOf) };
+  return lastWalk;
+}
+
+/** missShare of an XOR-indexed hypothesis by walking the lines the chase touches (the walk shared between the ways tried). */
+export function xorMissShareWalk(h: Hypothesis, Ns: number[], s: number, loads: (N: number) => number, sr: number): Float64Array {
+  const out = new Float64Array(Ns.length);
+  const w = xorWalk(h.lineBytes, h.sets, sr, Ns);
+  Ns.forEach((N, i) => {
+    const counts = w.counts[i];
+    // Every line of a set past its ways misses, once a traversal.
+    let over = 0;
+    for (let k = 0; k < counts.length; k++) if (counts[k] > h.ways) over += counts[k];
     const E = N / s;
     const L = loads(N);
     const T = Math.floor(L / E);
     const r = L - T * E;
     let part = 0;
     const m = itemsOfLoads(r, h.lineBytes, s, sr);
-    for (let j = 0; j < m; j++) if (counts[xorSet(touched[j], h.sets)] > h.ways) part++;
+    // The partial traversal's first m items (past the lines touched so far: set 0, as an empty slot reads).
+    for (let j = 0; j < m; j++) if (counts[j < w.lines[i] ? w.setOf[j] : 0] > h.ways) part++;
     out[i] = (T * over + part) / L;
   });
   return out;
@@ -603,9 +685,16 @@ function maxLines(h: Omit<Hypothesis, 'ways' | 'sizeBytes'>, N: number, s: numbe
     const { M, R, Q } = bitsShape(h, N, s);
     return rrMax(M, R, Q);
   }
+  // Every line touched and sets a power of two: each aligned block of `sets` lines puts one in every set.
+  if (s <= h.lineBytes && isPow2(h.sets)) return Math.ceil(Math.ceil(N / h.lineBytes) / h.sets);
   const counts = new Int32Array(h.sets);
   let m = 0;
-  for (const l of linesTouched(h.lineBytes, s, N)) m = Math.max(m, ++counts[xorSet(l, h.sets)]);
+  // The lines of linesTouched (one every s / lineBytes), without a generator.
+  const step = s <= h.lineBytes ? 1 : s / h.lineBytes;
+  for (let l = 0; l * h.lineBytes < N; l += step) {
+    const c = ++counts[xorSet(l, h.sets)];
+    if (c > m) m = c;
+  }
   return m;
 }
 
@@ -1105,7 +1194,7 @@ export function readCurve(a: CurveAnalysis): CurveReading {
       const p0 = c.before[0];
       const v = a.y[p0];
       let d = p0;
-      while (d <= r.steps[0] && Math.abs(a.y[d] - v) <= 1e-9 * (1 + Math.abs(v))) d++;
+      while (d <= r.steps[0] && Math.abs(a.y[d] - v) <= Math.max(1e-9 * (1 + Math.abs(v)), a.resolution ?? 0)) d++;
       rd.sizeBytes =
         d - p0 >= 2
           ? decided(a.x[d - 1], `the curve is exact (no noise) and leaves its plateau of ${fmt(v)} cycles after ${a.x[d - 1]} B`)

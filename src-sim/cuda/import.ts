@@ -340,6 +340,14 @@ function stretchLatency(c1: number, c2: number, n: number, clockRemoved: boolean
 export const DEFAULT_LEVEL_GAP = 64;
 
 /**
+ * Cycles within which two average latencies of a noise-free measured curve are one reading: an H200's
+ * pointer chase reads 31.996 cycles at 8 KB and 32.000 at 240 KB (a fixed start-up cost spread over
+ * more loads), with no miss between; a single miss in the shortest timed stretch (256 loads) adds
+ * about a cycle.
+ */
+const MEASURED_RESOLUTION = 0.05;
+
+/**
  * The default level gap of a TLB reach sweep, from the measured noise: TLB_GAP_SIGMAS robust noise
  * deviations of the main curve (noiseSigma, from its point-to-point differences), no less than
  * TLB_GAP_FLOOR (an H100's L2 hits wander by about 3 cycles either way between element counts, more
@@ -388,7 +396,7 @@ function averageResult(o: GpuOutput): Pick<ExperimentResult, 'series' | 'finding
         use.map((j) => y[j]),
         s,
         name,
-        { loads: (N) => (N % s === 0 ? (loads.get(N) ?? Math.max(256, traversal(N, s) * trav)) : 0) },
+        { loads: (N) => (N % s === 0 ? (loads.get(N) ?? Math.max(256, traversal(N, s) * trav)) : 0), resolution: MEASURED_RESOLUTION },
       ),
     );
   }
@@ -509,13 +517,14 @@ function fineResult(o: GpuOutput, gap: number): Pick<ExperimentResult, 'series' 
  * readings and are not run: the findings stop at reach, entries and the latencies of the steps.
  */
 /** The fewest elements a real reach curve is read from (see tlbResult). */
-const MIN_TLB_ELEMENTS = 3;
+const MIN_TLB_ELEMENTS = 4;
 
 function tlbResult(o: GpuOutput, given: number | undefined): Pick<ExperimentResult, 'series' | 'findings' | 'notes'> & { tables: Table[] } {
   const plan = tlbReachPlan(o.params);
-  // A chase over one or two elements reads below every translation level on a real GPU (an H200:
-  // 268.6 cycles at one element, 284 to 292 from two to sixteen, 293 to 300 past the L1 TLB's 16), and
-  // no TLB of these GPUs holds fewer than three entries: the curves start at three elements.
+  // A chase over one to three elements reads below every translation level on a real GPU (an H200 at
+  // a 32 MB stride: 267.4, 264.7 and 279.3 cycles at one, two and three elements, 287 to 290 from four
+  // to sixteen, 298 to 300 past the L1 TLB's 16), and no TLB of these GPUs holds fewer than four
+  // entries: the curves start at four elements.
   const curve = (name: string): ElementCurve | null => {
     const pts = o.reachPoints.filter((p) => p.curve === name && p.elements >= MIN_TLB_ELEMENTS).sort((a, b) => a.elements - b.elements);
     return pts.length ? { elements: pts.map((p) => p.elements), y: pts.map((p) => stretchLatency(p.cycles, p.cycles2, p.loads, removed(o))) } : null;
@@ -652,8 +661,15 @@ export function analyseGpuOutput(o: GpuOutput, options: ImportOptions = {}): Gpu
   if (!(gap > 0)) throw new ImportError(`the level gap must be a positive number of cycles; got ${gap}`);
   const base = { device: o.device, experiment: o.experiment, params: o.params };
   const carveout = o.params.carveout === undefined ? [] : [`Shared-memory carveout asked for: ${String(o.params.carveout)} % of the largest (the driver rounds it up to a configuration the SM has).`];
+  const chase =
+    o.experiment !== 'pchase-average'
+      ? []
+      : o.params.chase === 'pointer'
+        ? ['Chase: pointer (64-bit addresses, p = *p): one load a step and no address arithmetic, so an L1 hit reads the load alone.']
+        : ['Chase: index (32-bit element indices, j = A[j], as MEI): each step adds the arithmetic that scales the index to an address (on Hopper LEA and LEA.HI.X), so an L1 hit reads a few cycles over the load alone.'];
   const common = [
     ...carveout,
+    ...chase,
     `Measured on ${o.device.name} (compute capability ${o.device.computeCapability}, ${o.device.sms} SMs, ${formatBytes(o.device.l2Bytes)} L2); clock overhead (two back-to-back reads) ${o.clockOverhead} cycles, ${o.params.clockOverhead === 'removed' ? 'removed' : 'included'}.`,
     ...o.notes.map((t) => `The program: ${t}`),
   ];

@@ -33,9 +33,25 @@ export const CARVEOUT_PARAM: ParamSpec = {
     'Real GPUs only: the shared-memory carveout the chase asks for, in percent of the largest (0: the smallest, so the largest L1; 100: the most shared memory, the smallest L1). A hint the driver rounds up to a configuration the SM has; a fine-grained trace needs at least its own shared memory.',
 };
 
+/**
+ * How the average chase finds its next address: `index`, MEI's chase of 32-bit element indices
+ * (j = A[j], the index scaled to an address by address arithmetic each step), or `pointer`, a pure
+ * chase of 64-bit addresses (p = *p, one load a step and nothing else), as Accel-Sim's `l1_lat`.
+ */
+export const CHASE_PARAM: ParamSpec = {
+  name: 'chase',
+  label: 'Chase',
+  unit: '',
+  kind: 'enum',
+  default: 'index',
+  options: ['index', 'pointer'],
+  description:
+    'Real GPUs only: index (32-bit element indices, j = A[j]; each step adds the address arithmetic that scales the index) or pointer (64-bit addresses, p = *p; one load a step, so a hit reads a little lower). Pointer needs strides and sizes of whole 8-byte elements.',
+};
+
 /** The real-GPU-only parameters of each experiment. */
 const GPU_ONLY: Record<string, readonly ParamSpec[]> = {
-  'pchase-average': [CARVEOUT_PARAM],
+  'pchase-average': [CARVEOUT_PARAM, CHASE_PARAM],
   'pchase-fine': [CARVEOUT_PARAM],
   'tlb-probes': [CARVEOUT_PARAM],
   'global-latency-patterns': [CARVEOUT_PARAM],
@@ -66,6 +82,11 @@ function checkValue(id: string, p: ParamValues): void {
       `parameter "space" is ${String(p.space)}; the real-GPU programs chase global memory only: global (ld.global.ca, through L1) or global-cg (ld.global.cg, L1 bypassed)`,
       'space',
     );
+  if (id === 'pchase-average' && p.chase === 'pointer') {
+    const bad = (p.strides as number[]).find((x) => x % 8 !== 0) ?? [p.sizeFrom, p.sizeStep].find((x) => (x as number) % 8 !== 0);
+    if (bad !== undefined)
+      throw new ExperimentError(`a pointer chase steps over 8-byte addresses: every stride, sizeFrom and sizeStep must be a multiple of 8 B (${String(bad)} is not)`, 'chase');
+  }
   if (id === 'pchase-fine' && p.init !== 'uniform')
     throw new ExperimentError('parameter "init" is non-uniform; the real-GPU program writes the uniform chain A[i] = (i + s) mod N only (MEI Listing 3)', 'init');
   if (id === 'tlb-probes' && p.probe !== 'reach')

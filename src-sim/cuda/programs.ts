@@ -53,11 +53,61 @@ __global__ void chase_average(const ${T}* __restrict__ A, unsigned long long war
 `;
 };
 
+/** MEI Listing 3's chain of element indices: A[i] = (i + s) mod n. */
+const indexChain = String.raw`// A[i] = (i + s) mod n, in elements (MEI Listing 3).
+__global__ void init_chain(unsigned* A, unsigned long long n, unsigned long long s) {
+  for (unsigned long long i = blockIdx.x * (unsigned long long)blockDim.x + threadIdx.x; i < n; i += (unsigned long long)gridDim.x * blockDim.x)
+    A[i] = (unsigned)((i + s) % n);
+}
+`;
+
+/** The same chain of addresses: element i of 8 bytes holds the address of element (i + s) mod n. */
+const pointerChain = String.raw`// P[i] = &P[(i + s) mod n], in 8-byte elements: the chain of MEI Listing 3 as addresses.
+__global__ void init_chain(unsigned* A, unsigned long long n, unsigned long long s) {
+  unsigned long long* P = (unsigned long long*)A;
+  for (unsigned long long i = blockIdx.x * (unsigned long long)blockDim.x + threadIdx.x; i < n; i += (unsigned long long)gridDim.x * blockDim.x)
+    P[i] = (unsigned long long)(P + (i + s) % n);
+}
+`;
+
+/**
+ * The average kernels of a pure pointer chase: each step loads the next address itself (p = *p),
+ * with no index arithmetic between the loads. Same timing as averageKernels.
+ */
+const pointerKernels = (space: unknown): string => String.raw`// The chase itself: one dependent load per step, the loaded value the next address.
+__device__ __noinline__ unsigned long long chase(unsigned long long p, unsigned long long steps) {
+  for (unsigned long long i = 0; i < steps; i++) p = ${loadFn(space)}64((const unsigned long long*)p);
+  return p;
+}
+
+// One thread: an untimed warm-up traversal, then two timed stretches of 'loads' and 2 x 'loads'
+// dependent loads; their difference over 'loads' is one load's latency (as the index chase).
+__global__ void chase_average(const unsigned* __restrict__ A, unsigned long long warm, unsigned long long loads, long long* out, unsigned* sink) {
+  __shared__ unsigned long long s_sink[1];
+  unsigned long long p = chase((unsigned long long)A, warm);
+  s_sink[0] = p;
+  long long t0 = clk();
+  p = chase(p, loads);
+  s_sink[0] = p;
+  long long t1 = clk();
+  long long t2 = clk();
+  p = chase(p, 2 * loads);
+  s_sink[0] = p;
+  long long t3 = clk();
+  out[0] = t1 - t0;
+  out[1] = t3 - t2;
+  *sink = (unsigned)s_sink[0];
+}
+
+`;
+
 /** WONG's average-latency P-chase: one curve per stride over array sizes sizeFrom..sizeTo. */
 export function pchaseAverageBody(p: ParamValues): string {
   const strides = p.strides as number[];
+  const pointer = p.chase === 'pointer';
   return String.raw`
 // ---- pchase-average: average latency of dependent loads against array size, one curve per stride.
+// The chase: ${pointer ? 'pointer (64-bit addresses, p = *p: one load a step and no address arithmetic)' : 'index (32-bit element indices, j = A[j], as MEI)'}.
 static const unsigned long long STRIDES[] = { ${list(strides)} };
 static const int NSTRIDES = ${strides.length};
 static const unsigned long long SIZE_FROM = ${p.sizeFrom as number}ULL, SIZE_TO = ${p.sizeTo as number}ULL, SIZE_STEP = ${p.sizeStep as number}ULL;
@@ -66,13 +116,8 @@ static const char* LOAD = "${loadPtx(p.space)}";
 static const bool CLOCK_REMOVED = ${p.clockOverhead === 'included' ? 'false' : 'true'};
 ${carveoutConst(p)}
 
-// A[i] = (i + s) mod n, in elements (MEI Listing 3).
-__global__ void init_chain(unsigned* A, unsigned long long n, unsigned long long s) {
-  for (unsigned long long i = blockIdx.x * (unsigned long long)blockDim.x + threadIdx.x; i < n; i += (unsigned long long)gridDim.x * blockDim.x)
-    A[i] = (unsigned)((i + s) % n);
-}
-
-${averageKernels(p.space)}
+${pointer ? pointerChain : indexChain}
+${pointer ? pointerKernels(p.space) : averageKernels(p.space)}
 int main() {
   print_device();
   measure_clock();
@@ -85,13 +130,13 @@ ${checkCarveout}
   unsigned long long maxN = SIZE_FROM + (SIZE_TO - SIZE_FROM) / SIZE_STEP * SIZE_STEP;
   for (int si = 0; si < NSTRIDES; si++) {
     unsigned long long s = STRIDES[si];
-    if (s == 0 || s % 4 != 0) bad_param("every stride must be a positive multiple of 4 B");
+    if (s == 0 || s % ${pointer ? 8 : 4} != 0) bad_param("every stride must be a positive multiple of ${pointer ? '8 B (a pointer chase steps over 8-byte addresses)' : '4 B'}");
     for (unsigned long long N = SIZE_FROM; N <= SIZE_TO; N += SIZE_STEP) {
-      if (N % 4 != 0) bad_param("every array size must be a multiple of 4 B");
+      if (N % ${pointer ? 8 : 4} != 0) bad_param("every array size must be a multiple of ${pointer ? '8 B (a pointer chase steps over 8-byte addresses)' : '4 B'}");
       if (s > N) bad_param("a stride is larger than an array size");
     }
   }
-  if (maxN / 4 > 0xffffffffULL) bad_param("the largest array has more than 2^32 elements: 32-bit indices cannot address it");
+${pointer ? '' : '  if (maxN / 4 > 0xffffffffULL) bad_param("the largest array has more than 2^32 elements: 32-bit indices cannot address it");'}
   size_t free_b = 0, total_b = 0;
   CHECK(cudaMemGetInfo(&free_b, &total_b));
   if (maxN > free_b / 2) bad_param("the largest array does not fit in half the free device memory");
@@ -108,10 +153,10 @@ ${checkCarveout}
   for (int si = 0; si < NSTRIDES; si++) {
     unsigned long long s = STRIDES[si];
     for (unsigned long long N = SIZE_FROM; N <= SIZE_TO; N += SIZE_STEP) {
-      unsigned long long n = N / 4;
+      unsigned long long n = N / ${pointer ? 8 : 4};
       unsigned long long per = (N + s - 1) / s;  // accesses per traversal
       unsigned long long loads = std::max(256ULL, per * TRAVERSALS);
-      init_chain<<<sms * 4, 256>>>(A, n, s / 4);
+      init_chain<<<sms * 4, 256>>>(A, n, s / ${pointer ? 8 : 4});
       CHECK_LAUNCH();
       chase_average<<<1, 1>>>(A, per, loads, d_out, d_sink);
       CHECK_LAUNCH();

@@ -76,7 +76,7 @@ const params: ParamSpec[] = [
     kind: 'bytes',
     default: 0,
     min: 0,
-    max: 16 * GB,
+    max: 64 * GB,
     description: 'First array size N (0: the probe default, e.g. 130 MB for missed-entries on Fermi/Kepler).',
   },
   {
@@ -86,7 +86,7 @@ const params: ParamSpec[] = [
     kind: 'bytes',
     default: 0,
     min: 0,
-    max: 16 * GB,
+    max: 64 * GB,
     description: 'Last array size N, inclusive (0: the probe default, e.g. 160 MB for reach on Fermi/Kepler, 768 MB for window).',
   },
   {
@@ -96,7 +96,7 @@ const params: ParamSpec[] = [
     kind: 'bytes',
     default: 0,
     min: 0,
-    max: 16 * GB,
+    max: 64 * GB,
     description: 'Increment of N (0: one stride; 64 MB for window).',
   },
   {

@@ -63,6 +63,8 @@ const VALID: { [K in CallName]: ArgsOf<K> } = {
   'gpu.run': { experiment: 'shared-bank-stride', params: {} },
   'gpu.cancel': {},
   'gpu.preset': { runId: RUN, name: 'My H100' },
+  'gpu.characterise': { timeoutS: 120 },
+  'gpu.importCharacterisation': { text: '{"type":"gpulab-characterisation"}', fileName: 'characterisation.json' },
 };
 
 describe('the contract accepts good input', () => {
@@ -74,7 +76,7 @@ describe('the contract accepts good input', () => {
         'comparisons.save', 'comparisons.list', 'comparisons.get', 'comparisons.delete',
         'bundles.export', 'bundles.import', 'exports.csv', 'exports.pdf', 'reproduce.rows', 'reproduce.cancel', 'reproduce.references', 'app.version', 'app.checkDatabase',
         'sweeps.check', 'sweeps.start', 'sweeps.list', 'sweeps.get', 'sweeps.cancel', 'sweeps.delete', 'sweeps.csv', 'sweeps.collect', 'sweeps.pdf',
-        'gpu.emit', 'gpu.import', 'gpu.status', 'gpu.run', 'gpu.cancel', 'gpu.preset',
+        'gpu.emit', 'gpu.import', 'gpu.status', 'gpu.run', 'gpu.cancel', 'gpu.preset', 'gpu.characterise', 'gpu.importCharacterisation',
       ].sort(),
     );
     expect(EVENT_NAMES).toEqual(['run.progress', 'run.finished', 'queue.changed', 'reproduce.progress', 'gpu.progress']);
@@ -286,6 +288,6 @@ describe('the API object', () => {
     expectTypeOf<ResultOf<'runs.start'>>().toEqualTypeOf<{ runId: string }>();
     expectTypeOf<LabCalls['app']['version']>().parameters.toEqualTypeOf<[args?: ArgsOf<'app.version'>]>();
     expectTypeOf<LabApi['on']>().toBeFunction();
-    expect(Object.keys(CONTRACT)).toHaveLength(41);
+    expect(Object.keys(CONTRACT)).toHaveLength(43);
   });
 });

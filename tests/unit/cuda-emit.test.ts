@@ -61,7 +61,7 @@ describe('emitProgram', () => {
     for (const check of ['sizeTo must not be smaller than sizeFrom', 'a stride is larger than an array size', 'more than 2^32 elements', 'does not fit in half the free device memory', 'every stride must be a positive multiple of 4 B'])
       expect(p.source).toContain(check);
     expect(paramsJsonOf(p.source)).toEqual(p.params);
-    expect(p.params).toEqual({ space: 'global', strides: [32, 128, 4096], sizeFrom: 8192, sizeTo: 96 * 2 ** 20, sizeStep: 2 * 2 ** 20, traversals: 3, clockOverhead: 'removed', carveout: 0 });
+    expect(p.params).toEqual({ space: 'global', strides: [32, 128, 4096], sizeFrom: 8192, sizeTo: 96 * 2 ** 20, sizeStep: 2 * 2 ** 20, traversals: 3, clockOverhead: 'removed', carveout: 0, chase: 'index' });
     expect(emitProgram('pchase-average', { space: 'global-cg' }).source).toContain('ld_cg(A + j)');
   });
 
