@@ -348,12 +348,27 @@ export async function replayCharacterisation(text: string): Promise<{ file: Char
   if (!Array.isArray(stored)) throw new ImportError('a characterisation file without its summary\'s probes');
   const failed = new Map(stored.filter((p) => p && p.ok === false).map((p) => [p.name, String(p.error ?? 'failed')]));
   const seconds = new Map(stored.map((p) => [p.name, typeof p.seconds === 'number' ? p.seconds : 0]));
+  let asked = 0;
   const replay: ProbeRunner = async (p) => {
+    // The readings must choose the file's probes, in its order: refused at the first that differs.
+    const want = (stored as Probe[])[asked++];
+    if (!want || want.name !== p.name || (want.params ?? []).join(' ') !== p.params.join(' '))
+      throw new NoProbeCanRun(
+        new ImportError(
+          `the file's probes (${stored.map((x) => x.name).join(', ')}) are not the ones its readings choose here: probe ${asked} is ${p.name} (${p.params.join(' ')}), the file's ${want ? `${want.name} (${(want.params ?? []).join(' ')})` : 'none'}; it was made by another version of the probes`,
+        ),
+      );
     const out = (outputs as Record<string, unknown>)[p.name];
     if (typeof out === 'string') return { text: out, seconds: seconds.get(p.name) ?? 0 };
     throw new Error(failed.get(p.name) ?? `the file holds no output of probe "${p.name}"`);
   };
-  const c = await characterise(replay);
+  let c: Characterisation;
+  try {
+    c = await characterise(replay);
+  } catch (e) {
+    if (e instanceof NoProbeCanRun && e.cause instanceof ImportError) throw e.cause;
+    throw e;
+  }
   const same = (x: Probe[], y: Probe[]): boolean => x.length === y.length && x.every((p, i) => p.name === y[i].name && p.params.join(' ') === (y[i].params ?? []).join(' '));
   if (!same(c.probes, stored as Probe[]))
     throw new ImportError(
