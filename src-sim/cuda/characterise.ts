@@ -3,7 +3,7 @@
  * from what the GPU showed before: the L1 (hit by an index chase and by a pure pointer chase, size,
  * line from capacity against stride, replacement), the L1 beside each shared-memory carveout the GPU
  * offers, the fill units of a cold trace, the L2 (near partition, far plateau, total) over twice the
- * L2 the device reports, the L1 TLB at strides of 2 MB to 1 GB (its reach at each, then its entries
+ * L2 the device reports and each end it shows again at 1 MB steps, the L1 TLB at strides of 2 MB to 1 GB (its reach at each, then its entries
  * and an entry's coverage from where the step moves), shared memory and its bank conflicts.
  *
  * Pure: the probes run through a ProbeRunner (the CLI's and the lab's build and run the programs of
@@ -188,6 +188,65 @@ export function tlbLadder(readings: readonly { stride: number; reach: number | u
   };
 }
 
+/** Cycles over a plateau's latency that a point may read and still be on it: 1 % of it, at least 2. */
+const plateauBand = (lo: number): number => Math.max(2, 0.01 * lo);
+
+/**
+ * Where a plateau of a fine sweep ends, read against the plateau's latency from the coarser sweep
+ * before it: the last size within plateauBand of it, where the sweep starts on it and, once off it,
+ * does not come back.
+ */
+export function plateauEnd(quantity: string, probe: string, r: GpuResult | undefined, lo: number | undefined, rec: ProbeRecord | undefined): Quantity {
+  const none = (why: string): Quantity => ({ quantity, value: 'cannot tell', unit: 'B', evidence: why, probe, key: '' });
+  if (!rec) return none('the probe did not run (the sweep before it found no such end)');
+  if (!rec.ok) return none(`the probe failed: ${rec.error}`);
+  const sr = r?.series[0];
+  if (!sr || lo === undefined) return none('the probe gives no curve to read');
+  const top = lo + plateauBand(lo);
+  const n = sr.x.length;
+  let k = 0;
+  while (k < n && sr.y[k] <= top) k++;
+  if (k === 0) return none(`the sweep starts off the plateau (${fmtBytes(sr.x[0])} reads ${sr.y[0].toFixed(1)} cycles, over ${top.toFixed(1)}): a sweep from a smaller size`);
+  if (k === n) return none(`the sweep stays on the plateau (at most ${top.toFixed(1)} cycles) to ${fmtBytes(sr.x[n - 1])}: a wider sweep`);
+  for (let j = k; j < n; j++) if (sr.y[j] <= top) return none(`the curve comes back to the plateau at ${fmtBytes(sr.x[j])} after leaving it at ${fmtBytes(sr.x[k])}`);
+  return {
+    quantity,
+    value: sr.x[k - 1],
+    unit: 'B',
+    evidence: `${fmtBytes(sr.x[k - 1])} reads ${sr.y[k - 1].toFixed(1)} cycles, within ${plateauBand(lo).toFixed(1)} of the plateau's ${lo.toFixed(1)}; ${fmtBytes(sr.x[k])} reads ${sr.y[k].toFixed(1)} and every size after it more`,
+    probe,
+    key: `${probe}.plateauEnd`,
+  };
+}
+
+/**
+ * Where a rise between two plateaus of a fine sweep ends, read against the plateaus' own latencies
+ * (from the coarser sweep before it): the last size whose latency is under half-way from the lower to
+ * the upper, where the sweep crosses half-way once and stays above.
+ */
+export function midpointEnd(quantity: string, probe: string, r: GpuResult | undefined, lo: number | undefined, hi: number | undefined, rec: ProbeRecord | undefined): Quantity {
+  const none = (why: string): Quantity => ({ quantity, value: 'cannot tell', unit: 'B', evidence: why, probe, key: '' });
+  if (!rec) return none('the probe did not run (the sweep before it found no such end)');
+  if (!rec.ok) return none(`the probe failed: ${rec.error}`);
+  const sr = r?.series[0];
+  if (!sr || lo === undefined || hi === undefined || !(hi > lo)) return none('the probe gives no curve to read');
+  const mid = (lo + hi) / 2;
+  const n = sr.x.length;
+  let k = 0;
+  while (k < n && sr.y[k] < mid) k++;
+  if (k === 0) return none(`the sweep starts above half-way (${mid.toFixed(1)} cycles): a sweep from a smaller size`);
+  if (k === n) return none(`the sweep stays under half-way (${mid.toFixed(1)} cycles) to ${fmtBytes(sr.x[n - 1])}: a wider sweep`);
+  for (let j = k; j < n; j++) if (sr.y[j] < mid) return none(`the curve crosses half-way (${mid.toFixed(1)} cycles) more than once (back under it at ${fmtBytes(sr.x[j])})`);
+  return {
+    quantity,
+    value: sr.x[k - 1],
+    unit: 'B',
+    evidence: `${fmtBytes(sr.x[k - 1])} reads ${sr.y[k - 1].toFixed(1)} cycles and ${fmtBytes(sr.x[k])} ${sr.y[k].toFixed(1)}: the curve passes half-way between ${lo.toFixed(1)} and ${hi.toFixed(1)} cycles there and stays above`,
+    probe,
+    key: `${probe}.midpoint`,
+  };
+}
+
 /**
  * Runs the probes in order, each range chosen from the readings before it. A probe that fails is
  * recorded with its reason and its quantities read "cannot tell"; the others still run.
@@ -243,6 +302,15 @@ export async function characterise(runner: ProbeRunner, status: ((line: string) 
   const l2To = Math.min(Math.max(8 * MB, Math.ceil((2 * l2Bytes) / MB) * MB), 512 * MB);
   const l2Step = Math.max(MB, Math.round(l2To / 24 / MB) * MB);
   await step({ name: 'l2', experiment: 'pchase-average', params: ['strides=64', `sizeFrom=${b(2 * l2Step)}`, `sizeTo=${b(l2To)}`, `sizeStep=${b(l2Step)}`] });
+  // 5b. Each end the L2 probe found, again at 1 MB steps: from a step before it to two after.
+  const l2r = results.get('l2');
+  const ends: { name: string; from: number; lo: number | undefined; hi: number | undefined }[] = [
+    { name: 'l2-near-end', from: num(find(l2r, 's = 64 B.partition.nearBytes')) ?? 0, lo: num(find(l2r, 's = 64 B.plateau1.latency')), hi: num(find(l2r, 's = 64 B.partition.farLatency')) },
+    { name: 'l2-total-end', from: num(find(l2r, 's = 64 B.partition.totalBytes')) ?? 0, lo: num(find(l2r, 's = 64 B.partition.farLatency')), hi: num(find(l2r, 's = 64 B.partition.dramLatency')) },
+  ];
+  for (const e of ends)
+    if (e.from > 0 && e.lo !== undefined && e.hi !== undefined && l2Step > MB)
+      await step({ name: e.name, experiment: 'pchase-average', params: ['strides=64', `sizeFrom=${b(Math.max(MB, e.from - l2Step))}`, `sizeTo=${b(e.from + 2 * l2Step)}`, 'sizeStep=1MB'] });
   // 6. The L1 TLB, L1 bypassed, at strides of 2 MB to 1 GB: up to 512 elements each, within a quarter
   //    of the memory (the double-stride control spans twice the array) and the program's 64 GB.
   const mem = dev()?.globalBytes ?? 0;
@@ -280,6 +348,13 @@ export async function characterise(runner: ProbeRunner, status: ((line: string) 
   take('L2 far plateau latency', 'l2', 's = 64 B.partition.farLatency', 'cycles');
   take('L2 size (both partitions)', 'l2', 's = 64 B.partition.totalBytes', 'B');
   take('device memory latency past the L2', 'l2', 's = 64 B.partition.dramLatency', 'cycles');
+  for (const e of ends) {
+    const near = e.name === 'l2-near-end';
+    const what = near ? 'L2 near partition' : 'L2 size';
+    const rec = probes.find((p) => p.name === e.name);
+    q.push(plateauEnd(`${what} (1 MB steps: the last size on the ${near ? 'near' : 'far'} plateau)`, e.name, results.get(e.name), e.lo, rec));
+    q.push(midpointEnd(`${what} (1 MB steps: the last size under half-way to ${near ? 'the far plateau' : 'device memory'})`, e.name, results.get(e.name), e.lo, e.hi, rec));
+  }
   for (const t of tlbRuns) take(`L1 TLB reach at a ${fmtBytes(t.stride)} stride`, t.probe, 'tlb.l1.reachBytes', 'B');
   // A sweep that failed says nothing of where a step is: only the ones that ran count as swept.
   const ladder = tlbLadder(

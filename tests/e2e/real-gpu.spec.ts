@@ -6,13 +6,17 @@
  * page (light and dark, at 1024 x 700) and of the real run land in test-results/screenshots/.
  */
 import { expect, test, type Page } from '@playwright/test';
-import { mkdirSync, readFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { gunzipSync } from 'node:zlib';
 import { useLabServer, waitForRuns, type LabServerHandle } from './lab-server';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 const FIXTURE = join(ROOT, 'tests/fixtures/real/h100/banks-64.jsonl');
+/** `gpulab gpu characterise --out` on an H200: every probe's output, 2.1 MB of JSON once gunzipped. */
+const CHARACTERISATION = join(ROOT, 'tests/fixtures/real/h200/characterise/run1.json.gz');
 
 let lab: LabServerHandle;
 test.describe.configure({ timeout: 180_000 });
@@ -120,5 +124,62 @@ test('screenshots of the Real GPU page, light and dark, fit 1024 x 700 without a
     });
     await shot(page, `real-gpu-${scheme}`);
     expect(overflow).toBeLessThanOrEqual(0);
+  }
+});
+
+test('imports an H200 characterisation file through the page: its summary shows, and its link opens the saved comparison of its runs', async ({ page }) => {
+  const dir = mkdtempSync(join(tmpdir(), 'gpulab-e2e-characterisation-'));
+  try {
+    const text = gunzipSync(readFileSync(CHARACTERISATION)).toString('utf8');
+    const file = join(dir, 'characterisation.json');
+    writeFileSync(file, text);
+    const probes = (JSON.parse(text) as { summary: { probes: { name: string; experiment: string; ok: boolean }[] } }).summary.probes.filter((p) => p.ok);
+    expect(probes.length).toBeGreaterThan(10);
+    const before = (await lab.api.runs.list({})).total;
+
+    await openRealGpu(page);
+    await page.getByTestId('real-file').setInputFiles(file);
+    // The import replays the analysers over every probe's output: seconds.
+    const summary = page.getByTestId('real-characterisation-summary');
+    await expect(summary).toContainText('Characterisation of NVIDIA H200', { timeout: 120_000 });
+    await expect(summary).toContainText('L1 TLB entries');
+    await expect(page.getByTestId('real-import-error')).toHaveCount(0);
+    await expect(page.getByRole('heading', { level: 1, name: 'Real GPU' })).toBeVisible();
+    const name = page.getByTestId('real-characterisation').locator('strong');
+    await expect(name).toHaveText(/^Characterisation of NVIDIA H200 \(real\), \d{4}-\d\d-\d\d \d\d:\d\d UTC$/);
+    await shot(page, 'real-characterisation', true);
+
+    // Stored: a real run per probe that ran, grouped in a saved comparison whose notes are the summary shown.
+    const href = await page.getByTestId('real-characterisation-open').getAttribute('href');
+    const id = /[?&]comparison=([0-9a-f-]{36})$/.exec(href ?? '')?.[1];
+    expect(id, `the link ${href}`).toBeTruthy();
+    const saved = await lab.api.comparisons.get({ id: id! });
+    expect(saved.name).toBe(await name.textContent());
+    expect(await summary.textContent()).toBe(saved.notes);
+    expect(saved.runIds).toHaveLength(probes.length);
+    expect((await lab.api.runs.list({})).total).toBe(before + probes.length);
+    const runs = await Promise.all(saved.runIds.map((r) => lab.api.runs.get({ id: r })));
+    expect(runs.map((r) => r.experiment)).toEqual(probes.map((p) => p.experiment));
+    for (const r of runs) expect(r).toMatchObject({ real: true, status: 'done', presetName: 'NVIDIA H200 (real)', tags: expect.arrayContaining(['characterisation']) });
+
+    // The link opens Compare on the saved comparison: its probes' experiments, each with its count of runs.
+    await page.getByTestId('real-characterisation-open').click();
+    await expect(page).toHaveURL(new RegExp(`#/compare\\?comparison=${id}$`));
+    await expect(page.getByTestId('comparison-name')).toContainText('Characterisation of NVIDIA H200 (real)');
+    const mixed = page.getByTestId('compare-mixed');
+    await expect(mixed).toBeVisible({ timeout: 30_000 });
+    const counts = new Map<string, number>();
+    for (const p of probes) counts.set(p.experiment, (counts.get(p.experiment) ?? 0) + 1);
+    for (const n of counts.values()) await expect(mixed).toContainText(`(${n} run${n === 1 ? '' : 's'})`);
+    await shot(page, 'real-characterisation-compare', true);
+    // One experiment's runs side by side: the six L1 TLB probes, each a column of the H200 (real).
+    const tlb = counts.get('tlb-probes')!;
+    await mixed.getByRole('button', { name: new RegExp(`^Compare the ${tlb} .* runs$`) }).filter({ hasText: /TLB/i }).click();
+    await expect(page.getByTestId('compare-run')).toHaveCount(tlb);
+    await expect(page.getByTestId('compare-run').first()).toContainText('NVIDIA H200 (real)');
+    const tlbIds = runs.filter((r) => r.experiment === 'tlb-probes').map((r) => r.id);
+    await expect(page).toHaveURL(new RegExp(`#/compare\\?runs=${tlbIds.join('(,|%2C)')}`));
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
   }
 });

@@ -55,8 +55,8 @@ describe('gpu.importCharacterisation', () => {
     ({ lab } = testLab(tmp.file('lab.db'), { poolSize: 1 }));
     const r = await lab.api.gpu.importCharacterisation({ text: h200('run1'), fileName: 'characterisation.json' });
     expect(r.device).toMatch(/NVIDIA H200/);
-    expect(r.probes).toHaveLength(20);
-    expect(r.runIds).toHaveLength(20);
+    expect(r.probes).toHaveLength(22);
+    expect(r.runIds).toHaveLength(22);
     const c = await lab.api.comparisons.get({ id: r.comparisonId });
     expect(c.name).toBe(r.name);
     expect(c.name).toMatch(/^Characterisation of NVIDIA H200 \(real\), 2026-12-02 \d\d:\d\d UTC$/);
@@ -71,7 +71,7 @@ describe('gpu.importCharacterisation', () => {
     expect(tlb.title).toMatch(/characterise tlb-1GB$/);
     expect(tlb.tags).toContain('characterisation');
     expect(tlb.device?.name).toBe('NVIDIA H200');
-    expect((await lab.api.runs.list({ tag: 'characterisation' })).total).toBe(20);
+    expect((await lab.api.runs.list({ tag: 'characterisation' })).total).toBe(22);
   });
 
   it('refuses what is not a characterisation, or one whose probes the readings would not choose, storing nothing', async () => {
@@ -90,13 +90,18 @@ describe('gpu.importCharacterisation', () => {
     f.summary.probes[2].params = ['strides=128'];
     expect(await refuse(JSON.stringify(f))).toMatch(/are not the ones its readings choose here/);
     const g = JSON.parse(h200('run1'));
-    delete g.outputs.l2;
-    g.summary.probes = g.summary.probes.map((p: { name: string }) => (p.name === 'l2' ? { ...p, ok: false, error: 'cudaErrorMemoryAllocation' } : p));
-    // A probe that failed on the GPU is recorded so, and the rest stored.
+    delete g.outputs.cold;
+    g.summary.probes = g.summary.probes.map((p: { name: string }) => (p.name === 'cold' ? { ...p, ok: false, error: 'cudaErrorMemoryAllocation' } : p));
+    // A probe that failed on the GPU (one that no later range depends on) is recorded so, and the rest stored.
     const ok = await lab.api.gpu.importCharacterisation({ text: JSON.stringify(g), fileName: 'c.json' });
-    expect(ok.runIds).toHaveLength(19);
-    expect(ok.probes.find((p) => p.name === 'l2')).toMatchObject({ ok: false, error: 'cudaErrorMemoryAllocation' });
-    expect(ok.quantities.find((q) => q.quantity === 'L2 near partition size')!.evidence).toMatch(/the probe failed: cudaErrorMemoryAllocation/);
+    expect(ok.runIds).toHaveLength(21);
+    expect(ok.probes.find((p) => p.name === 'cold')).toMatchObject({ ok: false, error: 'cudaErrorMemoryAllocation' });
+    expect(ok.quantities.find((q) => q.quantity === 'device-memory fill unit')!.evidence).toMatch(/the probe failed: cudaErrorMemoryAllocation/);
+    // The L2 failing takes the sweeps of its ends with it: the file's probes are then not the ones chosen.
+    const h = JSON.parse(h200('run1'));
+    delete h.outputs.l2;
+    h.summary.probes = h.summary.probes.map((p: { name: string }) => (p.name === 'l2' ? { ...p, ok: false, error: 'cudaErrorMemoryAllocation' } : p));
+    expect(await refuse(JSON.stringify(h))).toMatch(/probe 14 is tlb-2MB .* the file's l2-near-end/);
     expect((await lab.api.comparisons.list()).length).toBe(1);
   });
 });
@@ -123,7 +128,8 @@ describe('gpu.characterise', () => {
     expect(phases.some((p) => /^probe \d+ \(banks\): running /.test(p))).toBe(true);
     const c = await lab.api.comparisons.get({ id: last.comparisonId! });
     expect(c.notes).toMatch(/^Characterisation of NVIDIA H100/);
-    // Every planned probe ran and is stored: the L1 probes, nine carveouts, the cold trace, the L2, six TLB strides, the banks.
+    // Every planned probe ran and is stored: the L1 probes, nine carveouts, the cold trace, the L2, six
+    // TLB strides, the banks (the stand-in's L2 probe prints the L1 fixture: no ends to sweep again).
     expect(c.runIds).toHaveLength(20);
     // A second characterisation while one goes on is refused; so is one where nothing can run.
     await lab.close();
@@ -140,12 +146,12 @@ describe('gpulab gpu import characterisation.json', () => {
     const shown = await runCli(['gpu', 'import', file], ctx);
     expect(shown.code).toBe(0);
     expect(shown.stdout).toMatch(/^Characterisation of NVIDIA H200/);
-    expect(shown.stdout).toMatch(/L2 size \(both partitions\)\s+55 MB/);
+    expect(shown.stdout).toMatch(/L2 size \(1 MB steps: the last size on the far plateau\)\s+52 MB/);
     const db = tmp.file('cli.db');
     const saved = await runCli(['gpu', 'import', file, '--save', '--db', db, '--format', 'json'], ctx);
     expect(saved.code).toBe(0);
     const j = JSON.parse(saved.stdout);
-    expect(j.runIds).toHaveLength(20);
+    expect(j.runIds).toHaveLength(22);
     const bad = tmp.file('bad.json');
     writeFileSync(bad, '{"type":"gpulab-characterisation","format":2}');
     const refused = await runCli(['gpu', 'import', bad], ctx);

@@ -13,8 +13,8 @@ import { flushPromises, mount, type VueWrapper } from '@vue/test-utils';
 import { createPinia, setActivePinia } from 'pinia';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { createMemoryHistory, createRouter, type Router } from 'vue-router';
-import type { GpuJob, GpuStatus, LabApi, LabEvents } from '../../src-main/contract';
-import { GPU_LIMITS, IMPORT_LIMIT_TEXT, importRefusal, importTooLarge } from '../../src-main/gpu-contract';
+import type { Comparison, GpuJob, GpuStatus, LabApi, LabEvents } from '../../src-main/contract';
+import { GPU_LIMITS, IMPORT_LIMIT_TEXT, importRefusal, importTooLarge, type GpuCharacterisationResult } from '../../src-main/gpu-contract';
 import { GpuService } from '../../src-main/services/gpu';
 import { setLab } from '../../src-renderer/src/api';
 import RealGpuView from '../../src-renderer/src/views/RealGpuView.vue';
@@ -92,6 +92,7 @@ async function mountPage(fake: Fake): Promise<VueWrapper> {
     routes: [
       { path: '/real-gpu', component: RealGpuView },
       { path: '/runs/:id', component: { template: '<div data-testid="run-page">run</div>' } },
+      { path: '/compare', component: { template: '<div data-testid="compare-page">compare</div>' } },
     ],
   });
   await router.push('/real-gpu');
@@ -322,5 +323,198 @@ describe('the run view of a real run', () => {
     await flushPromises();
     expect(list).toHaveBeenCalledWith(expect.objectContaining({ experiment: 'shared-bank-stride', status: ['done'] }));
     expect(router.currentRoute.value.path).toBe(`/runs/${RUN_ID}`);
+  });
+});
+
+describe('the Real GPU page: characterise a GPU', () => {
+  const COMPARISON_ID = '99999999-8888-4777-8666-555555555555';
+  const SUMMARY = readFileSync(resolve(__dirname, '../fixtures/real/h200/characterise/run1.txt'), 'utf8');
+  const NAME = 'Characterisation of NVIDIA H200 (real), 2026-12-02 11:51 UTC';
+  const CAN_RUN: Partial<GpuStatus> = { nvcc: '/usr/local/cuda/bin/nvcc', nvccVersion: '13.0', gpus: ['GPU 0: NVIDIA H200'], canRun: true, message: 'nvcc 13.0 and 1 GPU found' };
+  /** A characterisation's file as `gpulab gpu characterise --out` writes it (the page reads only its first characters). */
+  const charFile = (extra: Record<string, unknown> = {}): string =>
+    JSON.stringify({ type: 'gpulab-characterisation', format: 1, measuredAt: Date.UTC(2026, 11, 2, 11, 51), summary: { device: null, probes: [], quantities: [] }, outputs: {}, ...extra });
+
+  interface CharFake extends Fake {
+    characterise: ReturnType<typeof vi.fn>;
+    importCharacterisation: ReturnType<typeof vi.fn>;
+    getComparison: ReturnType<typeof vi.fn>;
+  }
+
+  /** fakeLab with the characterisation calls: the import answers a stored characterisation, comparisons.get its saved comparison. */
+  function charLab(status: Partial<GpuStatus> = {}): CharFake {
+    const fake = fakeLab(status);
+    const characterise = vi.fn(async () => ({ jobId: 'job-c', experiment: 'characterise', state: 'building', phase: 'building the l1 probe', startedAt: 1, runId: null, comparisonId: null, error: null }) satisfies GpuJob);
+    const importCharacterisation = vi.fn(
+      async (): Promise<GpuCharacterisationResult> => ({ comparisonId: COMPARISON_ID, name: NAME, runIds: [RUN_ID], device: 'NVIDIA H200 (real)', quantities: [], probes: [] }),
+    );
+    const getComparison = vi.fn(async (a: { id: string }): Promise<Comparison> => {
+      if (a.id !== COMPARISON_ID) throw Object.assign(new Error(`no comparison ${a.id}`), { code: 'not-found' });
+      return { id: COMPARISON_ID, name: NAME, notes: SUMMARY, runIds: [RUN_ID], createdAt: 1, updatedAt: 1 };
+    });
+    const lab = fake.lab as unknown as { gpu: Record<string, unknown>; comparisons: Record<string, unknown> };
+    Object.assign(lab.gpu, { characterise, importCharacterisation });
+    lab.comparisons = { get: getComparison };
+    return Object.assign(fake, { characterise, importCharacterisation, getComparison });
+  }
+
+  async function choose(w: VueWrapper, file: File): Promise<void> {
+    setFile(w.find('[data-testid="real-file"]').element as HTMLInputElement, file);
+    await w.find('[data-testid="real-file"]').trigger('change');
+    for (let i = 0; i < 4; i++) await flushPromises();
+  }
+
+  function expectSummary(w: VueWrapper): void {
+    const shown = w.find('[data-testid="real-characterisation"]');
+    expect(shown.exists()).toBe(true);
+    expect(shown.find('strong').text()).toBe(NAME);
+    expect(w.find('[data-testid="real-characterisation-summary"]').element.textContent).toBe(SUMMARY);
+    expect(w.find('[data-testid="real-characterisation-open"]').attributes('href')).toBe(`/compare?comparison=${COMPARISON_ID}`);
+  }
+
+  it('without nvcc and a GPU the panel explains itself but offers no Characterise button', async () => {
+    const fake = charLab();
+    const w = await mountPage(fake);
+    expect(w.find('[data-testid="real-characterise"]').text()).toContain('gpulab gpu characterise --out');
+    expect(w.find('[data-testid="real-characterise-run"]').exists()).toBe(false);
+    expect(w.find('[data-testid="real-characterisation"]').exists()).toBe(false);
+    expect(fake.characterise).not.toHaveBeenCalled();
+  });
+
+  it('with nvcc and a GPU: Characterise calls gpu.characterise, progress shows, done shows the saved comparison\'s summary and links to it', async () => {
+    const fake = charLab(CAN_RUN);
+    const w = await mountPage(fake);
+    const button = w.find('[data-testid="real-characterise-run"]');
+    expect(button.text()).toBe('Characterise this GPU');
+    await button.trigger('click');
+    await flushPromises();
+    expect(fake.characterise).toHaveBeenCalledTimes(1);
+    expect(fake.characterise).toHaveBeenCalledWith({});
+    expect(fake.run).not.toHaveBeenCalled();
+    // While it runs: Cancel in place of the button, the job's phase in the progress line.
+    expect(w.find('[data-testid="real-characterise-run"]').exists()).toBe(false);
+    expect(w.find('[data-testid="real-progress"]').text()).toContain('building the l1 probe');
+    const job = { jobId: 'job-c', experiment: 'characterise', startedAt: 1, runId: null, error: null };
+    fake.fire('gpu.progress', { ...job, state: 'running', phase: 'probe 7 of 20: tlb-2MB', comparisonId: null });
+    await flushPromises();
+    expect(w.find('[data-testid="real-progress"]').text()).toContain('probe 7 of 20: tlb-2MB');
+    await w.find('[data-testid="real-characterise-cancel"]').trigger('click');
+    expect(fake.cancel).toHaveBeenCalledTimes(1);
+    // Another job's end is not this one's.
+    fake.fire('gpu.progress', { ...job, jobId: 'job-other', state: 'done', phase: 'done', comparisonId: COMPARISON_ID });
+    await flushPromises();
+    expect(fake.getComparison).not.toHaveBeenCalled();
+    expect(w.find('[data-testid="real-characterisation"]').exists()).toBe(false);
+
+    fake.fire('gpu.progress', { ...job, state: 'done', phase: 'done: 20 probes stored', comparisonId: COMPARISON_ID });
+    await flushPromises();
+    await flushPromises();
+    expect(fake.getComparison).toHaveBeenCalledWith({ id: COMPARISON_ID });
+    expectSummary(w);
+    // No run of its own to open: the page stays, the button is back, and the link opens the comparison.
+    expect(router.currentRoute.value.path).toBe('/real-gpu');
+    expect(w.find('[data-testid="real-characterise-run"]').exists()).toBe(true);
+    await w.find('[data-testid="real-characterisation-open"]').trigger('click');
+    await flushPromises();
+    expect(router.currentRoute.value.fullPath).toBe(`/compare?comparison=${COMPARISON_ID}`);
+  });
+
+  it('characterising again clears the summary shown until the new one is done', async () => {
+    const fake = charLab(CAN_RUN);
+    const w = await mountPage(fake);
+    await w.find('[data-testid="real-characterise-run"]').trigger('click');
+    await flushPromises();
+    fake.fire('gpu.progress', { jobId: 'job-c', experiment: 'characterise', state: 'done', phase: 'done', startedAt: 1, runId: null, comparisonId: COMPARISON_ID, error: null });
+    await flushPromises();
+    await flushPromises();
+    expectSummary(w);
+    await w.find('[data-testid="real-characterise-run"]').trigger('click');
+    await flushPromises();
+    expect(fake.characterise).toHaveBeenCalledTimes(2);
+    expect(w.find('[data-testid="real-characterisation"]').exists()).toBe(false);
+  });
+
+  it('a characterisation file chosen in the file input goes to gpu.importCharacterisation with its text, and its summary shows', async () => {
+    const fake = charLab();
+    const w = await mountPage(fake);
+    const text = charFile();
+    await choose(w, new File([text], 'characterisation.json'));
+    expect(fake.importCharacterisation).toHaveBeenCalledTimes(1);
+    expect(fake.importCharacterisation).toHaveBeenCalledWith({ text, fileName: 'characterisation.json' });
+    expect(fake.importCall).not.toHaveBeenCalled();
+    expect(fake.getComparison).toHaveBeenCalledWith({ id: COMPARISON_ID });
+    expectSummary(w);
+    expect(w.find('[data-testid="real-import-error"]').exists()).toBe(false);
+    expect(router.currentRoute.value.path).toBe('/real-gpu');
+    // The input is cleared, so the same file can be chosen again.
+    expect((w.find('[data-testid="real-file"]').element as HTMLInputElement).value).toBe('');
+  });
+
+  it('the kind of file is told by its text, not its name: a characterisation named .jsonl, with white space first, is still one', async () => {
+    const fake = charLab();
+    const w = await mountPage(fake);
+    const text = `\n  ${JSON.stringify({ type: 'gpulab-characterisation', format: 1 })}`;
+    await choose(w, new File([text], 'out.jsonl'));
+    expect(fake.importCharacterisation).toHaveBeenCalledWith({ text, fileName: 'out.jsonl' });
+    expect(fake.importCall).not.toHaveBeenCalled();
+  });
+
+  it('a refused characterisation shows the refusal in real-import-error and no summary', async () => {
+    const fake = charLab();
+    // The main process's own refusal (GpuService.importCharacterisation): a file of another format.
+    const service = new GpuService({ store: null as never, progress: () => {} });
+    fake.importCharacterisation.mockImplementation(async (a: { text: string; fileName: string }) => {
+      try {
+        return await service.importCharacterisation(a);
+      } catch (e) {
+        throw Object.assign(new Error((e as Error).message), { code: (e as { code?: string }).code });
+      }
+    });
+    const w = await mountPage(fake);
+    await choose(w, new File([charFile({ format: 2 })], 'old.json'));
+    expect(fake.importCharacterisation).toHaveBeenCalledTimes(1);
+    expect(w.find('[data-testid="real-import-error"]').text()).toBe('old.json: a characterisation file of format 2; this version reads format 1');
+    expect(w.find('[data-testid="real-characterisation"]').exists()).toBe(false);
+    expect(fake.getComparison).not.toHaveBeenCalled();
+    expect(fake.importCall).not.toHaveBeenCalled();
+    // A rejection of any wording is shown as it comes; the next good file clears it.
+    fake.importCharacterisation.mockRejectedValueOnce(Object.assign(new Error('characterisation.json: no probe of the file ran: there is nothing to store'), { code: 'invalid-args' }));
+    await choose(w, new File([charFile()], 'characterisation.json'));
+    expect(w.find('[data-testid="real-import-error"]').text()).toBe('characterisation.json: no probe of the file ran: there is nothing to store');
+    fake.importCharacterisation.mockResolvedValueOnce({ comparisonId: COMPARISON_ID, name: NAME, runIds: [RUN_ID], device: 'NVIDIA H200 (real)', quantities: [], probes: [] });
+    await choose(w, new File([charFile()], 'characterisation.json'));
+    expect(w.find('[data-testid="real-import-error"]').exists()).toBe(false);
+    expectSummary(w);
+  });
+
+  it('a characterisation file over its limit is refused before it is read or sent', async () => {
+    const fake = charLab();
+    const w = await mountPage(fake);
+    const head = charFile();
+    const big = new File([head, ' '.repeat(GPU_LIMITS.characterisationBytes + 1 - head.length)], 'huge.json');
+    expect(big.size).toBe(GPU_LIMITS.characterisationBytes + 1);
+    await choose(w, big);
+    expect(fake.importCharacterisation).not.toHaveBeenCalled();
+    expect(fake.importCall).not.toHaveBeenCalled();
+    expect(w.find('[data-testid="real-import-error"]').text()).toBe('huge.json: the file is 17 MB, more than the 16 MB a characterisation import takes: import it with gpulab gpu import <file> --save');
+  });
+
+  it("a program's .jsonl output (or one named .json) still goes to gpu.import and opens its run", async () => {
+    const fake = charLab();
+    const w = await mountPage(fake);
+    const text = fixture('banks-64');
+    await choose(w, new File([text], 'banks-64.jsonl'));
+    expect(fake.importCall).toHaveBeenCalledTimes(1);
+    expect(fake.importCall).toHaveBeenCalledWith(expect.objectContaining({ text, fileName: 'banks-64.jsonl' }));
+    expect(fake.importCharacterisation).not.toHaveBeenCalled();
+    expect(w.find('[data-testid="real-characterisation"]').exists()).toBe(false);
+    expect(router.currentRoute.value.path).toBe(`/runs/${RUN_ID}`);
+
+    wrapper?.unmount();
+    const again = charLab();
+    const w2 = await mountPage(again);
+    await choose(w2, new File([text], 'banks-64.json'));
+    expect(again.importCall).toHaveBeenCalledWith(expect.objectContaining({ text, fileName: 'banks-64.json' }));
+    expect(again.importCharacterisation).not.toHaveBeenCalled();
   });
 });
