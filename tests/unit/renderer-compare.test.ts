@@ -368,6 +368,8 @@ describe('the compare view', () => {
     expect(router.currentRoute.value.query).toEqual({ comparison: CMP });
     expect(w.get('[data-testid="comparison-name"]').text()).toContain('L1 across GPUs');
     expect(w.findAll('[data-testid="saved-comparison"]').map((r) => r.text())).toEqual([expect.stringContaining('L1 across GPUs')]);
+    // The notes in the list are clamped to three lines, the whole of them on hover.
+    expect(w.get('[data-testid="saved-notes"]').attributes('title')).toBe('for lab 3');
     expect(w.findAllComponents(MChart)).toHaveLength(1);
 
     await w.get('[data-testid="export-csv"]').trigger('click');
