@@ -231,7 +231,7 @@ export function stepFindings(r: FourSteps, prefix: string): Finding[] {
       );
     else if (sets.indexKind === 'unequal')
       out.push(f(`${prefix}.setIndexKind`, 'Set-index function', 'unequal sets', '', `step 3: the overflows made different numbers of lines start missing (${(sets.setWays ?? []).map((w) => w + 1).join(', ')})`));
-    else if (c) out.push(undecidedTell('setIndexKind', 'Set-index function'));
+    else if (c && !out.some((x) => x.key === `${prefix}.setIndexKind`)) out.push(undecidedTell('setIndexKind', 'Set-index function'));
     if (sets.missRate.length) {
       const maxRate = Math.max(...sets.missRate);
       out.push(f(`${prefix}.maxMissRate`, 'Largest miss rate of the step-3 sweep', Math.round(maxRate * 1000) / 1000, '', `MEI Fig 9: misses / accesses after warm-up, N up to ${formatBytes(sets.n[sets.n.length - 1])}`));
