@@ -419,12 +419,14 @@ describe('the builder view', () => {
     expect(w.get('[data-testid="template-MEI-T3"] [data-testid="template-settings"]').text()).toContain("the row's settings, 3 runs");
     await w.get('[data-testid="template-run-MEI-T3-other"]').trigger('click');
     await flushPromises();
+    // Each run titled for the row and its GPU, and where one GPU has several, for the parameters that differ.
     expect(fake.start.mock.calls.map((c) => c[0])).toEqual([
-      { experiment: 'other', preset: 'fermi', params: { k: 20 }, seed: 1, tags: ['MEI-T3'] },
-      { experiment: 'other', preset: 'fermi', params: { k: 30 }, seed: 1, tags: ['MEI-T3'] },
-      { experiment: 'other', preset: 'kepler', params: {}, seed: 1, tags: ['MEI-T3'] },
+      { experiment: 'other', preset: 'fermi', params: { k: 20 }, seed: 1, tags: ['MEI-T3'], title: 'MEI-T3: Other experiment on Fermi (k=20)' },
+      { experiment: 'other', preset: 'fermi', params: { k: 30 }, seed: 1, tags: ['MEI-T3'], title: 'MEI-T3: Other experiment on Fermi (k=30)' },
+      { experiment: 'other', preset: 'kepler', params: {}, seed: 1, tags: ['MEI-T3'], title: 'MEI-T3: Other experiment on Kepler' },
     ]);
-    // The builder holds the row's first run's settings; links to the three runs.
+    // The builder holds the row's first run's settings and its tag; links to the three runs.
+    expect((w.get('#run-tags').element as HTMLInputElement).value).toBe('MEI-T3');
     expect(w.get('#builder-title').text()).toBe('Other experiment');
     expect((input(w, 'k').element as HTMLInputElement).value).toBe('20');
     expect(w.get('[data-testid="tab-build"]').attributes('aria-selected')).toBe('true');
@@ -518,6 +520,21 @@ describe('the builder view', () => {
     expect(document.activeElement).toBe(first.element);
   });
 
+  it('a title and tags typed for one experiment are not carried to another', async () => {
+    const fake = fakeLab();
+    const w = await mountBuilder(fake);
+    await w.get('[data-testid="experiment-sweep"]').trigger('click');
+    await w.get('#run-title').setValue('Fermi L1, lab 1');
+    await w.get('#run-tags').setValue('fermi, lab1');
+    // The same experiment again keeps them; another clears both.
+    await w.get('[data-testid="experiment-sweep"]').trigger('click');
+    expect((w.get('#run-tags').element as HTMLInputElement).value).toBe('fermi, lab1');
+    await w.get('[data-testid="experiment-other"]').trigger('click');
+    await flushPromises();
+    expect((w.get('#run-title').element as HTMLInputElement).value).toBe('');
+    expect((w.get('#run-tags').element as HTMLInputElement).value).toBe('');
+  });
+
   it('a template whose row names no parameters runs the defaults, and says so', async () => {
     const fake = fakeLab();
     const w = await mountBuilder(fake);
@@ -525,7 +542,7 @@ describe('the builder view', () => {
     expect(w.get('[data-testid="template-WONG-F10..F12"] [data-testid="template-settings"]').text()).toContain('default parameters, 1 run');
     await w.get('[data-testid="template-run-WONG-F10..F12-sweep"]').trigger('click');
     await flushPromises();
-    expect(fake.start.mock.calls.map((c) => c[0])).toEqual([{ experiment: 'sweep', preset: 'tesla', params: {}, seed: 1, tags: ['WONG-F10..F12'] }]);
+    expect(fake.start.mock.calls.map((c) => c[0])).toEqual([{ experiment: 'sweep', preset: 'tesla', params: {}, seed: 1, tags: ['WONG-F10..F12'], title: expect.stringMatching(/^WONG-F10\.\.F12: .* on Tesla/) }]);
   });
 
   it('says once when every preset refused a parameter for the same reason', async () => {
