@@ -320,14 +320,51 @@ function storeContext(ctx: CliContext): StoreContext {
   return { version: ctx.version, status: ctx.status, usage: (message) => new CliError(message) };
 }
 
+/**
+ * A custom preset saved in the database (the app's presets page, gpu preset, a bundle), by its id:
+ * the lab and the command line share the file (--db, or the default one).
+ */
+async function savedPreset(id: string, v: Values, ctx: CliContext): Promise<Preset> {
+  const { dbPath } = await import('./store');
+  const db = dbPath(v.db, storeContext(ctx));
+  const builtIns = PRESETS.map((q) => q.id).join(', ');
+  const { existsSync } = await import('node:fs');
+  if (!existsSync(db)) throw new CliError(`unknown preset "${id}": not built in (${builtIns}), and no database at ${db} to hold a custom one (--db names another)`);
+  const { RunStore } = await import('../services/store');
+  let store: ReturnType<typeof RunStore.open>;
+  try {
+    store = RunStore.open(db, { appVersion: ctx.version, recoverInterrupted: false });
+  } catch (e) {
+    throw new CliError(`cannot read the custom presets of ${db}: ${(e as Error).message}`);
+  }
+  try {
+    return store.getPreset(id).preset;
+  } catch (e) {
+    if (e instanceof LabError && e.code === 'not-found') {
+      const custom = store.listPresets().filter((p) => !p.builtin).map((p) => p.id);
+      throw new CliError(`unknown preset "${id}": not built in (${builtIns}), nor a custom preset in ${db}${custom.length ? ` (it holds ${custom.join(', ')})` : ' (it holds none)'}`);
+    }
+    throw e;
+  } finally {
+    store.close();
+  }
+}
+
 function runCommand(args: string[], v: Values, format: string, ctx: CliContext): CliOutput | Promise<CliOutput> {
+  if (v.preset !== undefined && v['preset-file'] === undefined && !findPreset(v.preset)) {
+    requireExperiment(args[0]); // an unknown experiment first, as with a built-in preset
+    return savedPreset(v.preset, v, ctx).then((p) => runWithPreset(args, v, format, ctx, p, true));
+  }
+  return runWithPreset(args, v, format, ctx, choosePreset(v, ctx, true) as Preset, false);
+}
+
+function runWithPreset(args: string[], v: Values, format: string, ctx: CliContext, preset: Preset, fromDb: boolean): CliOutput | Promise<CliOutput> {
   const e = requireExperiment(args[0]);
   const raw = rawParams(v.param, e);
-  const preset = choosePreset(v, ctx, true) as Preset;
   const builtIn = findPreset(preset.id) === preset;
   const seed = parseSeed(v.seed);
   const traceLimit = parseTraceLimit(v);
-  if (v.db !== undefined && !v.save) throw new CliError('--db applies to run only with --save');
+  if (v.db !== undefined && !v.save && !fromDb) throw new CliError('--db applies to run only with --save, or to find a custom preset by its id');
   const params: ParamValues = resolveParams(e.params, raw);
   const headJson = { experiment: e.id, preset: { id: preset.id, name: preset.name, device: preset.device, builtIn }, seed };
   const headText = (resolved: ParamValues, seconds: number): string[] => [
@@ -680,7 +717,7 @@ const COMMANDS: Record<string, Command> = {
 
 const OPTION_HELP: Record<string, string> = {
   format: '-f, --format <f>      output format (text is the default)',
-  preset: '-p, --preset <id>     a built-in preset (gpulab presets)',
+  preset: '-p, --preset <id>     a built-in preset (gpulab presets), or the id of a custom preset saved in the database (--db or the default one)',
   'preset-file': '    --preset-file <f> a custom preset: JSON checked by the preset validator',
   param: '-P, --param n=v       an experiment parameter; repeat for more (gpulab experiments <id>)',
   seed: '-s, --seed <n>        seed of the run, 0 to 4294967295 (default 1): same seed, same result',

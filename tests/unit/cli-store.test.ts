@@ -193,3 +193,24 @@ describe('gpulab bundle', { timeout: 240_000 }, () => {
     expect(okJson<Page>(await gpulab('runs', 'list', '--db', A, '--format', 'json')).total).toBe(2);
   });
 });
+
+describe('gpulab run --preset <custom id>: a preset saved in the database', { timeout: 240_000 }, () => {
+  it('runs with a custom preset the database holds, by its id, with or without --save; an unknown id names what the database holds', async () => {
+    const db = join(tmp, 'presets.db');
+    const { RunStore } = await import('../../src-main/services/store');
+    const { findPreset } = await import('../../src-sim/presets');
+    const store = RunStore.open(db, { appVersion: '0.0.0', recoverInterrupted: false });
+    const mine = { ...structuredClone(findPreset('fermi')!), id: 'my-fermi', name: 'My Fermi' };
+    store.saveCustomPreset(mine);
+    store.close();
+    const shown = okJson<RunJson>(await gpulab('run', 'pchase-average', '--preset', 'my-fermi', '--db', db, ...small, '--format', 'json'));
+    expect(shown.preset).toMatchObject({ id: 'my-fermi', builtIn: false });
+    // The same numbers as the built-in preset it was cloned from.
+    const fermi = okJson<RunJson>(await gpulab('run', 'pchase-average', '--preset', 'fermi', ...small, '--format', 'json'));
+    expect(shown.series.map((x) => x.y)).toEqual(fermi.series.map((x) => x.y));
+    const saved = okJson<RunJson>(await gpulab('run', 'pchase-average', '--preset', 'my-fermi', '--db', db, ...small, '--save', '--format', 'json'));
+    expect(saved.runId).toMatch(ID_PATTERN);
+    expectRefused(await gpulab('run', 'pchase-average', '--preset', 'nobody', '--db', db, ...small), /unknown preset "nobody": not built in \(tesla, .*\), nor a custom preset in .*presets\.db \(it holds my-fermi\)/);
+    expectRefused(await gpulab('run', 'pchase-average', '--preset', 'nobody', '--db', join(tmp, 'none.db'), ...small), /no database at .*none\.db to hold a custom one/);
+  });
+});

@@ -184,7 +184,7 @@ describe('gpulab run', () => {
     const cases: [string[], RegExp][] = [
       [['frobnicate'], /unknown command "frobnicate"/],
       [['run', 'no-such-experiment', '--preset', 'fermi'], /unknown experiment "no-such-experiment"; known: pchase-average/],
-      [['run', 'pchase-average', '--preset', 'voodoo'], /unknown preset "voodoo"; known: tesla, fermi/],
+      [['run', 'pchase-average', '--preset', 'voodoo'], /unknown preset "voodoo": not built in \(tesla, fermi/],
       [['run', 'pchase-average'], /missing --preset/],
       [['run', 'pchase-average', '--preset', 'fermi', '--preset-file', 'x.json'], /not both/],
       [['run', 'pchase-average', '--preset', 'fermi', '--param', 'voltage=3'], /unknown parameter "voltage"; known: space/],
