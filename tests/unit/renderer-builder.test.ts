@@ -355,7 +355,8 @@ describe('the builder view', () => {
     const links = w.get('[data-testid="started"]');
     expect(links.get('[data-testid="started-fermi"]').attributes('href')).toBe('/runs/00000000-0000-4000-8000-000000000001');
     expect(links.get('[data-testid="started-kepler"]').attributes('href')).toBe('/runs/00000000-0000-4000-8000-000000000002');
-    expect(useNotify().notices.some((n) => n.text.includes('Queued 2 runs'))).toBe(true);
+    // The notice leads to them: two runs, to the queue.
+    expect(useNotify().notices.find((n) => n.text.includes('Queued 2 runs'))?.link).toEqual({ to: '/queue', label: 'See them in the queue' });
   });
 
   it('asks for a preset when none is chosen', async () => {

@@ -2,7 +2,7 @@
 /**
  * "Check database" in the sidebar (components/DatabaseCheck.vue, beside the versions in App.vue)
  * against a fake LabApi: progress while app.checkDatabase runs, then a sound file, a damaged one
- * with its problems and what to do, or a call that failed.
+ * with its problems and what to do, or a call that failed; and a notice's link (App.vue).
  */
 import { flushPromises, mount, type VueWrapper } from '@vue/test-utils';
 import { createPinia, setActivePinia } from 'pinia';
@@ -126,5 +126,31 @@ describe('Check database', () => {
     expect(footer.text()).toContain('App 1.2.3');
     await footer.get('[data-testid="db-check"]').trigger('click');
     expect(fake.checkDatabase).toHaveBeenCalledTimes(1);
+  });
+
+  it('a notice with a link shows it, and following it dismisses the notice', async () => {
+    const fake = fakeLab();
+    setLab(fake.lab);
+    const router = createRouter({ history: createMemoryHistory(), routes: [{ path: '/:any(.*)*', component: defineComponent({ template: '<div />' }) }] });
+    await router.push('/');
+    const pinia = createPinia();
+    setActivePinia(pinia);
+    wrapper = mount(App, { global: { plugins: [pinia, router] } });
+    await flushPromises();
+    const { useNotify } = await import('../../src-renderer/src/stores/notify');
+    useNotify().info('Queued 1 run of Sweep', { to: '/runs/abc', label: 'Open the run' });
+    useNotify().info('Saved');
+    await flushPromises();
+    const notice = (text: string) => wrapper!.findAll('[data-testid="notice"]').filter((n) => n.text().includes(text));
+    expect(notice('Queued 1 run')).toHaveLength(1);
+    const link = notice('Queued 1 run')[0]!.get('[data-testid="notice-link"]');
+    expect(link.text()).toBe('Open the run');
+    expect(link.attributes('href')).toBe('/runs/abc');
+    expect(notice('Saved')[0]!.find('[data-testid="notice-link"]').exists()).toBe(false);
+    await link.trigger('click');
+    await flushPromises();
+    expect(router.currentRoute.value.path).toBe('/runs/abc');
+    expect(notice('Queued 1 run')).toHaveLength(0);
+    expect(notice('Saved')).toHaveLength(1);
   });
 });

@@ -5,6 +5,8 @@ export interface Notice {
   id: number;
   kind: 'error' | 'info';
   text: string;
+  /** Where the notice leads (a new run, the queue): a link after the text. */
+  link?: { to: string; label: string };
 }
 
 let next = 1;
@@ -19,10 +21,11 @@ export const useNotify = defineStore('notify', {
       const text = context ? `${context}: ${errorText(e)}` : errorText(e);
       this.notices.push({ id: next++, kind: 'error', text });
     },
-    info(text: string): void {
+    info(text: string, link?: Notice['link']): void {
       const id = next++;
-      this.notices.push({ id, kind: 'info', text });
-      setTimeout(() => this.dismiss(id), 4000);
+      this.notices.push({ id, kind: 'info', text, ...(link ? { link } : {}) });
+      // A notice with a link stays long enough to follow it.
+      setTimeout(() => this.dismiss(id), link ? 10_000 : 4000);
     },
     dismiss(id: number): void {
       this.notices = this.notices.filter((n) => n.id !== id);
