@@ -690,3 +690,20 @@ test('the theme switch in the sidebar turns the workbench dark and light, whatev
   await page.getByTestId('theme').selectOption('system');
   await expect.poll(bg).toBe(light);
 });
+
+test('the sidebar stays in view on a long page: its theme control is in the window at the top and at the foot, at 1024 x 700', async ({ page }) => {
+  await page.setViewportSize({ width: 1024, height: 700 });
+  await openLab(page, '/real-gpu');
+  await expect(page.getByTestId('real-gpu-view')).toBeVisible();
+  const inView = async () => {
+    const box = await page.getByTestId('theme').boundingBox();
+    return box !== null && box.y >= 0 && box.y + box.height <= 700;
+  };
+  // The page is longer than the window (the program's form), so the window scrolls.
+  expect(await page.evaluate(() => (globalThis as unknown as { document: { documentElement: { scrollHeight: number } } }).document.documentElement.scrollHeight)).toBeGreaterThan(1000);
+  expect(await inView()).toBe(true);
+  await page.mouse.wheel(0, 5000);
+  await expect.poll(() => page.evaluate(() => (globalThis as unknown as { scrollY: number }).scrollY)).toBeGreaterThan(300);
+  expect(await inView()).toBe(true);
+  await shot(page, 'sidebar-sticky-1024', false);
+});
