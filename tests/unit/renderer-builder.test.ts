@@ -521,6 +521,24 @@ describe('the builder view', () => {
     expect(document.activeElement).toBe(first.element);
   });
 
+  it('the figures can be searched by paper, row, GPU or experiment', async () => {
+    const fake = fakeLab();
+    const w = await mountBuilder(fake);
+    await w.get('[data-testid="tab-gallery"]').trigger('click');
+    const shown = () => w.findAll('[data-testid^="template-"][class~="card"]').map((c) => c.attributes('data-testid'));
+    expect(shown()).toEqual(['template-MEI-T3', 'template-WONG-F10..F12']);
+    expect(w.get('[data-testid="template-count"]').text()).toBe('2 figures');
+    await w.get('[data-testid="template-search"]').setValue('wong');
+    expect(shown()).toEqual(['template-WONG-F10..F12']);
+    expect(w.get('[data-testid="template-count"]').text()).toBe('1 of 2 figures');
+    // Every word must match: the row's experiment and one of its GPUs.
+    await w.get('[data-testid="template-search"]').setValue('other kepler');
+    expect(shown()).toEqual(['template-MEI-T3']);
+    await w.get('[data-testid="template-search"]').setValue('texture cache of 1999');
+    expect(shown()).toEqual([]);
+    expect(w.get('[data-testid="template-none"]').text()).toContain('texture cache of 1999');
+  });
+
   it('a title and tags typed for one experiment are not carried to another', async () => {
     const fake = fakeLab();
     const w = await mountBuilder(fake);
