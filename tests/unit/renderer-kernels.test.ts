@@ -14,6 +14,7 @@ import { setLab } from '../../src-renderer/src/api';
 import KernelEditor from '../../src-renderer/src/components/KernelEditor.vue';
 import KernelTimeline from '../../src-renderer/src/components/KernelTimeline.vue';
 import { kernelDraft, resetKernelDraft } from '../../src-renderer/src/composables/kerneldraft';
+import { useNotify } from '../../src-renderer/src/stores/notify';
 import { buildTimeline, checkKernel, checkLaunch, errorPosition, kernelTitle, simtTimelines, timelineOption, type KernelTimeline as Timeline } from '../../src-renderer/src/composables/kernels';
 import KernelView from '../../src-renderer/src/views/KernelView.vue';
 import RunView from '../../src-renderer/src/views/RunView.vue';
@@ -369,9 +370,14 @@ describe('the Kernels view', () => {
     await flushPromises();
     expect(w.get('[data-testid="kernel-run-error"]').text()).toContain('s[16] is outside the array');
     expect(w.get('[data-testid="kernel-error-line"]').text()).toBe('2');
-    // Picking an example and then "Your kernel" brings the user's text back.
+    // Picking an example and then "Your kernel" brings the user's text back; the notice says so.
     await w.get('[data-testid="kernel-example"]').setValue('listing7');
     expect(kernelDraft.source).not.toBe(source);
+    expect(useNotify().notices.at(-1)?.text).toMatch(/your kernel is kept: choose "Your kernel" under Examples to bring it back$/);
+    const said = useNotify().notices.length;
+    // From one example to another nothing of the user's is replaced: no notice.
+    await w.get('[data-testid="kernel-example"]').setValue('listing4');
+    expect(useNotify().notices).toHaveLength(said);
     await w.get('[data-testid="kernel-example"]').setValue('own');
     expect(kernelDraft.source).toBe(source);
   });

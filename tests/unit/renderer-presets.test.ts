@@ -429,3 +429,58 @@ describe('deleting a custom preset', () => {
     expect(w.find('[data-testid="preset-delete"]').exists()).toBe(false);
   });
 });
+
+describe('leaving the editor', () => {
+  /** The view as the app shows it: a route's component, so that its leave guard runs. */
+  async function mountRouted(lab: LabApi): Promise<VueWrapper> {
+    setLab(lab);
+    router = createRouter({
+      history: createMemoryHistory(),
+      routes: [
+        { path: '/presets', component: PresetsView },
+        { path: '/experiments', component: Stub },
+      ],
+    });
+    await router.push('/presets?id=fermi');
+    await router.isReady();
+    wrapper = mount(defineComponent({ template: '<RouterView />' }), { global: { plugins: [pinia, router] }, attachTo: document.body });
+    await flushPromises();
+    return wrapper;
+  }
+
+  it('asks before an unsaved clone is dropped, and stays when told to', async () => {
+    const fake = fakeLab();
+    const w = await mountRouted(fake.lab);
+    const confirm = vi.fn().mockReturnValueOnce(false).mockReturnValueOnce(true);
+    window.confirm = confirm;
+    try {
+      await w.get('[data-testid="preset-clone"]').trigger('click');
+      await flushPromises();
+      await router.push('/experiments').catch(() => {});
+      await flushPromises();
+      expect(confirm).toHaveBeenCalledWith('Leave the preset editor? The clone is not saved.');
+      expect(router.currentRoute.value.path).toBe('/presets');
+      expect(w.find('[data-testid="preset-editor"]').exists()).toBe(true);
+      await router.push('/experiments');
+      await flushPromises();
+      expect(router.currentRoute.value.path).toBe('/experiments');
+    } finally {
+      Reflect.deleteProperty(window, 'confirm');
+    }
+  });
+
+  it('leaves without asking when no editor is open', async () => {
+    const fake = fakeLab();
+    await mountRouted(fake.lab);
+    const confirm = vi.fn(() => true);
+    window.confirm = confirm;
+    try {
+      await router.push('/experiments');
+      await flushPromises();
+      expect(router.currentRoute.value.path).toBe('/experiments');
+      expect(confirm).not.toHaveBeenCalled();
+    } finally {
+      Reflect.deleteProperty(window, 'confirm');
+    }
+  });
+});
