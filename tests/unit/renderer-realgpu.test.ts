@@ -20,6 +20,10 @@ import { setLab } from '../../src-renderer/src/api';
 import RealGpuView from '../../src-renderer/src/views/RealGpuView.vue';
 import { gpuParamSpecs, GPU_EXPERIMENTS } from '../../src-sim/cuda/params';
 import { realRunRecord } from '../../src-sim/cuda/run-record';
+import { findExperiment } from '../../src-sim/experiments';
+
+const bank = findExperiment('shared-bank-stride')!;
+const SIM_BANKS = { id: bank.id, title: bank.title, description: bank.description, reproduces: [...bank.reproduces], params: [...bank.params] };
 import { REFUSALS } from './import-refusals';
 
 const FIXTURES = resolve(__dirname, '../fixtures/real/h100');
@@ -275,7 +279,8 @@ describe('the run view of a real run', () => {
     const lab = {
       runs: { get: vi.fn(async () => detail), list, start: vi.fn() },
       presets: { list: vi.fn(async () => []), get: vi.fn() },
-      experiments: { list: vi.fn(async () => []) },
+      // The simulated experiment as the catalogue lists it, less its "mode" (a parameter the builder would not take).
+      experiments: { list: vi.fn(async () => [{ ...SIM_BANKS, params: SIM_BANKS.params.filter((p) => p.name !== 'mode') }]) },
       reproduce: { references: vi.fn(async () => ({ runId: RUN_ID, rows: [], findings: [], unmatched: [] })) },
       gpu: { preset },
       app: { version: vi.fn() },
@@ -315,6 +320,20 @@ describe('the run view of a real run', () => {
     await flushPromises();
     expect(preset).toHaveBeenCalledWith({ runId: RUN_ID, name: 'H100 measured' });
     expect(router.currentRoute.value.fullPath).toBe('/presets?id=h100-measured');
+  });
+
+  it('Simulate these parameters opens the builder with the experiment and the parameters the simulated one has', async () => {
+    const { w } = await mountRealRun();
+    await flushPromises();
+    await w.find('[data-testid="simulate-real"]').trigger('click');
+    await flushPromises();
+    const q = router.currentRoute.value.query;
+    expect(router.currentRoute.value.path).toBe('/experiments');
+    expect(q.experiment).toBe('shared-bank-stride');
+    expect(q.preset).toBeUndefined();
+    const params = JSON.parse(String(q.params));
+    expect(params.strideTo).toBe(64);
+    expect('mode' in params).toBe(false);
   });
 
   it('compare with simulated says so when no simulated run of these parameters exists', async () => {
