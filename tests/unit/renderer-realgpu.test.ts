@@ -16,7 +16,8 @@ import { createMemoryHistory, createRouter, type Router } from 'vue-router';
 import type { Comparison, GpuJob, GpuStatus, LabApi, LabEvents } from '../../src-main/contract';
 import { GPU_LIMITS, IMPORT_LIMIT_TEXT, importRefusal, importTooLarge, type GpuCharacterisationResult } from '../../src-main/gpu-contract';
 import { GpuService } from '../../src-main/services/gpu';
-import { setLab } from '../../src-renderer/src/api';
+import { setLab, useLab } from '../../src-renderer/src/api';
+import { useNotify } from '../../src-renderer/src/stores/notify';
 import RealGpuView from '../../src-renderer/src/views/RealGpuView.vue';
 import { gpuParamSpecs, GPU_EXPERIMENTS } from '../../src-sim/cuda/params';
 import { realRunRecord } from '../../src-sim/cuda/run-record';
@@ -249,7 +250,8 @@ describe('the Real GPU page', () => {
 });
 
 describe('the run view of a real run', () => {
-  async function mountRealRun(): Promise<{ w: VueWrapper; preset: ReturnType<typeof vi.fn>; list: ReturnType<typeof vi.fn> }> {
+  /** `simulated`: finished simulated runs of the experiment the library holds, by id and parameters. */
+  async function mountRealRun(simulated: { id: string; params: Record<string, unknown> }[] = []): Promise<{ w: VueWrapper; preset: ReturnType<typeof vi.fn>; list: ReturnType<typeof vi.fn> }> {
     const { default: RunView } = await import('../../src-renderer/src/views/RunView.vue');
     const rec = realRunRecord(fixture('banks-64'), { source: 'banks-64.jsonl', measuredAt: Date.UTC(2026, 10, 3) });
     const detail = {
@@ -275,9 +277,10 @@ describe('the run view of a real run', () => {
       result: { ...rec.result, series: rec.result.series.map((s) => ({ ...s, x: Float64Array.from(s.x), y: Float64Array.from(s.y) })) },
     };
     const preset = vi.fn(async () => ({ preset: { id: 'h100-measured', name: 'H100 measured' }, base: 'titan', applied: [{ path: 'shared.latency.base', value: 29.08, finding: 'shared.base' }], skipped: [] }));
-    const list = vi.fn(async () => ({ total: 0, items: [] }));
+    const list = vi.fn(async () => ({ total: simulated.length, items: simulated.map((x) => ({ id: x.id, real: false })) }));
+    const get = vi.fn(async ({ id }: { id: string }) => (id === RUN_ID ? detail : { ...detail, id, real: false, device: null, params: simulated.find((x) => x.id === id)!.params }));
     const lab = {
-      runs: { get: vi.fn(async () => detail), list, start: vi.fn() },
+      runs: { get, list, start: vi.fn() },
       presets: { list: vi.fn(async () => []), get: vi.fn() },
       // The simulated experiment as the catalogue lists it, less its "mode" (a parameter the builder would not take).
       experiments: { list: vi.fn(async () => [{ ...SIM_BANKS, params: SIM_BANKS.params.filter((p) => p.name !== 'mode') }]) },
@@ -334,6 +337,37 @@ describe('the run view of a real run', () => {
     const params = JSON.parse(String(q.params));
     expect(params.strideTo).toBe(64);
     expect('mode' in params).toBe(false);
+  });
+
+  it('compare with simulated takes the runs of the same parameters, else the nearest and says which parameters differ', async () => {
+    const SAME = 'aaaaaaaa-2222-4333-8444-555555555555';
+    const NEAR = 'aaaaaaaa-2222-4333-8444-666666666666';
+    const FAR = 'aaaaaaaa-2222-4333-8444-777777777777';
+    const { w } = await mountRealRun([]);
+    const real = (await useLab().runs.get({ id: RUN_ID })).params as Record<string, unknown>;
+    w.unmount();
+    wrapper = null;
+    // One of the same parameters: compared with it alone, and nothing to say.
+    let m = await mountRealRun([
+      { id: SAME, params: { ...real } },
+      { id: NEAR, params: { ...real, strideTo: 32 } },
+    ]);
+    await m.w.find('[data-testid="compare-simulated"]').trigger('click');
+    await flushPromises();
+    expect(router.currentRoute.value.query.runs).toBe(`${RUN_ID},${SAME}`);
+    m.w.unmount();
+    wrapper = null;
+    // None of the same: the nearest (one parameter off), not the farther one, with a notice naming it.
+    m = await mountRealRun([
+      { id: FAR, params: { ...real, strideTo: 32, strideFrom: 2 } },
+      { id: NEAR, params: { ...real, strideTo: 32 } },
+    ]);
+    await m.w.find('[data-testid="compare-simulated"]').trigger('click');
+    await flushPromises();
+    expect(router.currentRoute.value.query.runs).toBe(`${RUN_ID},${NEAR}`);
+    const notice = useNotify().notices.at(-1)!;
+    expect(notice.text).toBe('No simulated run of shared-bank-stride has these parameters: comparing with the nearest, which differ in strideTo');
+    expect(notice.link?.label).toBe('Simulate these parameters');
   });
 
   it('compare with simulated says so when no simulated run of these parameters exists', async () => {

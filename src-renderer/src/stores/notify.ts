@@ -1,4 +1,5 @@
 import { defineStore } from 'pinia';
+import type { RouteLocationRaw } from 'vue-router';
 import { errorText, noteDenied } from '../api';
 
 export interface Notice {
@@ -6,7 +7,7 @@ export interface Notice {
   kind: 'error' | 'info';
   text: string;
   /** Where the notice leads (a new run, the queue): a link after the text. */
-  link?: { to: string; label: string };
+  link?: { to: RouteLocationRaw; label: string };
 }
 
 let next = 1;
