@@ -222,6 +222,13 @@ export function parseGpuOutput(text: string): GpuOutput {
   let ended = false;
   let last = 0;
   const averagePoints: AveragePointLine[] = [];
+  // A program prints each point once: a repeated one is a file put together by hand or twice over.
+  const seenPoints = new Map<string, number>();
+  const once = (key: string, n: number, what: string): void => {
+    const first = seenPoints.get(key);
+    if (first !== undefined) throw new ImportError(`${what} repeats line ${first}: a program prints each point once`, n);
+    seenPoints.set(key, n);
+  };
   const reachPoints: ReachPointLine[] = [];
   const bankPoints: BankPointLine[] = [];
   const chunks: TraceChunk[] = [];
@@ -271,8 +278,15 @@ export function parseGpuOutput(text: string): GpuOutput {
       }
       case 'point':
         if (!head) throw new ImportError('a point before the params line', n);
-        if (head.experiment === 'pchase-average') averagePoints.push(parseLine(AveragePoint, value, n, 'point'));
-        else if (head.experiment === 'tlb-probes') reachPoints.push(parseLine(ReachPoint, value, n, 'point'));
+        if (head.experiment === 'pchase-average') {
+          const pt = parseLine(AveragePoint, value, n, 'point');
+          once(`${pt.stride}:${pt.size}`, n, `the point of stride ${pt.stride} B and size ${pt.size} B`);
+          averagePoints.push(pt);
+        } else if (head.experiment === 'tlb-probes') {
+          const pt = parseLine(ReachPoint, value, n, 'point');
+          once(`${pt.curve}:${pt.elements}`, n, `the ${pt.curve} curve's point of ${pt.elements} elements`);
+          reachPoints.push(pt);
+        }
         else if (head.experiment === 'shared-bank-stride') bankPoints.push(parseLine(BankPoint, value, n, 'point'));
         else throw new ImportError(`a point line in the output of ${head.experiment}, which prints trace lines`, n);
         return;

@@ -20,7 +20,21 @@ export interface Refusal {
 
 const fine = () => read('h100/fine-16k-warm.jsonl').split('\n');
 
+/** avg-l1 with its first point printed twice: its line number (1-based) and the file. */
+const repeated = (): { line: number; text: string } => {
+  const lines = read('h100/avg-l1.jsonl').split('\n');
+  const i = lines.findIndex((l) => l.startsWith('{"type":"point"'));
+  return { line: i + 1, text: [...lines.slice(0, i + 1), lines[i]!, ...lines.slice(i + 1)].join('\n') };
+};
+
 export const REFUSALS: Refusal[] = [
+  {
+    what: 'a point printed twice (sizes that repeat)',
+    fileName: 'twice.jsonl',
+    text: () => repeated().text,
+    message: `twice.jsonl: line ${repeated().line + 1}: the point of stride 32 B and size 8192 B repeats line ${repeated().line}: a program prints each point once`,
+    programFailed: false,
+  },
   {
     what: 'a CUDA error at the first call, before the device line (real output of a machine without a driver)',
     fileName: 'no-driver.jsonl',
