@@ -4,6 +4,7 @@
  * `runCli` builds the whole output before anything is printed, so a failure leaves stdout empty
  * and says one line on stderr.
  */
+import { statSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import { EXPERIMENTS, findExperiment } from '../../src-sim/experiments';
 import { formatBytes, resolveParams } from '../../src-sim/experiments/params';
@@ -16,7 +17,7 @@ import { formatIssues, validatePreset } from '../../src-sim/presets/validate';
 import { checkStatus, kindTotals, reproduce, rowGate, selectRows } from '../../src-sim/reference';
 import type { CheckKind, CheckResult, CheckStatus, RowGate, RowResult } from '../../src-sim/reference';
 import { SIM_VERSION } from '../../src-sim/version';
-import { LabError } from '../contract';
+import { findHostileShape, LabError, LIMITS } from '../contract';
 import type { LabErrorCode } from '../contract';
 import { defaultDbPath } from '../services/paths';
 import type { WorkerLauncher } from '../services/pool/launcher';
@@ -190,6 +191,15 @@ function builtinPreset(id: string): Preset {
 /** A user's preset file: JSON, checked by the same validator as the built-in presets. */
 function presetFromFile(path: string, ctx: CliContext): Preset {
   let text: string;
+  // The size before the bytes: a preset is a few KB, the API takes at most LIMITS.presetJsonBytes.
+  let size: number | null = null;
+  try {
+    size = statSync(path).size;
+  } catch {
+    // Unreadable: readFile below says why.
+  }
+  if (size !== null && size > LIMITS.presetJsonBytes)
+    throw new CliError(`preset file "${path}" is ${Math.ceil(size / 1024)} KB, more than the ${LIMITS.presetJsonBytes / 1024} KB a preset may hold`);
   try {
     text = ctx.readFile(path);
   } catch (e) {
@@ -201,6 +211,9 @@ function presetFromFile(path: string, ctx: CliContext): Preset {
   } catch (e) {
     throw new CliError(`preset file "${path}" is not valid JSON: ${(e as Error).message}`);
   }
+  // What the API refuses, the file is refused for too: keys that pollute prototypes, deep nesting.
+  const hostile = findHostileShape(data);
+  if (hostile) throw new CliError(`preset file "${path}": ${hostile}`);
   const v = validatePreset(data);
   if (!v.ok) {
     const more = v.issues.length > 5 ? `; and ${v.issues.length - 5} more` : '';

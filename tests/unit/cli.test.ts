@@ -241,6 +241,18 @@ describe('gpulab run with a custom preset file', () => {
     writeFileSync(same, JSON.stringify(fermi));
     expectUsageError(await lab('run', 'pchase-average', '--preset-file', same), /uses the id of the built-in preset "fermi"/);
   });
+
+  it('refuses what the API refuses: prototype keys, and a file past the preset size limit before reading it', async () => {
+    for (const key of ['__proto__', 'constructor', 'prototype']) {
+      const file = join(tmp, `proto-${key}.json`);
+      writeFileSync(file, JSON.stringify({ ...fermi, id: 'proto' }).replace(/^\{/, `{"${key}": {"polluted": true},`));
+      expectUsageError(await lab('run', 'pchase-average', '--preset-file', file), new RegExp(`preset file ".*proto-${key}\\.json": ${key}: the key "${key}" is not allowed`));
+    }
+    expect(({} as Record<string, unknown>).polluted).toBeUndefined();
+    const big = join(tmp, 'big.json');
+    writeFileSync(big, `{"id": "big", "x": [${'0,'.repeat(200_000)}0]}`);
+    expectUsageError(await lab('run', 'pchase-average', '--preset-file', big), /preset file ".*big\.json" is 391 KB, more than the 256 KB a preset may hold/);
+  });
 });
 
 describe('gpulab reproduce', () => {
