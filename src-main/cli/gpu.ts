@@ -46,6 +46,11 @@ export interface GpuOptions {
 /** The default time limit of `gpu run`'s program, seconds. */
 export const DEFAULT_TIMEOUT_S = 600;
 
+/** A path as one shell word, safe to paste: left bare when it holds nothing a shell reads, else in single quotes. */
+export function shellQuote(path: string): string {
+  return /^[A-Za-z0-9_./:@%+=,-]+$/.test(path) ? path : `'${path.replace(/'/g, `'\\''`)}'`;
+}
+
 const ok = (stdout: string): GpuCliOutput => ({ code: EXIT_OK, stdout, stderr: '' });
 /** A failure that is not the caller's input (exit code 1, one line). */
 export const failed = (message: string): GpuCliOutput => ({ code: EXIT_FAILED, stdout: '', stderr: `gpulab: error: ${message}\n` });
@@ -103,8 +108,8 @@ export function gpuEmit(id: string, v: GpuOptions, format: string, ctx: GpuConte
     `Parameters: ${paramsLine(p)}`,
     ...p.notes.map((n) => `Note: ${n}`),
     '',
-    `Build:  sh ${files[1]}${p.buildCommand.includes('-arch=native') ? '   (builds for the GPU nvidia-smi shows on that machine; where none is visible it stops: --arch sm_90 or your GPU\'s)' : ''}`,
-    `Run:    ${join(dir, p.binary)} > ${p.experiment}.jsonl`,
+    `Build:  sh ${shellQuote(files[1]!)}${p.buildCommand.includes('-arch=native') ? '   (builds for the GPU nvidia-smi shows on that machine; where none is visible it stops: --arch sm_90 or your GPU\'s)' : ''}`,
+    `Run:    ${shellQuote(join(dir, p.binary))} > ${p.experiment}.jsonl`,
     `Import: gpulab gpu import ${p.experiment}.jsonl`,
   ];
   return ok(lines.join('\n') + '\n');

@@ -1,5 +1,5 @@
 import { spawnSync } from 'node:child_process';
-import { chmodSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -335,6 +335,17 @@ describe('gpulab gpu', () => {
     expectUsageError(await labIn(['gpu', 'emit', 'pchase-fine', '--param', 'jitter=1', '--out', out]), /parameter "jitter" does not apply to a real GPU/);
     expectUsageError(await labIn(['gpu', 'emit', 'tlb-stride', '--out', out]), /has no real-GPU program/);
     expectUsageError(await labIn(['gpu', 'emit', 'pchase-fine']), /needs --out/);
+    // Paths in the lines to paste are one shell word each: a folder named with $(...) and a quote runs nothing.
+    const odd = join(tmp, "it's $(touch pwned)");
+    const q = await labIn(['gpu', 'emit', 'pchase-fine', '--out', odd, '--arch', 'sm_90']);
+    expect(q.code, q.stderr).toBe(0);
+    expect(q.stdout).toContain(`Build:  sh '${join(tmp, "it'\\''s $(touch pwned)")}/build.sh'`);
+    expect(q.stdout).toContain(`Run:    '${join(tmp, "it'\\''s $(touch pwned)")}/pchase-fine' > pchase-fine.jsonl`);
+    // The shell reads the quoted word back as the path, and runs nothing in it.
+    const word = /^Build: {2}sh (.+)$/m.exec(q.stdout)![1]!;
+    const echoed = spawnSync('sh', ['-c', `printf %s ${word}`], { cwd: tmp, encoding: 'utf8' });
+    expect(echoed.stdout).toBe(join(odd, 'build.sh'));
+    expect(existsSync(join(tmp, 'pwned'))).toBe(false);
   });
 
   it('run without nvcc says so in one line, exit code 2', () => {
