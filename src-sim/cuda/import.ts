@@ -57,12 +57,15 @@ export function failureReason(e: ProgramErrorLine): string {
   return e.exitCode === 2 ? `the program stopped with an error (exit code ${e.exitCode}): ${e.message}` : `the program failed (exit code ${e.exitCode}): ${e.message}`;
 }
 
+/** Characters a line of a program's output may hold: its longest, a trace line of 1024 accesses, is about 16 KB. */
+export const MAX_LINE_CHARS = 1024 * 1024;
+
 /** The first well-formed error line of a program's output, wherever it is (before the device line too), or null. */
 export function programFailure(text: string): ProgramFailed | null {
   const lines = text.split(/\r?\n/);
   for (let i = 0; i < lines.length; i++) {
     const raw = lines[i]!;
-    if (!raw.includes('"error"')) continue;
+    if (raw.length > MAX_LINE_CHARS || !raw.includes('"error"')) continue;
     let value: unknown;
     try {
       value = JSON.parse(raw);
@@ -238,6 +241,7 @@ export function parseGpuOutput(text: string): GpuOutput {
     if (raw.trim() === '') return;
     last = n;
     if (ended) throw new ImportError('text after the end line', n);
+    if (raw.length > MAX_LINE_CHARS) throw new ImportError(`the line is ${Math.ceil(raw.length / 1024)} KB long: no line a program prints is over ${MAX_LINE_CHARS / 1024} KB (a trace line of 1024 accesses is about 16 KB)`, n);
     let value: unknown;
     try {
       value = JSON.parse(raw);

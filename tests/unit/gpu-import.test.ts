@@ -326,6 +326,13 @@ describe('gpulab gpu', () => {
     }
   });
 
+  it('a line past the length any program prints is refused before it is parsed, naming the line (the CLI takes files past the page\'s limit)', async () => {
+    const lines = fixture('avg-l1').split('\n');
+    const file = join(tmp, 'long.jsonl');
+    writeFileSync(file, [lines[0], `{"type":"clock","note":"${'x'.repeat(1024 * 1024 + 10)}"}`, ...lines.slice(1)].join('\n'));
+    expectUsageError(await labIn(['gpu', 'import', file]), /^gpulab: error: long\.jsonl: line 2: the line is 1025 KB long: no line a program prints is over 1024 KB/);
+  });
+
   it('emit writes the program and build.sh; bad parameters are refused', async () => {
     const out = join(tmp, 'emit');
     const r = await labIn(['gpu', 'emit', 'pchase-fine', '--param', 'size=32KB', '--out', out, '--arch', 'sm_90']);
