@@ -48,6 +48,8 @@ export function openDatabase(file: string, options: OpenDatabaseOptions): Opened
       appId = db.pragma('application_id', { simple: true }) as number;
     } catch (err) {
       if (isCorrupt(err)) throw damaged(file, (err as Error).message);
+      const storage = storageProblem(err);
+      if (storage) throw new LabError('database-invalid', `cannot use the database "${file}": ${storage}`);
       throw new LabError('database-invalid', `"${file}" is not a GPU Memory Lab database (${(err as Error).message})`);
     }
     if (appId !== 0 && appId !== APPLICATION_ID)
@@ -61,7 +63,13 @@ export function openDatabase(file: string, options: OpenDatabaseOptions): Opened
       if (isCorrupt(err)) throw damaged(file, (err as Error).message);
       throw err;
     }
-    db.pragma('journal_mode = WAL');
+    try {
+      db.pragma('journal_mode = WAL');
+    } catch (err) {
+      const storage = storageProblem(err);
+      if (storage) throw new LabError('database-invalid', `cannot use the database "${file}": ${storage}`);
+      throw err;
+    }
     db.pragma('foreign_keys = ON');
     db.pragma('synchronous = NORMAL');
     if (current > target) {
@@ -88,6 +96,8 @@ export function openDatabase(file: string, options: OpenDatabaseOptions): Opened
       try {
         step.immediate();
       } catch (err) {
+        const storage = storageProblem(err);
+        if (storage) throw new LabError('database-invalid', `cannot migrate the database "${file}" to schema version ${m.version} (${m.name}), left as it was: ${storage}`);
         throw new LabError('internal', `migrating "${file}" to schema version ${m.version} (${m.name}) failed: ${(err as Error).message}`);
       }
     }
@@ -112,6 +122,23 @@ function sqliteCode(err: unknown): string | null {
   if (!(err instanceof Error)) return null;
   const code = (err as { code?: unknown }).code;
   return typeof code === 'string' && code.startsWith('SQLITE_') ? code : null;
+}
+
+/**
+ * An error of the disk or the file system rather than of the file's content, in words (the disk is
+ * full, read-only, cannot be opened, an I/O error), with SQLite's code; null for any other error.
+ * Such a file is not foreign nor damaged: it reads again once there is room or write access.
+ */
+export function storageProblem(err: unknown): string | null {
+  const code = sqliteCode(err);
+  if (code === null) return null;
+  const said = `${code}: ${(err as Error).message}`;
+  if (code.startsWith('SQLITE_FULL')) return `the disk is full (${said}); free some space and open it again`;
+  if (code.startsWith('SQLITE_READONLY')) return `the file or its folder is read-only (${said}): a read-only disk, or no permission to write there`;
+  if (code.startsWith('SQLITE_CANTOPEN') || code.startsWith('SQLITE_PERM'))
+    return `the file, or the -wal and -shm files SQLite keeps beside it, cannot be opened (${said}): no permission, or a read-only folder`;
+  if (code.startsWith('SQLITE_IOERR')) return `the disk could not be read or written (${said}): it may be full or failing`;
+  return null;
 }
 
 /**
