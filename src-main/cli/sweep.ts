@@ -19,6 +19,7 @@
  *   progress, a chart of one quantity, a row per point) or its CSV, as `sweeps.pdf` and `sweeps.csv`.
  */
 import { randomUUID } from 'node:crypto';
+import { readRegularFile } from '../services/safe-read';
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
@@ -26,9 +27,9 @@ import { EXPERIMENTS } from '../../src-sim/experiments';
 import { MAX_TRACE } from '../../src-sim/experiments/types';
 import { findPreset } from '../../src-sim/presets';
 import { presetStateBytes } from '../../src-sim/presets/validate';
-import { parseArgs } from '../contract';
+import { LIMITS, parseArgs } from '../contract';
 import type { SweepPlan } from '../sweep-plan';
-import { expandPlan, parsePlan, pointLabel } from '../sweep-plan';
+import { expandPlan, parsePlan, pointLabel, SWEEP_LIMITS } from '../sweep-plan';
 import { bundlePoint, compactList, pointBundleName as bundleName } from '../shared/sweep-folder';
 import { LabService } from '../services/lab';
 import { RunStore } from '../services/store';
@@ -86,9 +87,9 @@ const plural = (n: number, word: string): string => `${n} ${word}${n === 1 ? '' 
 function readPlan(path: string, ctx: StoreContext): SweepPlan {
   let text: string;
   try {
-    text = readFileSync(path, 'utf8');
+    text = new TextDecoder().decode(readRegularFile(path, SWEEP_LIMITS.planBytes));
   } catch (err) {
-    throw ctx.usage(`cannot read the plan ${path}: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}`);
+    throw ctx.usage(`cannot read the plan ${path}: ${(err as Error).message}`);
   }
   try {
     return parsePlan(text);
@@ -387,14 +388,15 @@ export async function sweepCollect(dirArg: string, v: SweepOptions, format: stri
   try {
     saveMissingPresets(store, plan, (id) => {
       const preset = join(dir, 'presets', `${id}.json`);
-      return existsSync(preset) ? (JSON.parse(readFileSync(preset, 'utf8')) as unknown) : undefined;
+      return existsSync(preset) ? (JSON.parse(new TextDecoder().decode(readRegularFile(preset, LIMITS.presetJsonBytes))) as unknown) : undefined;
     });
     const sweeps = new SweepService({ store, experiments: EXPERIMENTS });
     const collector = new SweepCollector(store, sweeps, plan, EXPERIMENTS);
     const sweepId = collector.sweepId;
     const bundleDir = v.out === undefined ? join(dir, 'bundles') : resolve(v.out);
     const names = existsSync(bundleDir) ? readdirSync(bundleDir).filter((n) => bundlePoint(n) !== null).sort() : [];
-    for (const name of names) await collector.add(name, () => readFileSync(join(bundleDir, name)));
+    // Each bundle a regular file of at most a bundle's size: never a link, a pipe or a device the folder holds.
+    for (const name of names) await collector.add(name, () => readRegularFile(join(bundleDir, name), LIMITS.bundleBytes));
     const points = collector.points.length;
     const state = collector.state();
     const report: CollectReport = { sweepId, points, ...collector.tally, ...state, resubmit: null, resubmitArrays: [] };

@@ -5,7 +5,7 @@
  * offset added to the task id): by echoing the task's command line, and by running those points.
  */
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { StoreContext } from '../../src-main/cli/store';
@@ -199,6 +199,32 @@ describe('Slurm scripts of a large sweep', () => {
     expect(existsSync(join(dir, 'resubmit.sbatch'))).toBe(false);
     expect(readFileSync(join(dir, 'resubmit.sh'), 'utf8')).toMatch(/^part 2000 '0-499%50' --dependency="afterany:\$last" "\$@"$/m);
   }, 120_000);
+
+  it('collect reads regular files only: a link (to a secret or to /dev/zero) and a named pipe are refused by what they are, unread, and the rest goes on', async () => {
+    await write(PLAN, 'hostile');
+    const dir = join(tmp.dir, 'hostile');
+    const bundles = join(dir, 'bundles');
+    mkdirSync(bundles, { recursive: true });
+    const secret = join(tmp.dir, 'secret.txt');
+    writeFileSync(secret, 'SECRET-BYTES-NEVER-SHOWN');
+    symlinkSync(secret, join(bundles, 'point-000000.gmlbundle'));
+    symlinkSync('/dev/zero', join(bundles, 'point-000001.gmlbundle'));
+    expect(spawnSync('mkfifo', [join(bundles, 'point-000002.gmlbundle')]).status).toBe(0);
+    writeFileSync(join(bundles, 'point-000003.gmlbundle'), 'not a bundle');
+    const started = Date.now();
+    const c = await cli(['sweep', 'collect', dir, '--db', tmp.file('lab.db'), '--format', 'json']);
+    expect(Date.now() - started).toBeLessThan(30_000);
+    expect(c.stderr).toBe('');
+    const r = JSON.parse(c.stdout) as { bundles: number; imported: number; unreadable: { file: string; reason: string }[] };
+    expect(r).toMatchObject({ bundles: 4, imported: 0 });
+    const why = Object.fromEntries(r.unreadable.map((u) => [u.file, u.reason]));
+    expect(why['point-000000.gmlbundle']).toMatch(/^a symbolic link, not a regular file/);
+    expect(why['point-000001.gmlbundle']).toMatch(/^a symbolic link, not a regular file/);
+    expect(why['point-000002.gmlbundle']).toMatch(/^a named pipe, not a regular file/);
+    // A regular file that is not a bundle is read and refused as a bundle.
+    expect(why['point-000003.gmlbundle']).toBeTruthy();
+    expect(c.stdout).not.toContain('SECRET');
+  }, 60_000);
 
   it('keeps one sbatch of one array for a sweep that fits, its submit.sh the same call', async () => {
     const out = await write(PLAN, 'small', ['--max-parallel', '4']);
