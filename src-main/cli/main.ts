@@ -4,7 +4,6 @@
  * `runCli` builds the whole output before anything is printed, so a failure leaves stdout empty
  * and says one line on stderr.
  */
-import { statSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import { EXPERIMENTS, findExperiment } from '../../src-sim/experiments';
 import { formatBytes, resolveParams } from '../../src-sim/experiments/params';
@@ -20,6 +19,7 @@ import { SIM_VERSION } from '../../src-sim/version';
 import { findHostileShape, LabError, LIMITS } from '../contract';
 import type { LabErrorCode } from '../contract';
 import { defaultDbPath } from '../services/paths';
+import { readRegularFile } from '../services/safe-read';
 import type { WorkerLauncher } from '../services/pool/launcher';
 import { ForkLauncher } from '../services/pool/node-launcher';
 import { DEFAULT_ROW_JOBS, outcomeRows, rowJobs, runRowsInParallel } from '../services/pool/rows-parallel';
@@ -191,19 +191,13 @@ function builtinPreset(id: string): Preset {
 /** A user's preset file: JSON, checked by the same validator as the built-in presets. */
 function presetFromFile(path: string, ctx: CliContext): Preset {
   let text: string;
-  // The size before the bytes: a preset is a few KB, the API takes at most LIMITS.presetJsonBytes.
-  let size: number | null = null;
+  // A regular file (a link to one is the user's to name) of at most what the API takes, checked
+  // before a byte is read: a pipe or a device would block or never end.
   try {
-    size = statSync(path).size;
-  } catch {
-    // Unreadable: readFile below says why.
-  }
-  if (size !== null && size > LIMITS.presetJsonBytes)
-    throw new CliError(`preset file "${path}" is ${Math.ceil(size / 1024)} KB, more than the ${LIMITS.presetJsonBytes / 1024} KB a preset may hold`);
-  try {
-    text = ctx.readFile(path);
+    text = new TextDecoder().decode(readRegularFile(path, LIMITS.presetJsonBytes, { followLinks: true }));
   } catch (e) {
-    throw new CliError(`cannot read preset file "${path}": ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}`);
+    const why = (e as Error).message;
+    throw new CliError(/more than the \d+ it may hold/.test(why) ? `preset file "${path}" is ${why.replace(/ it may hold$/, ' bytes a preset may hold')}` : `cannot read preset file "${path}": ${why.replace(/^cannot read it: /, '')}`);
   }
   let data: unknown;
   try {

@@ -4,7 +4,7 @@
  * before a byte is read and again on the opened descriptor (a file swapped between the two checks is
  * caught). The messages say what the path is, never what it holds.
  */
-import { closeSync, constants, fstatSync, lstatSync, openSync, readSync, type Stats } from 'node:fs';
+import { closeSync, constants, fstatSync, lstatSync, openSync, readSync, statSync, type Stats } from 'node:fs';
 
 export class UnsafeFile extends Error {
   override name = 'UnsafeFile';
@@ -19,11 +19,15 @@ function kind(s: Stats): string {
   return 'not a regular file';
 }
 
-/** The bytes of a regular file of at most `maxBytes`; an UnsafeFile error saying why not. */
-export function readRegularFile(path: string, maxBytes: number): Uint8Array {
+/**
+ * The bytes of a regular file of at most `maxBytes`; an UnsafeFile error saying why not. A file the
+ * user names (`followLinks`) may be a link to a regular file; a file a folder holds may not.
+ */
+export function readRegularFile(path: string, maxBytes: number, options: { followLinks?: boolean } = {}): Uint8Array {
+  const follow = options.followLinks === true;
   let st: Stats;
   try {
-    st = lstatSync(path);
+    st = follow ? statSync(path) : lstatSync(path);
   } catch (e) {
     throw new UnsafeFile(`cannot read it: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}`);
   }
@@ -32,7 +36,7 @@ export function readRegularFile(path: string, maxBytes: number): Uint8Array {
   let fd: number;
   try {
     // No link followed, and no wait on a pipe swapped in since the check.
-    fd = openSync(path, constants.O_RDONLY | (constants.O_NOFOLLOW ?? 0) | (constants.O_NONBLOCK ?? 0));
+    fd = openSync(path, constants.O_RDONLY | (follow ? 0 : (constants.O_NOFOLLOW ?? 0)) | (constants.O_NONBLOCK ?? 0));
   } catch (e) {
     throw new UnsafeFile(`cannot open it: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}`);
   }

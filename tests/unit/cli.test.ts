@@ -251,7 +251,9 @@ describe('gpulab run with a custom preset file', () => {
     expect(({} as Record<string, unknown>).polluted).toBeUndefined();
     const big = join(tmp, 'big.json');
     writeFileSync(big, `{"id": "big", "x": [${'0,'.repeat(200_000)}0]}`);
-    expectUsageError(await lab('run', 'pchase-average', '--preset-file', big), /preset file ".*big\.json" is 391 KB, more than the 256 KB a preset may hold/);
+    expectUsageError(await lab('run', 'pchase-average', '--preset-file', big), /preset file ".*big\.json" is 400\d+ bytes, more than the 262144 bytes a preset may hold/);
+    // A device or a pipe is refused by what it is, never read (reading /dev/zero would never end).
+    expectUsageError(await lab('run', 'pchase-average', '--preset-file', '/dev/zero'), /cannot read preset file "\/dev\/zero": a device, not a regular file/);
   });
 });
 
