@@ -189,7 +189,7 @@ function builtinPreset(id: string): Preset {
 }
 
 /** A user's preset file: JSON, checked by the same validator as the built-in presets. */
-function presetFromFile(path: string, ctx: CliContext): Preset {
+function presetFromFile(path: string): Preset {
   let text: string;
   // A regular file (a link to one is the user's to name) of at most what the API takes, checked
   // before a byte is read: a pipe or a device would block or never end.
@@ -222,7 +222,7 @@ function presetFromFile(path: string, ctx: CliContext): Preset {
 function choosePreset(v: Values, ctx: CliContext, required: boolean): Preset | undefined {
   if (v.preset !== undefined && v['preset-file'] !== undefined) throw new CliError('give --preset or --preset-file, not both');
   if (v.preset !== undefined) return builtinPreset(v.preset);
-  if (v['preset-file'] !== undefined) return presetFromFile(v['preset-file'], ctx);
+  if (v['preset-file'] !== undefined) return presetFromFile(v['preset-file']);
   if (required) throw new CliError(`missing --preset <id> (one of: ${PRESETS.map((p) => p.id).join(', ')}) or --preset-file <file.json>`);
   return undefined;
 }
