@@ -6,9 +6,10 @@
  * characterisation.json (the file `gpu import` and the Real GPU page import as one characterisation);
  * --save stores it (a run per probe, grouped in a saved comparison whose notes are the summary).
  */
-import { closeSync, mkdirSync, openSync, readFileSync, readSync, writeFileSync } from 'node:fs';
+import { closeSync, constants, mkdirSync, openSync, readSync, statSync, writeFileSync } from 'node:fs';
 import { basename, join, resolve } from 'node:path';
 import { ImportError } from '../../src-sim/cuda/import';
+import { readOutputFile } from './read-output';
 import { importRefusal } from '../gpu-contract';
 import {
   characterise,
@@ -81,9 +82,9 @@ export async function gpuCharacterise(v: CharacteriseOptions, format: string, ct
 export async function gpuImportCharacterisation(file: string, format: string, ctx: GpuContext): Promise<GpuCliOutput> {
   let text: string;
   try {
-    text = readFileSync(file, 'utf8');
+    text = readOutputFile(file);
   } catch (e) {
-    throw ctx.usage(`cannot read "${file}": ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}`);
+    throw ctx.usage(`cannot read "${file}": ${(e as Error).message.replace(/^cannot read it: /, '')}`);
   }
   try {
     const { characterisation: c } = await replayCharacterisation(text);
@@ -97,7 +98,9 @@ export async function gpuImportCharacterisation(file: string, format: string, ct
 /** Whether a file begins as a characterisation's file does (a file that cannot be read: no; gpu import says why). */
 export function looksLikeCharacterisation(file: string): boolean {
   try {
-    const fd = openSync(file, 'r');
+    // A regular file only: opening a named pipe would wait for a writer (the import says what it is).
+    if (!statSync(file).isFile()) return false;
+    const fd = openSync(file, constants.O_RDONLY | constants.O_NONBLOCK);
     try {
       const head = Buffer.alloc(200);
       const n = readSync(fd, head, 0, 200, 0);

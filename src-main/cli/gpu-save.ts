@@ -3,7 +3,7 @@
  * `gpu run ... --save` store the program's output as a run (with its measured-device record in
  * place of a preset), and `gpu preset <runId> --name ...` makes a custom preset from a real run.
  */
-import { existsSync, readFileSync, statSync } from 'node:fs';
+import { existsSync, statSync } from 'node:fs';
 import { basename } from 'node:path';
 import { ImportError, ProgramFailed } from '../../src-sim/cuda/import';
 import { characterisationText, isCharacterisationFile, replayCharacterisation, type CharacterisationFile } from '../../src-sim/cuda/characterise';
@@ -14,6 +14,7 @@ import { GpuService } from '../services/gpu';
 import { RunStore } from '../services/store';
 import { resultJson, resultText, DEFAULT_TRACE_LIMIT } from './format';
 import { failed, type GpuCliOutput } from './gpu';
+import { readOutputFile } from './read-output';
 import { importRefusal } from '../gpu-contract';
 import type { StoreContext } from './store';
 import { dbPath } from './store';
@@ -77,10 +78,10 @@ export async function gpuImportSave(file: string, v: GpuSaveOptions, format: str
   let text: string;
   let mtime: number;
   try {
-    text = readFileSync(file, 'utf8');
+    text = readOutputFile(file);
     mtime = statSync(file).mtimeMs;
   } catch (e) {
-    throw ctx.usage(`cannot read "${file}": ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}`);
+    throw ctx.usage(`cannot read "${file}": ${(e as Error).message.replace(/^cannot read it: /, '')}`);
   }
   if (isCharacterisationFile(text)) return saveCharacterisationFile(text, basename(file), v, format, ctx);
   return saveGpuText(text, basename(file), mtime, v, format, ctx);

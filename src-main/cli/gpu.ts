@@ -5,12 +5,13 @@
  * time limit and imports what it printed. Imported runs are printed, not saved in the database.
  */
 import { execFile } from 'node:child_process';
-import { accessSync, chmodSync, constants, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { accessSync, chmodSync, constants, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { delimiter, join, resolve } from 'node:path';
 import { DEFAULT_ARCH, emitProgram, GPU_EXPERIMENTS, nativeArch, noGpuVisible, NVCC_NO_NATIVE_GPU, SMI_QUERY } from '../../src-sim/cuda/emit';
 import type { EmittedProgram } from '../../src-sim/cuda/emit';
 import { importGpuOutput, ImportError, ProgramFailed } from '../../src-sim/cuda/import';
+import { readOutputFile } from './read-output';
 import { importRefusal } from '../gpu-contract';
 import { programOutcome } from '../gpu-outcome';
 import type { GpuResult, ImportOptions } from '../../src-sim/cuda/import';
@@ -155,9 +156,9 @@ function importText(text: string, source: string, v: GpuOptions, format: string,
 export function gpuImport(file: string, v: GpuOptions, format: string, ctx: GpuContext): GpuCliOutput {
   let text: string;
   try {
-    text = readFileSync(file, 'utf8');
+    text = readOutputFile(file);
   } catch (e) {
-    throw ctx.usage(`cannot read "${file}": ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}`);
+    throw ctx.usage(`cannot read "${file}": ${(e as Error).message.replace(/^cannot read it: /, '')}`);
   }
   return importText(text, file, v, format, ctx);
 }

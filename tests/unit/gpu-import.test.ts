@@ -333,6 +333,16 @@ describe('gpulab gpu', () => {
     expectUsageError(await labIn(['gpu', 'import', file]), /^gpulab: error: long\.jsonl: line 2: the line is 1025 KB long: no line a program prints is over 1024 KB/);
   });
 
+  it('a device or a named pipe is refused by what it is, never read (with or without --save)', async () => {
+    const fifo = join(tmp, 'out.fifo');
+    expect(spawnSync('mkfifo', [fifo]).status).toBe(0);
+    for (const file of ['/dev/zero', fifo]) {
+      const what = file === fifo ? 'a named pipe' : 'a device';
+      expectUsageError(await labIn(['gpu', 'import', file]), new RegExp(`cannot read ".*": ${what}, not a regular file`));
+      expectUsageError(await labIn(['gpu', 'import', file, '--save', '--db', join(tmp, 'pipe.db')]), new RegExp(`cannot read ".*": ${what}, not a regular file`));
+    }
+  });
+
   it('emit writes the program and build.sh; bad parameters are refused', async () => {
     const out = join(tmp, 'emit');
     const r = await labIn(['gpu', 'emit', 'pchase-fine', '--param', 'size=32KB', '--out', out, '--arch', 'sm_90']);
