@@ -4,7 +4,7 @@
  * a run "here" with stand-in nvcc and nvidia-smi programs on PATH (nvcc writes a program that prints
  * a fixture), its progress events, its stored run and its cancel.
  */
-import { chmodSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { GpuJob } from '../../src-main/contract';
@@ -12,6 +12,7 @@ import type { LabService } from '../../src-main/services/lab';
 import { GPU_LIMITS } from '../../src-main/gpu-contract';
 import { LabError } from '../../src-main/contract';
 import { isCorrupt, isDamaged } from '../../src-main/services/store/database';
+import { writeFakeCuda } from './fake-cuda';
 import { TempDir, testLab } from './lab-fixtures';
 
 const FIXTURES = resolve(__dirname, '../fixtures/real/h100');
@@ -29,22 +30,9 @@ afterEach(async () => {
 
 /** A folder of stand-ins: nvidia-smi listing one GPU, and an nvcc whose "program" prints `output` after `delay` seconds. */
 function fakeCuda(output: string, delay = 0, gpus = true, o: { cap?: string; exit?: number; stderr?: string } = {}): NodeJS.ProcessEnv {
-  const bin = tmp.file('bin');
-  mkdirSync(bin, { recursive: true });
   const out = tmp.file('program-output.jsonl');
   writeFileSync(out, output);
-  const script = (path: string, body: string) => {
-    writeFileSync(path, `#!/bin/sh\n${body}\n`);
-    chmodSync(path, 0o755);
-  };
-  script(
-    join(bin, 'nvcc'),
-    `if [ "$1" = "--version" ]; then echo "Cuda compilation tools, release 13.0, V13.0.88"; exit 0; fi
-while [ $# -gt 0 ]; do if [ "$1" = "-o" ]; then shift; o="$1"; fi; shift; done
-printf '#!/bin/sh\\nsleep ${delay}\\ncat "${out}"\\necho "${o.stderr ?? ''}" >&2\\nexit ${o.exit ?? 0}\\n' > "$o"; chmod +x "$o"`,
-  );
-  if (gpus) script(join(bin, 'nvidia-smi'), `case "$1" in --query-gpu=compute_cap) echo "${o.cap ?? '9.0'}";; *) echo "GPU 0: NVIDIA H100 80GB HBM3 (UUID: GPU-test)";; esac`);
-  return { PATH: `${bin}:/usr/bin:/bin` };
+  return writeFakeCuda(tmp.file('bin'), `sleep ${delay}\\ncat "${out}"\\necho "${o.stderr ?? ''}" >&2\\nexit ${o.exit ?? 0}`, { gpus, ...(o.cap ? { cap: o.cap } : {}) });
 }
 
 async function code(p: Promise<unknown>): Promise<{ code: string; message: string }> {

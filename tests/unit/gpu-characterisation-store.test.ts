@@ -5,13 +5,14 @@
  * built program prints the H100 fixture of its experiment), with progress per probe; the command line's
  * `gpu import characterisation.json [--save]` and its refusals.
  */
-import { chmodSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { gunzipSync } from 'node:zlib';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { GpuJob } from '../../src-main/contract';
 import type { LabService } from '../../src-main/services/lab';
 import { runCli } from '../../src-main/cli/main';
+import { writeFakeCuda } from './fake-cuda';
 import { TempDir, testLab } from './lab-fixtures';
 
 const ROOT = resolve(__dirname, '../..');
@@ -30,24 +31,11 @@ afterEach(async () => {
 
 /** Stand-ins: nvidia-smi lists one GPU of cc 9.0; nvcc "builds" a program that prints the H100 fixture of its experiment. */
 function fakeCuda(): NodeJS.ProcessEnv {
-  const bin = tmp.file('bin');
-  mkdirSync(bin, { recursive: true });
   const outputs = tmp.file('outputs');
   mkdirSync(outputs, { recursive: true });
   const by: Record<string, string> = { 'pchase-average': 'avg-l1', 'pchase-fine': 'fine-cold-s4', 'tlb-probes': 'tlb-32m-cg', 'shared-bank-stride': 'banks-64' };
   for (const [exp, file] of Object.entries(by)) writeFileSync(join(outputs, `${exp}.jsonl`), h100(file));
-  const script = (path: string, body: string) => {
-    writeFileSync(path, `#!/bin/sh\n${body}\n`);
-    chmodSync(path, 0o755);
-  };
-  script(
-    join(bin, 'nvcc'),
-    `if [ "$1" = "--version" ]; then echo "Cuda compilation tools, release 13.0, V13.0.88"; exit 0; fi
-while [ $# -gt 0 ]; do if [ "$1" = "-o" ]; then shift; o="$1"; fi; shift; done
-printf '#!/bin/sh\\ncat "${outputs}/%s.jsonl"\\n' "$o" > "$o"; chmod +x "$o"`,
-  );
-  script(join(bin, 'nvidia-smi'), `case "$1" in --query-gpu=compute_cap) echo "9.0";; *) echo "GPU 0: NVIDIA H100 80GB HBM3 (UUID: GPU-test)";; esac`);
-  return { PATH: `${bin}:/usr/bin:/bin` };
+  return writeFakeCuda(tmp.file('bin'), `cat "${outputs}/%s.jsonl"`);
 }
 
 describe('gpu.importCharacterisation', () => {

@@ -113,8 +113,8 @@ describe('Check database', () => {
     expect(w.get('[data-testid="db-check-result"]').text()).toContain('The check could not run: the lab is shutting down');
   });
 
-  it('sits in the sidebar beside the app’s versions', async () => {
-    const fake = fakeLab();
+  /** The whole app on a fake lab, every route an empty page. */
+  async function mountApp(fake: ReturnType<typeof fakeLab>) {
     setLab(fake.lab);
     const router = createRouter({ history: createMemoryHistory(), routes: [{ path: '/:any(.*)*', component: defineComponent({ template: '<div />' }) }] });
     await router.push('/');
@@ -122,21 +122,20 @@ describe('Check database', () => {
     setActivePinia(pinia);
     wrapper = mount(App, { global: { plugins: [pinia, router] } });
     await flushPromises();
-    const footer = wrapper.get('[data-testid="version"]');
+    return { wrapper, router };
+  }
+
+  it('sits in the sidebar beside the app’s versions', async () => {
+    const fake = fakeLab();
+    await mountApp(fake);
+    const footer = wrapper!.get('[data-testid="version"]');
     expect(footer.text()).toContain('App 1.2.3');
     await footer.get('[data-testid="db-check"]').trigger('click');
     expect(fake.checkDatabase).toHaveBeenCalledTimes(1);
   });
 
   it('a notice with a link shows it, and following it dismisses the notice', async () => {
-    const fake = fakeLab();
-    setLab(fake.lab);
-    const router = createRouter({ history: createMemoryHistory(), routes: [{ path: '/:any(.*)*', component: defineComponent({ template: '<div />' }) }] });
-    await router.push('/');
-    const pinia = createPinia();
-    setActivePinia(pinia);
-    wrapper = mount(App, { global: { plugins: [pinia, router] } });
-    await flushPromises();
+    const { router } = await mountApp(fakeLab());
     const { useNotify } = await import('../../src-renderer/src/stores/notify');
     useNotify().info('Queued 1 run of Sweep', { to: '/runs/abc', label: 'Open the run' });
     useNotify().info('Saved');
