@@ -196,12 +196,17 @@ const plateauBand = (lo: number): number => Math.max(2, 0.01 * lo);
  * before it: the last size within plateauBand of it, where the sweep starts on it and, once off it,
  * does not come back.
  */
-export function plateauEnd(quantity: string, probe: string, r: GpuResult | undefined, lo: number | undefined, rec: ProbeRecord | undefined): Quantity {
+/** The curve of a fine end sweep, or why there is none to read (as a "cannot tell" quantity). */
+function endCurve(quantity: string, probe: string, r: GpuResult | undefined, rec: ProbeRecord | undefined, refs: (number | undefined)[]): { none: (why: string) => Quantity; sr: GpuResult['series'][number] | null; why: string | null } {
   const none = (why: string): Quantity => ({ quantity, value: 'cannot tell', unit: 'B', evidence: why, probe, key: '' });
-  if (!rec) return none('the probe did not run (the sweep before it found no such end)');
-  if (!rec.ok) return none(`the probe failed: ${rec.error}`);
-  const sr = r?.series[0];
-  if (!sr || lo === undefined) return none('the probe gives no curve to read');
+  const sr = r?.series[0] ?? null;
+  const why = !rec ? 'the probe did not run (the sweep before it found no such end)' : !rec.ok ? `the probe failed: ${rec.error}` : !sr || refs.some((x) => x === undefined) ? 'the probe gives no curve to read' : null;
+  return { none, sr, why };
+}
+
+export function plateauEnd(quantity: string, probe: string, r: GpuResult | undefined, lo: number | undefined, rec: ProbeRecord | undefined): Quantity {
+  const { none, sr, why } = endCurve(quantity, probe, r, rec, [lo]);
+  if (why || !sr || lo === undefined) return none(why ?? 'the probe gives no curve to read');
   const top = lo + plateauBand(lo);
   const n = sr.x.length;
   let k = 0;
@@ -225,11 +230,8 @@ export function plateauEnd(quantity: string, probe: string, r: GpuResult | undef
  * the upper, where the sweep crosses half-way once and stays above.
  */
 export function midpointEnd(quantity: string, probe: string, r: GpuResult | undefined, lo: number | undefined, hi: number | undefined, rec: ProbeRecord | undefined): Quantity {
-  const none = (why: string): Quantity => ({ quantity, value: 'cannot tell', unit: 'B', evidence: why, probe, key: '' });
-  if (!rec) return none('the probe did not run (the sweep before it found no such end)');
-  if (!rec.ok) return none(`the probe failed: ${rec.error}`);
-  const sr = r?.series[0];
-  if (!sr || lo === undefined || hi === undefined || !(hi > lo)) return none('the probe gives no curve to read');
+  const { none, sr, why } = endCurve(quantity, probe, r, rec, [lo, hi]);
+  if (why || !sr || lo === undefined || hi === undefined || !(hi > lo)) return none(why ?? 'the probe gives no curve to read');
   const mid = (lo + hi) / 2;
   const n = sr.x.length;
   let k = 0;
@@ -444,8 +446,8 @@ export async function replayCharacterisation(text: string): Promise<{ file: Char
     if (e instanceof NoProbeCanRun && e.cause instanceof ImportError) throw e.cause;
     throw e;
   }
-  const same = (x: Probe[], y: Probe[]): boolean => x.length === y.length && x.every((p, i) => p.name === y[i].name && p.params.join(' ') === (y[i].params ?? []).join(' '));
-  if (!same(c.probes, stored as Probe[]))
+  // Each probe asked was the file's in turn (the runner checked it): what is left is a file holding more.
+  if (asked !== stored.length)
     throw new ImportError(
       `the file's probes (${stored.map((p) => p.name).join(', ')}) are not the ones its readings choose here (${c.probes.map((p) => p.name).join(', ')}): it was made by another version of the probes`,
     );
