@@ -85,6 +85,36 @@ describe('gpulab db check', { timeout: 120_000 }, () => {
     expect(lines.at(-1)).toMatch(/damaged: restore it from a backup, or save what still reads/);
   });
 
+  it('exits 1 when a trigger that keeps finished runs unchanged is dropped, emptied or added, though SQLite finds nothing wrong', () => {
+    const file = database('triggers.db', 2);
+    const db = new Database(file);
+    const names = (db.prepare("SELECT name FROM sqlite_schema WHERE type = 'trigger' ORDER BY name").all() as { name: string }[]).map((t) => t.name);
+    expect(names).toContain('runs_finished_immutable');
+    db.exec('DROP TRIGGER runs_finished_immutable');
+    const emptied = names.find((n) => n.endsWith('_update_guard'))!;
+    const table = emptied.replace(/_update_guard$/, '');
+    db.exec(`DROP TRIGGER ${emptied}; CREATE TRIGGER ${emptied} BEFORE UPDATE ON ${table} WHEN 0 BEGIN SELECT 1; END`);
+    db.exec('CREATE TRIGGER sneaky AFTER INSERT ON run_tags BEGIN SELECT 1; END');
+    expect((db.pragma('integrity_check') as { integrity_check: string }[])[0]!.integrity_check).toBe('ok');
+    db.close();
+    const store = RunStore.open(file, { appVersion: '0.1.0-test', recoverInterrupted: false });
+    const check = store.checkDatabase();
+    store.close();
+    expect(check.ok).toBe(false);
+    expect(check.problems).toEqual([
+      `the trigger ${emptied} (it keeps finished runs unchanged) differs from the one this version creates`,
+      'the trigger runs_finished_immutable (it keeps finished runs unchanged) is missing',
+      'the trigger sneaky is not one this version creates',
+    ]);
+    const r = gpulab('db', 'check', '--db', file);
+    expect(r.code).toBe(1);
+    expect(r.stderr).toContain(`${file}: the trigger runs_finished_immutable (it keeps finished runs unchanged) is missing`);
+    // A sound file's schema is exactly what the migrations create.
+    const sound = RunStore.open(database('sound-schema.db', 1), { appVersion: '0.1.0-test', recoverInterrupted: false });
+    expect(sound.checkDatabase()).toMatchObject({ ok: true, problems: [] });
+    sound.close();
+  });
+
   it('exits 1 with the reason for a file too damaged to open, and refuses a missing one as bad input', () => {
     const file = database('scribbled.db', 40);
     scribble(file);

@@ -59,6 +59,25 @@ describe('two processes on one database', () => {
     second.close();
     third.close();
   });
+
+  it('a survivor that never runs anything marks a killed owner\'s runs interrupted on its own heartbeat', async () => {
+    const watcher = tmp.open({ heartbeatMs: 50 });
+    // Another process's runs, left behind when it was killed (this host, a pid that does not exist).
+    const victim = tmp.open({ recoverInterrupted: false });
+    const running = victim.createRun(newRun());
+    victim.startRun(running.id);
+    const queued = victim.createRun(newRun());
+    const raw = new Database(tmp.file());
+    raw.prepare('UPDATE lab_owners SET pid = ? WHERE id = ?').run(2 ** 22 + 12345, victim.owner);
+    raw.close();
+    expect(watcher.getSummary(running.id).status).toBe('running');
+    const deadline = Date.now() + 5_000;
+    while (watcher.getSummary(queued.id).status === 'queued' && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
+    expect(watcher.getSummary(running.id)).toMatchObject({ status: 'interrupted', error: expect.stringMatching(/while this run was running/) });
+    expect(watcher.getSummary(queued.id)).toMatchObject({ status: 'interrupted', error: expect.stringMatching(/before this run started/) });
+    expect(watcher.owner).toBeNull(); // it registered as no owner: it only watched
+    watcher.close();
+  });
 });
 
 describe('files that are not ours, or damaged', () => {

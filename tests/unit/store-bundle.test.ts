@@ -123,6 +123,26 @@ describe('bundles', () => {
     await expect(tmp.open({ now: clock.now }, 'third.db').importBundle(relines(lines))).rejects.toThrow(/trace start: 4 lines but 1 ages/);
   });
 
+  it('imports a bundle of many compressed megabytes without piling up listeners (no MaxListenersExceededWarning)', async () => {
+    const big = sampleResult(1_600_000, false);
+    const y = big.series[0]!.y as Float64Array;
+    for (let i = 7; i < y.length; i++) y[i] = Math.random(); // incompressible: about 12.8 MB gzipped
+    const r = here.createRun(newRun({ title: 'big' }));
+    here.finishRun(r.id, big);
+    const file = await here.exportBundle([r.id]);
+    expect(file.bytes.byteLength).toBeGreaterThan(12 * 2 ** 20);
+    const warnings: string[] = [];
+    const onWarning = (w: Error) => warnings.push(w.name);
+    process.on('warning', onWarning);
+    try {
+      expect(await there.importBundle(file.bytes)).toEqual({ imported: [r.id], skipped: [] });
+      await new Promise((done) => setImmediate(done));
+    } finally {
+      process.off('warning', onWarning);
+    }
+    expect(warnings).toEqual([]);
+  });
+
   it('keeps imported runs immutable', async () => {
     await there.importBundle((await here.exportBundle([ids[0]])).bytes);
     expect(errorOf(() => there.endRun(ids[0], 'failed', 'x')).code).toBe('immutable');
@@ -311,6 +331,14 @@ describe('bundles', () => {
         relines(editRun(2, (r) => ((r.preset as { spaces: { global: { levels: { sizeBytes: number }[] } } }).spaces.global.levels[0]!.sizeBytes = 12345))),
         /preset snapshot is invalid: spaces\.global\.levels\.0/,
       );
+    });
+
+    it('a re-hashed run of an experiment this version does not know, or of one under another\'s id, is refused', async () => {
+      await refused(relines(editRun(0, (r) => (r.experiment = 'made-up'))), /cannot be imported: its experiment "made-up" is not one this version knows/);
+      // A P-chase run relabelled as a bank-conflict run: its parameters are not that experiment's.
+      await refused(relines(editRun(0, (r) => (r.experiment = 'shared-bank-stride'))), /its parameters are not those of shared-bank-stride: unknown parameter "strides"/);
+      // A parameter value the experiment refuses.
+      await refused(relines(editRun(2, (r) => ((r.params as Record<string, unknown>).sizeFrom = -5))), /its parameters are not those of pchase-average: parameter "sizeFrom"/);
     });
   });
 });

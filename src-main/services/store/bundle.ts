@@ -340,8 +340,14 @@ async function* inflate(bytes: Uint8Array, limit: () => number): AsyncGenerator<
       const ok = gunzip.write(Buffer.from(bytes.buffer, bytes.byteOffset + at, Math.min(CHUNK_BYTES, bytes.byteLength - at)));
       if (!ok)
         await new Promise<void>((r) => {
-          gunzip.once('drain', r);
-          gunzip.once('close', r);
+          // One of the two fires; the other is removed, so that listeners do not pile up chunk by chunk.
+          const done = () => {
+            gunzip.off('drain', done);
+            gunzip.off('close', done);
+            r();
+          };
+          gunzip.once('drain', done);
+          gunzip.once('close', done);
         });
     }
     gunzip.end();
@@ -492,7 +498,8 @@ export async function readBundle(bytes: Uint8Array, onRun: (run: RunDetail) => v
     if (value && typeof value === 'object' && 'end' in value) {
       const end = endSchema.safeParse(value);
       if (!end.success) refuse(`its last line is malformed: ${issuesText(end.error)}`);
-      if (end.data.runCount !== index || header.data.runCount !== index) refuse(`it announces ${header.data.runCount} runs but holds ${index}`);
+      if (header.data.runCount !== index) refuse(`it announces ${header.data.runCount} runs but holds ${index}`);
+      if (end.data.runCount !== index) refuse(`its last line counts ${end.data.runCount} runs but it holds ${index}`);
       if (lines.hash.digest('hex') !== end.data.sha256) refuse('the file is damaged: its checksum does not match its contents');
       if ((await lines.next()) !== null) refuse('it holds data after its last line');
       ended = true;

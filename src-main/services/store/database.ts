@@ -179,6 +179,56 @@ export function checkHealth(db: Database.Database, kind: 'quick_check' | 'integr
   return lines.length === 1 && lines[0] === 'ok' ? [] : lines;
 }
 
+interface SchemaObject {
+  type: string;
+  name: string;
+  sql: string;
+}
+
+const expectedSchemas = new WeakMap<readonly Migration[], SchemaObject[]>();
+
+/** The tables, indexes and triggers the migrations create, read from an in-memory database they built. */
+function expectedSchema(migrations: readonly Migration[]): SchemaObject[] {
+  let objects = expectedSchemas.get(migrations);
+  if (!objects) {
+    const mem = new Database(':memory:');
+    try {
+      for (const m of migrations) m.up(mem);
+      objects = schemaObjects(mem);
+    } finally {
+      mem.close();
+    }
+    expectedSchemas.set(migrations, objects);
+  }
+  return objects;
+}
+
+function schemaObjects(db: Database.Database): SchemaObject[] {
+  return (db.prepare("SELECT type, name, sql FROM sqlite_schema WHERE name NOT LIKE 'sqlite\\_%' ESCAPE '\\' ORDER BY type, name").all() as { type: string; name: string; sql: string | null }[]).map(
+    (o) => ({ type: o.type, name: o.name, sql: (o.sql ?? '').replace(/\s+/g, ' ').trim() }),
+  );
+}
+
+/**
+ * The differences between the file's schema and the one this version's migrations create: a table,
+ * index or trigger missing, changed or added by something else. The triggers keep finished runs
+ * unchanged; one dropped or emptied leaves them open to change, which integrity_check cannot see.
+ */
+export function schemaProblems(db: Database.Database, migrations: readonly Migration[] = MIGRATIONS): string[] {
+  const want = expectedSchema(migrations);
+  const have = new Map(schemaObjects(db).map((o) => [`${o.type} ${o.name}`, o]));
+  const problems: string[] = [];
+  const what = (o: SchemaObject) => `the ${o.type} ${o.name}${o.type === 'trigger' ? ' (it keeps finished runs unchanged)' : ''}`;
+  for (const o of want) {
+    const found = have.get(`${o.type} ${o.name}`);
+    have.delete(`${o.type} ${o.name}`);
+    if (!found) problems.push(`${what(o)} is missing`);
+    else if (found.sql !== o.sql) problems.push(`${what(o)} differs from the one this version creates`);
+  }
+  for (const o of have.values()) problems.push(`the ${o.type} ${o.name} is not one this version creates`);
+  return problems;
+}
+
 function hasTable(db: Database.Database, name: string): boolean {
   return db.prepare("SELECT 1 FROM sqlite_schema WHERE type = 'table' AND name = ?").get(name) !== undefined;
 }

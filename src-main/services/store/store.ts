@@ -39,8 +39,9 @@ import { SIM_VERSION } from '../../../src-sim/version';
 import { measuredDeviceSchema, realDeviceId, realDeviceLabel } from '../../../src-sim/cuda/run-record';
 import type { MeasuredDevice, RealRunRecord } from '../../../src-sim/cuda/run-record';
 import { BUNDLE_EXTENSION, readBundle, writeBundle } from './bundle';
+import { checkImportedRun } from '../run-check';
 import { decodeJson, decodeTraceStart, encodeJson, encodeTraceStart, fromBytes, toBytes, type EncodedTraceStart } from './codec';
-import { checkHealth, damaged, damagedAdvice, isDamaged, openDatabase } from './database';
+import { checkHealth, damaged, damagedAdvice, isDamaged, openDatabase, schemaProblems } from './database';
 import type { Migration } from './schema';
 import { listSql, SUMMARY_COLUMNS } from './query';
 
@@ -177,6 +178,7 @@ export class RunStore {
   private readonly heartbeatMs: number;
   private readonly staleMs: number;
   private readonly recovers: boolean;
+  private readonly migrations: readonly Migration[] | undefined;
 
   private constructor(
     readonly file: string,
@@ -187,11 +189,22 @@ export class RunStore {
     this.heartbeatMs = options.heartbeatMs ?? 5_000;
     this.staleMs = options.staleMs ?? 60_000;
     this.recovers = options.recoverInterrupted !== false;
+    this.migrations = options.migrations;
     const opened = openDatabase(file, { appVersion: this.appVersion, migrations: options.migrations });
     this.db = opened.db;
     this.schemaVersion = opened.schemaVersion;
     this.migratedFrom = opened.fromVersion;
     this.recovered = options.recoverInterrupted === false ? 0 : this.recoverInterrupted();
+    // A process that recovers runs looks for owners gone since, from its open on, whether or not it
+    // ever runs anything itself: another process killed on this database has its runs marked
+    // interrupted within a heartbeat (on this machine) or once its heartbeat is stale (another one).
+    if (this.recovers) this.startBeating();
+  }
+
+  private startBeating(): void {
+    if (this.heartbeat) return;
+    this.heartbeat = setInterval(() => this.beat(), this.heartbeatMs);
+    this.heartbeat.unref();
   }
 
   /** Opens (creating and migrating as needed) the database file. */
@@ -281,8 +294,7 @@ export class RunStore {
     const now = this.now();
     this.sql('INSERT INTO lab_owners (id, pid, host, started_at, heartbeat_at) VALUES (?, ?, ?, ?, ?)').run(id, process.pid, hostname(), now, now);
     this.ownerId = id;
-    this.heartbeat = setInterval(() => this.beat(), this.heartbeatMs);
-    this.heartbeat.unref();
+    this.startBeating();
     return id;
   }
 
@@ -318,6 +330,7 @@ export class RunStore {
   checkDatabase(): DatabaseCheck {
     const t0 = performance.now();
     const problems = this.checkIntegrity();
+    if (problems.length === 0) problems.push(...schemaProblems(this.db, this.migrations));
     const ok = problems.length === 0;
     return { file: this.file, ok, problems, advice: ok ? null : damagedAdvice(this.file), durationMs: Math.round(performance.now() - t0) };
   }
@@ -748,10 +761,14 @@ export class RunStore {
    * (keeping nothing), then written one run at a time, each in its own transaction; a failure while
    * writing removes the runs this import wrote. Memory holds one run at a time. `verify` sees each
    * run in the first pass and may refuse the bundle by throwing (a sweep's collect: the run must be
-   * the point its file names), before anything is written.
+   * the point its file names), before anything is written. A run of an experiment this version does
+   * not know, or with parameters its experiment does not take, refuses the bundle (run-check.ts).
    */
   async importBundle(bytes: Uint8Array, verify?: (run: RunDetail) => void): Promise<BundleImportReport> {
-    await readBundle(bytes, (r) => verify?.(r));
+    await readBundle(bytes, (r) => {
+      checkImportedRun(r);
+      verify?.(r);
+    });
     const imported: string[] = [];
     const skipped: string[] = [];
     try {
