@@ -115,6 +115,8 @@ export interface LabServerOptions {
   heartbeatMs?: number;
   /** A connection that sends nothing, or half its headers, is closed after this (ms); default IDLE_SOCKET_MS. */
   idleMs?: number;
+  /** A request body that stops arriving for this long is refused with 408 (ms); default BODY_STALL_MS. */
+  bodyStallMs?: number;
   log?: (line: string) => void;
 }
 
@@ -165,6 +167,19 @@ export const HEADERS_TIMEOUT_MS = 10_000;
 export const REQUEST_TIMEOUT_MS = 120_000;
 /** A kept-alive connection between requests, and a connection that sends nothing, is closed after this. */
 export const IDLE_SOCKET_MS = 10_000;
+/**
+ * Connections that have not shown this launch's token yet (just opened, sending headers, or answered
+ * without one) at most: a new one beyond this closes the oldest of them, so that sockets without the
+ * token cannot hold every slot; connections that showed it are never closed for another's sake.
+ */
+export const MAX_UNTRUSTED_SOCKETS = 64;
+/** A request answered before its body arrived (a refusal) may send the rest for this long, then its connection is closed. */
+export const LINGER_MS = 1_000;
+/** A body that stops arriving for this long is refused (408) and its connection closed. */
+export const BODY_STALL_MS = 5_000;
+/** A body must arrive within BODY_GRACE_MS plus its declared size at BODY_MIN_RATE (loopback moves gigabytes a second). */
+export const BODY_GRACE_MS = 10_000;
+export const BODY_MIN_RATE = 1024 * 1024;
 /** Event streams at most (each holds a connection). */
 const MAX_STREAMS = 64;
 /** A stream whose client reads slower than this much buffered output is ended (it reconnects). */
@@ -195,7 +210,7 @@ export function startLabServer(options: LabServerOptions): Promise<LabServer> {
   const token = options.token ?? randomBytes(32).toString('hex');
   if (!/^[0-9a-f]{32,256}$/.test(token)) return Promise.reject(new LabServerError('a token must be 32 to 256 lower-case hex characters'));
   const staticDir = options.staticDir === undefined ? DEFAULT_STATIC_DIR : options.staticDir;
-  const impl = new ServerImpl(options.lab, token, staticDir, options.bodyLimit ?? DEFAULT_BODY_LIMIT, options.binaryLimit ?? LIMITS.bundleBytes, options.heartbeatMs ?? 15_000, options.log ?? (() => {}), options.idleMs ?? IDLE_SOCKET_MS);
+  const impl = new ServerImpl(options.lab, token, staticDir, options.bodyLimit ?? DEFAULT_BODY_LIMIT, options.binaryLimit ?? LIMITS.bundleBytes, options.heartbeatMs ?? 15_000, options.log ?? (() => {}), options.idleMs ?? IDLE_SOCKET_MS, options.bodyStallMs ?? BODY_STALL_MS);
   return impl.listen(port);
 }
 
@@ -206,6 +221,8 @@ class ServerImpl {
   private readonly sockets = new Set<Socket>();
   /** Sockets with a request in hand (a call, an event stream): exempt from the idle timeout. */
   private readonly busy = new Set<Socket>();
+  /** Sockets that have not shown the token, oldest first (MAX_UNTRUSTED_SOCKETS). */
+  private readonly untrusted = new Set<Socket>();
   private readonly staticRoot: string | null;
   private port = 0;
   private allowedHosts = new Set<string>();
@@ -220,6 +237,7 @@ class ServerImpl {
     private readonly heartbeatMs: number,
     private readonly log: (line: string) => void,
     idleMs: number,
+    private readonly bodyStallMs: number,
   ) {
     this.expected = sha256(token);
     this.staticRoot = staticDir && existsSync(staticDir) ? realpathSync(staticDir) : null;
@@ -229,6 +247,16 @@ class ServerImpl {
       const socket = req.socket;
       this.busy.add(socket);
       res.on('close', () => this.busy.delete(socket));
+      // Answered before its body arrived (a refusal, or a body too large to read): the rest may come
+      // for a moment (so the client reads the answer rather than a reset), then the connection goes.
+      res.on('finish', () => {
+        if (req.complete || socket.destroyed) return;
+        const linger = setTimeout(() => {
+          if (!req.complete) socket.destroy();
+        }, LINGER_MS);
+        linger.unref();
+        req.on('end', () => clearTimeout(linger));
+      });
       void this.handle(req, res).catch((err: unknown) => {
         this.log(`[web] ${req.method} ${String(req.url).slice(0, 120)}: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}`);
         if (!res.headersSent) this.sendError(res, new HttpError(500, 'internal', 'internal error'));
@@ -239,6 +267,14 @@ class ServerImpl {
     this.server.maxConnections = 256;
     this.server.on('connection', (s: Socket) => {
       this.sockets.add(s);
+      this.untrusted.add(s);
+      if (this.untrusted.size > MAX_UNTRUSTED_SOCKETS) {
+        const oldest = this.untrusted.values().next().value;
+        if (oldest) {
+          this.untrusted.delete(oldest);
+          oldest.destroy();
+        }
+      }
       // A connection that sends nothing (or idles between requests) is destroyed, not kept half-open.
       s.setTimeout(idleMs, () => {
         if (!this.busy.has(s)) s.destroy();
@@ -246,6 +282,7 @@ class ServerImpl {
       s.on('close', () => {
         this.sockets.delete(s);
         this.busy.delete(s);
+        this.untrusted.delete(s);
       });
     });
     this.server.on('clientError', (err: NodeJS.ErrnoException, socket: Socket) => {
@@ -315,10 +352,12 @@ class ServerImpl {
       return this.sendError(res, new HttpError(403, 'unauthorized', 'refused: requests from other origins are not allowed'));
     if (url.pathname === EVENTS_PATH) {
       if (!this.authorized(url.searchParams.get('token') ?? this.headerToken(req))) return this.unauthorized(res);
+      this.untrusted.delete(req.socket);
       if (req.method !== 'GET') return this.sendError(res, new HttpError(405, 'invalid-args', `${EVENTS_PATH} takes GET only`, { allow: 'GET' }));
       return this.events(res);
     }
     if (!this.authorized(this.headerToken(req))) return this.unauthorized(res);
+    this.untrusted.delete(req.socket);
     if (!url.pathname.startsWith(CALL_PATH)) return this.sendError(res, new HttpError(404, 'not-found', `no API route ${url.pathname.slice(0, 80)}`));
     const name = url.pathname.slice(CALL_PATH.length);
     if (!isCallName(name)) return this.sendError(res, new HttpError(404, 'not-found', `unknown call "${name.slice(0, 60)}"`));
@@ -339,9 +378,13 @@ class ServerImpl {
     const importing = name === 'gpu.import' && !binary && !framed;
     const characterisation = name === 'gpu.importCharacterisation' && !binary && !framed;
     const limit = binary || framed ? this.binaryLimit : importing ? Math.max(this.bodyLimit, GPU_IMPORT_BODY_BYTES) : characterisation ? Math.max(this.bodyLimit, CHARACTERISATION_BODY_BYTES) : this.bodyLimit;
-    const body = await readBody(req, limit);
+    const body = await readBody(req, limit, this.bodyStallMs);
+    if (body === 'aborted') return; // the client went away mid-upload: nothing to answer, nothing to log
     if (body === 'too-large') {
-      return this.sendError(res, new HttpError(413, 'invalid-args', importing ? importTooLarge() : `the request body is larger than ${limit} bytes`, { connection: 'close' }));
+      return this.sendError(res, new HttpError(413, 'invalid-args', importing ? importTooLarge() : `the request body is larger than ${limit} bytes`));
+    }
+    if (body === 'too-slow') {
+      return this.sendError(res, new HttpError(408, 'invalid-args', 'the request body arrived too slowly (it stalled, or came slower than 1 MB a second)', { connection: 'close' }));
     }
     let args: unknown;
     if (binary) {
@@ -537,43 +580,50 @@ function acceptsFrames(req: IncomingMessage): boolean {
 }
 
 /**
- * The request body, or 'too-large'. A declared length over the limit is refused without reading;
- * an undeclared body is read until it passes the limit, then the rest is drained (up to a bound,
- * so the client can read the refusal) and dropped.
+ * The request body; 'too-large' past the limit (a declared length over it at once, unread; an
+ * undeclared one as soon as it passes it: the server answers 413 at once and the rest is drained
+ * for LINGER_MS while the client reads the answer); 'too-slow' when the body stalls for
+ * BODY_STALL_MS or misses its deadline (BODY_GRACE_MS plus its size at BODY_MIN_RATE); 'aborted'
+ * when the client goes away.
  */
-function readBody(req: IncomingMessage, limit: number): Promise<Buffer | 'too-large'> {
+function readBody(req: IncomingMessage, limit: number, stallMs: number): Promise<Buffer | 'too-large' | 'too-slow' | 'aborted'> {
   const declared = Number(req.headers['content-length']);
-  const drainCap = limit + 16 * 1024 * 1024;
-  return new Promise((resolvePromise, reject) => {
+  return new Promise((resolvePromise) => {
     if (Number.isFinite(declared) && declared > limit) {
-      // Read (and drop) a moderate excess so the client gets the 413 rather than a reset.
-      if (declared > drainCap) {
-        req.destroy();
-        resolvePromise('too-large');
-        return;
-      }
-      req.resume();
-      req.on('end', () => resolvePromise('too-large'));
-      req.on('error', reject);
+      resolvePromise('too-large');
       return;
     }
     const chunks: Buffer[] = [];
     let size = 0;
-    let over = false;
-    req.on('data', (chunk: Buffer) => {
+    let settled = false;
+    const deadlineMs = Math.min(REQUEST_TIMEOUT_MS, BODY_GRACE_MS + ((Number.isFinite(declared) ? declared : limit) / BODY_MIN_RATE) * 1000);
+    const finish = (outcome: Buffer | 'too-large' | 'too-slow' | 'aborted') => {
+      if (settled) return;
+      settled = true;
+      clearTimeout(deadline);
+      clearTimeout(stall);
+      req.off('data', onData);
+      resolvePromise(outcome);
+    };
+    const deadline = setTimeout(() => finish('too-slow'), deadlineMs);
+    let stall = setTimeout(() => finish('too-slow'), stallMs);
+    const onData = (chunk: Buffer) => {
       size += chunk.length;
+      clearTimeout(stall);
+      stall = setTimeout(() => finish('too-slow'), stallMs);
       if (size > limit) {
-        over = true;
         chunks.length = 0;
-        if (size > drainCap) {
-          req.destroy();
-          resolvePromise('too-large');
-        }
+        finish('too-large');
         return;
       }
       chunks.push(chunk);
+    };
+    req.on('data', onData);
+    req.on('end', () => finish(Buffer.concat(chunks, size)));
+    req.on('aborted', () => finish('aborted'));
+    req.on('error', () => finish('aborted'));
+    req.on('close', () => {
+      if (!req.complete) finish('aborted');
     });
-    req.on('end', () => resolvePromise(over ? 'too-large' : Buffer.concat(chunks, size)));
-    req.on('error', reject);
   });
 }

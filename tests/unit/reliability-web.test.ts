@@ -9,7 +9,8 @@ import { request } from 'node:http';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { LabEvents } from '../../src-main/contract';
 import type { CallOutcome } from '../../src-main/services/lab';
-import { IDLE_SOCKET_MS, queueDelta, startLabServer } from '../../src-main/web/server';
+import { IDLE_SOCKET_MS, LINGER_MS, MAX_UNTRUSTED_SOCKETS, queueDelta, startLabServer } from '../../src-main/web/server';
+import type { Socket } from 'node:net';
 import type { LabDispatcher, LabServer } from '../../src-main/web/server';
 
 type Listener = (payload: unknown) => void;
@@ -119,6 +120,134 @@ describe('connections', () => {
       expect(ms).toBeLessThan(idleMs + 3_000);
     }
     expect(IDLE_SOCKET_MS).toBe(10_000);
+  }, 30_000);
+});
+
+/** A request with the token on a fresh connection: its status and how long it took (ms). */
+function tokenCall(s: LabServer, body = '{}'): Promise<{ status: number; ms: number }> {
+  const t0 = Date.now();
+  return new Promise((resolve, reject) => {
+    const req = request(
+      { host: '127.0.0.1', port: s.port, method: 'POST', path: '/api/call/runs.list', agent: false, headers: { host: `127.0.0.1:${s.port}`, authorization: `Bearer ${s.token}`, 'content-type': 'application/json' } },
+      (res) => {
+        res.resume();
+        res.on('end', () => resolve({ status: res.statusCode ?? 0, ms: Date.now() - t0 }));
+      },
+    );
+    req.on('error', reject);
+    req.end(body);
+  });
+}
+
+/** n sockets that each send `head`, then one byte every `everyMs`, until stopped. */
+function tricklers(port: number, n: number, head: string, everyMs: number): { sockets: Socket[]; closed: () => number; stop: () => void } {
+  const sockets: Socket[] = [];
+  let closed = 0;
+  const timers: ReturnType<typeof setInterval>[] = [];
+  for (let i = 0; i < n; i++) {
+    const socket = connect(port, '127.0.0.1', () => {
+      socket.write(head);
+      timers.push(setInterval(() => socket.writable && socket.write('x'), everyMs));
+    });
+    socket.on('data', () => {});
+    socket.on('error', () => {});
+    socket.on('close', () => closed++);
+    sockets.push(socket);
+  }
+  return { sockets, closed: () => closed, stop: () => { for (const t of timers) clearInterval(t); for (const s of sockets) s.destroy(); } };
+}
+
+describe('sockets without the token cannot hold the server', () => {
+  it('300 slow bodies without the token: each is refused and closed within the linger time; a real call is answered at once', async () => {
+    server = await startLabServer({ lab: new FakeLab(), staticDir: null });
+    const s = server;
+    const head = `POST /api/call/runs.list HTTP/1.1\r\nHost: 127.0.0.1:${s.port}\r\nContent-Type: application/json\r\nContent-Length: 100000\r\n\r\n`;
+    const slow = tricklers(s.port, 300, head, 200);
+    try {
+      await new Promise((r) => setTimeout(r, 300));
+      const real = await tokenCall(s);
+      expect(real.status).toBe(200);
+      expect(real.ms).toBeLessThan(1_000);
+      await new Promise((r) => setTimeout(r, LINGER_MS + 1_000));
+      expect(slow.closed()).toBe(300);
+    } finally {
+      slow.stop();
+    }
+  }, 30_000);
+
+  it('300 slow headers: the oldest sockets without the token give way, so a real call still gets a slot', async () => {
+    server = await startLabServer({ lab: new FakeLab(), staticDir: null });
+    const s = server;
+    const slow = tricklers(s.port, 300, `POST /api/call/runs.list HTTP/1.1\r\nHost: 127.0.0.1:${s.port}\r\nX-Pad: `, 200);
+    try {
+      await new Promise((r) => setTimeout(r, 500));
+      expect(slow.closed()).toBeGreaterThanOrEqual(300 - MAX_UNTRUSTED_SOCKETS);
+      const real = await tokenCall(s);
+      expect(real.status).toBe(200);
+      expect(real.ms).toBeLessThan(1_000);
+    } finally {
+      slow.stop();
+    }
+  }, 30_000);
+
+  it('a body with the token that stalls is refused with 408 and its connection closed', async () => {
+    server = await startLabServer({ lab: new FakeLab(), staticDir: null, bodyStallMs: 500 });
+    const s = server;
+    const answer = await new Promise<{ text: string; ms: number }>((resolve) => {
+      const t0 = Date.now();
+      let text = '';
+      const socket = connect(s.port, '127.0.0.1', () =>
+        socket.write(`POST /api/call/runs.list HTTP/1.1\r\nHost: 127.0.0.1:${s.port}\r\nAuthorization: Bearer ${s.token}\r\nContent-Type: application/json\r\nContent-Length: 10\r\n\r\n{"a`),
+      );
+      socket.setEncoding('utf8');
+      socket.on('data', (c: string) => (text += c));
+      socket.on('error', () => {});
+      socket.on('close', () => resolve({ text, ms: Date.now() - t0 }));
+    });
+    expect(answer.text).toMatch(/^HTTP\/1\.1 408/);
+    expect(answer.text).toContain('arrived too slowly');
+    expect(answer.ms).toBeLessThan(3_000);
+  }, 30_000);
+
+  it('a declared body far over the limit gets its 413, not a reset; an aborted upload logs nothing', async () => {
+    const logged: string[] = [];
+    server = await startLabServer({ lab: new FakeLab(), staticDir: null, log: (l) => logged.push(l) });
+    const s = server;
+    const size = 64 * 1024 * 1024;
+    const got = await new Promise<{ status: number; text: string }>((resolve, reject) => {
+      const req = request(
+        { host: '127.0.0.1', port: s.port, method: 'POST', path: '/api/call/runs.list', agent: false, headers: { host: `127.0.0.1:${s.port}`, authorization: `Bearer ${s.token}`, 'content-type': 'application/json', 'content-length': String(size) } },
+        (res) => {
+          let text = '';
+          res.setEncoding('utf8');
+          res.on('data', (c: string) => (text += c));
+          res.on('end', () => resolve({ status: res.statusCode ?? 0, text }));
+        },
+      );
+      req.on('error', reject);
+      const chunk = Buffer.alloc(1024 * 1024, 0x20);
+      let sent = 0;
+      const pump = () => {
+        while (sent < size) {
+          sent += chunk.length;
+          if (!req.write(chunk)) return void req.once('drain', pump);
+        }
+        req.end();
+      };
+      pump();
+    });
+    expect(got.status).toBe(413);
+    expect(got.text).toMatch(/larger than 1048576 bytes/);
+    // A client that goes away half-way through its body.
+    await new Promise<void>((resolve) => {
+      const socket = connect(s.port, '127.0.0.1', () => {
+        socket.write(`POST /api/call/runs.list HTTP/1.1\r\nHost: 127.0.0.1:${s.port}\r\nAuthorization: Bearer ${s.token}\r\nContent-Type: application/json\r\nContent-Length: 1000\r\n\r\n{"a":`);
+        setTimeout(() => socket.destroy(), 100);
+      });
+      socket.on('error', () => {});
+      socket.on('close', () => setTimeout(resolve, 200));
+    });
+    expect(logged).toEqual([]);
   }, 30_000);
 });
 
