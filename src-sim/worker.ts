@@ -7,6 +7,7 @@
  * protocol is src-sim/worker-protocol.ts. One run at a time; cancelling is the owner killing
  * the process.
  */
+import { setHeartbeat } from './heartbeat';
 import { EXPERIMENTS } from './experiments';
 import type { Experiment, ExperimentResult } from './experiments/types';
 import { stateMemoryProblem } from './presets/validate';
@@ -207,3 +208,4 @@ channel.listen((m) => {
 channel.post({ type: 'ready', experiments: [...catalogue.keys()] });
 // Between runs the event loop is free: the same check on a timer (it does not keep the process alive).
 setInterval(checkOwner, OWNER_CHECK_MS * 2).unref();
+setHeartbeat(checkOwner);

@@ -1,4 +1,5 @@
 import { makeAddressMap } from './addrmap';
+import { heartbeat } from '../heartbeat';
 import type { CompiledKernel } from './compile';
 import { compileKernel, layoutArrays } from './compile';
 import { checkTimingConfig } from './config-check';
@@ -166,7 +167,10 @@ class Engine {
     const useMiq = miq.miqE > 0;
     const useNet = net.ejQ > 0;
     const useDram = dq.dqCap > 0 || dq.dramT !== null;
+    let steps = 0;
     for (;;) {
+      // Every 4,096 steps, whatever the progress (a kernel of few long blocks reports it seconds apart).
+      if ((++steps & 4095) === 0) heartbeat();
       this.processEvents();
       let act = false;
       if (useMiq) for (let sm = 0; sm < sms; sm++) if (miq.step(sm)) act = true;
