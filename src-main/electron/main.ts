@@ -87,10 +87,12 @@ function harden(): void {
   const s = session.defaultSession;
   s.setPermissionRequestHandler((_wc, _permission, callback) => callback(false));
   s.setPermissionCheckHandler(() => false);
-  // No remote content: every request must be one of our pages' own files (or devtools, or data: images).
+  // No remote content: every request must be one of our pages' own files (or devtools). data: URLs
+  // are let through for images only (the CSP's img-src), never as a script, style, frame or fetch.
   s.webRequest.onBeforeRequest((details, callback) => {
     const url = details.url;
-    callback({ cancel: !(isAppUrl(url) || url.startsWith('devtools://') || url.startsWith('data:')) });
+    const dataImage = url.startsWith('data:') && details.resourceType === 'image';
+    callback({ cancel: !(isAppUrl(url) || url.startsWith('devtools://') || dataImage) });
   });
   if (!DEV_URL) {
     // app://lab/ sends the policy with every response (app-protocol.ts); this covers anything else the session loads.

@@ -189,9 +189,9 @@ beforeAll(async () => {
   vi.unstubAllEnvs();
 });
 
-function beforeRequest(url: string): boolean {
+function beforeRequest(url: string, resourceType = 'script'): boolean {
   let cancel = false;
-  h.session.beforeRequest({ url }, (r: { cancel: boolean }) => (cancel = r.cancel));
+  h.session.beforeRequest({ url, resourceType }, (r: { cancel: boolean }) => (cancel = r.cancel));
   return cancel;
 }
 
@@ -259,6 +259,9 @@ describe('the Electron main process', () => {
     expect(beforeRequest(pathToFileURL(join(RENDERER_DIR, 'index.html')).href)).toBe(true);
     expect(beforeRequest('app://elsewhere/index.html')).toBe(true);
     expect(beforeRequest('app://user@lab/index.html')).toBe(true);
+    // data: URLs as images only (what the CSP's img-src allows), never as a script, style, frame or fetch.
+    expect(beforeRequest('data:image/png;base64,iVBORw0KGgo=', 'image')).toBe(false);
+    for (const type of ['script', 'stylesheet', 'subFrame', 'mainFrame', 'xhr', 'object', 'other']) expect(beforeRequest('data:text/html,<script>1</script>', type)).toBe(true);
   });
 
   it('sends a strict Content Security Policy header', () => {
