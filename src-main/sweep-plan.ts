@@ -10,6 +10,7 @@
  * it, the CLI reads plan files with it, and the renderer imports its types.
  */
 import { z } from 'zod';
+import { jsonErrorWhere } from '../src-sim/json-error';
 
 /** Bounds of a plan. */
 export const SWEEP_LIMITS = {
@@ -268,7 +269,7 @@ export function parsePlan(input: unknown): SweepPlan {
     try {
       raw = JSON.parse(input) as unknown;
     } catch (err) {
-      throw new Error(`the plan is not JSON: ${(err as Error).message}`);
+      throw new Error(`the plan is not JSON: ${jsonErrorWhere(err)}`);
     }
   }
   const parsed = sweepPlanSchema.safeParse(raw);

@@ -25,6 +25,7 @@ import { ForkLauncher } from '../services/pool/node-launcher';
 import { DEFAULT_ROW_JOBS, outcomeRows, rowJobs, runRowsInParallel } from '../services/pool/rows-parallel';
 import { DEFAULT_TRACE_LIMIT, formatNumber, formatParam, resultJson, resultText, seriesCsv, textTable } from './format';
 import type { StoreContext } from './store';
+import { jsonErrorWhere } from '../../src-sim/json-error';
 
 /** Exit codes: 0 success, 1 a reproduction row or a saved run failed (or an internal error), 2 bad input. */
 export const EXIT_OK = 0;
@@ -203,7 +204,7 @@ function presetFromFile(path: string): Preset {
   try {
     data = JSON.parse(text);
   } catch (e) {
-    throw new CliError(`preset file "${path}" is not valid JSON: ${(e as Error).message}`);
+    throw new CliError(`preset file "${path}" is not valid JSON: ${jsonErrorWhere(e)}`);
   }
   // What the API refuses, the file is refused for too: keys that pollute prototypes, deep nesting.
   const hostile = findHostileShape(data);
@@ -721,6 +722,11 @@ const COMMANDS: Record<string, Command> = {
     run: (args) => ok(helpText(args.length ? commandKey(args) : undefined)),
   },
 };
+
+/** Each command with the options and the number of arguments it takes (help and the API fuzz test read it). */
+export function commandTable(): { name: string; options: readonly string[]; positionals: readonly [number, number] }[] {
+  return Object.entries(COMMANDS).map(([name, c]) => ({ name, options: c.options, positionals: c.positionals }));
+}
 
 const OPTION_HELP: Record<string, string> = {
   format: '-f, --format <f>      output format (text is the default)',

@@ -14,6 +14,7 @@
  *
  * Pure and browser-safe: no Node built-ins, no DOM (the renderer imports it through http-client.ts).
  */
+import { jsonErrorWhere } from '../../src-sim/json-error';
 
 /** A wire text that does not decode (the HTTP server answers 400). */
 export class WireError extends Error {
@@ -225,7 +226,7 @@ export function decodeWire(text: string): unknown {
     return JSON.parse(text, reviver) as unknown;
   } catch (err) {
     if (err instanceof WireError) throw err;
-    throw new WireError(`not JSON: ${err instanceof Error ? err.message : String(err)}`);
+    throw new WireError(`not JSON: ${jsonErrorWhere(err)}`);
   }
 }
 
@@ -326,7 +327,7 @@ export function decodeFrame(input: ArrayBuffer | Uint8Array): unknown {
     return JSON.parse(text, frameReviver) as unknown;
   } catch (err) {
     if (err instanceof WireError) throw err;
-    throw new WireError(`not JSON: ${err instanceof Error ? err.message : String(err)}`);
+    throw new WireError(`not JSON: ${jsonErrorWhere(err)}`);
   }
 }
 

@@ -19,6 +19,7 @@ import { FORMAT_VERSION } from './common';
 import { checkGpuParams, tlbReachPlan } from './emit';
 import { REACH_CURVES } from './programs';
 import { hardwareParams, resolveGpuParams } from './params';
+import { jsonErrorWhere } from '../json-error';
 
 /** A malformed output file: the message names the line. */
 export class ImportError extends Error {
@@ -247,7 +248,7 @@ export function parseGpuOutput(text: string): GpuOutput {
       value = JSON.parse(raw);
     } catch (e) {
       if (n === 1 && isJsonDocument(text)) throw new ImportError('the file is one JSON document, not the JSON lines a program from gpulab gpu emit prints (a run exported from gpulab?)');
-      throw new ImportError(`not JSON (${(e as Error).message})`, n);
+      throw new ImportError(`not JSON (${jsonErrorWhere(e)})`, n);
     }
     const type = typeof value === 'object' && value !== null && !Array.isArray(value) ? (value as { type?: unknown }).type : undefined;
     if (typeof type !== 'string') throw new ImportError('a line must be a JSON object with a "type"', n);

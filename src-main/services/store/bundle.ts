@@ -36,6 +36,7 @@ import { MAX_TRACE, MAX_TRACE_START } from '../../../src-sim/experiments/types';
 import { formatIssues, validatePreset } from '../../../src-sim/presets/validate';
 import { measuredDeviceSchema, realDeviceId, realDeviceLabel } from '../../../src-sim/cuda/run-record';
 import { decodeJson, decodeTraceStart, encodeJson, encodeTraceStart, fromBase64, fromBytes, toBytes } from './codec';
+import { jsonErrorWhere } from '../../../src-sim/json-error';
 
 export const BUNDLE_FORMAT = 'gpu-memory-lab.bundle';
 /** The format this app writes (it reads 1 and 2). */
@@ -537,7 +538,7 @@ function parseLine(line: Buffer, what: string): unknown {
   try {
     value = decodeJson(new TextDecoder('utf-8', { fatal: true }).decode(line));
   } catch (err) {
-    refuse(`${what} is not valid JSON (${(err as Error).message.slice(0, 200)}); the file is damaged`);
+    refuse(`${what} is not valid JSON (${jsonErrorWhere(err)}); the file is damaged`);
   }
   const hostile = findHostileShape(value, 5_000_000);
   if (hostile) refuse(`${what}: its contents are not plain data: ${hostile}`);
@@ -619,7 +620,7 @@ function decodeLegacy(raw: Uint8Array): RunDetail[] {
   try {
     envelope = JSON.parse(text);
   } catch (err) {
-    refuse(`the file is not valid JSON (${(err as Error).message}); it may be truncated or not a bundle`);
+    refuse(`the file is not valid JSON (${jsonErrorWhere(err)}); it may be truncated or not a bundle`);
   }
   if (!envelope || typeof envelope !== 'object' || (envelope as { format?: unknown }).format !== BUNDLE_FORMAT)
     refuse(`the file is not a GPU Memory Lab bundle (format "${BUNDLE_FORMAT}" expected)`);
@@ -633,7 +634,7 @@ function decodeLegacy(raw: Uint8Array): RunDetail[] {
   try {
     payload = decodeJson(env.data.payload);
   } catch (err) {
-    refuse(`its payload is not valid JSON (${(err as Error).message})`);
+    refuse(`its payload is not valid JSON (${jsonErrorWhere(err)})`);
   }
   const hostile = findHostileShape(payload, 50_000_000);
   if (hostile) refuse(`its contents are not plain data: ${hostile}`);

@@ -27,6 +27,7 @@ import type { RunStore } from '../store';
 import type { SweepService } from './service';
 import { canonical, SweepRefusal } from './service';
 import { resubmitScripts } from './slurm';
+import { jsonErrorWhere } from '../../../src-sim/json-error';
 
 /** Bundles read and what became of them. */
 export interface CollectTally {
@@ -174,7 +175,7 @@ export function planFromText(text: string): SweepPlan {
   try {
     raw = JSON.parse(text) as unknown;
   } catch (err) {
-    throw new LabError('invalid-args', `plan.json is not JSON: ${(err as Error).message.slice(0, 200)}`);
+    throw new LabError('invalid-args', `plan.json is not JSON: ${jsonErrorWhere(err)}`);
   }
   const hostile = findHostileShape(raw);
   if (hostile) throw new LabError('invalid-args', `plan.json: ${hostile}`);
@@ -199,7 +200,7 @@ export async function collectSweep(store: RunStore, sweeps: SweepService, experi
     try {
       value = JSON.parse(p.text) as unknown;
     } catch (err) {
-      throw new LabError('invalid-preset', `presets/${p.name}: not JSON: ${(err as Error).message.slice(0, 200)}`);
+      throw new LabError('invalid-preset', `presets/${p.name}: not JSON: ${jsonErrorWhere(err)}`);
     }
     const hostile = findHostileShape(value);
     if (hostile) throw new LabError('invalid-preset', `presets/${p.name}: ${hostile}`);
