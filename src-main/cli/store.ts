@@ -9,7 +9,8 @@
  * opens the store alone, never marking other processes' runs interrupted. The lab service and the
  * exports are imported when a command needs them (ECharts and PDFKit take seconds to load).
  */
-import { existsSync, mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
+import { readRegularFile } from '../services/safe-read';
 import { dirname, resolve } from 'node:path';
 import type { DatabaseCheck, RunDetail, RunSummary } from '../contract';
 import { LabError, LIMITS, parseArgs, RUN_STATUSES } from '../contract';
@@ -218,13 +219,13 @@ export async function bundleExport(ids: string[], o: { db?: string; out?: string
 export async function bundleImport(file: string, o: { db?: string }, format: string, ctx: StoreContext): Promise<StoreCliOutput> {
   const db = dbPath(o.db, ctx);
   let bytes: Uint8Array;
+  // A regular file (or a link to one: the user names it) of a bundle's size at most, checked before
+  // a byte is read: a named pipe or a device would block or never end.
   try {
-    const size = statSync(file).size;
-    if (size > LIMITS.bundleBytes) throw ctx.usage(`"${file}" is larger than a bundle may be (${LIMITS.bundleBytes} bytes)`);
-    bytes = new Uint8Array(readFileSync(file));
+    bytes = readRegularFile(file, LIMITS.bundleBytes, { followLinks: true });
   } catch (e) {
-    if (e instanceof Error && !('code' in e)) throw e;
-    throw ctx.usage(`cannot read "${file}": ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}`);
+    const why = (e as Error).message;
+    throw ctx.usage(/more than the \d+ it may hold/.test(why) ? `"${file}" is larger than a bundle may be (${LIMITS.bundleBytes} bytes)` : `cannot read "${file}": ${why.replace(/^cannot read it: /, '')}`);
   }
   const args = parseArgs('bundles.import', { bytes });
   // A refused bundle leaves no trace: not even a new, empty database.

@@ -20,14 +20,15 @@
  */
 import { randomUUID } from 'node:crypto';
 import { readRegularFile } from '../services/safe-read';
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { jsonErrorWhere } from '../../src-sim/json-error';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { EXPERIMENTS } from '../../src-sim/experiments';
 import { MAX_TRACE } from '../../src-sim/experiments/types';
 import { findPreset } from '../../src-sim/presets';
 import { presetStateBytes } from '../../src-sim/presets/validate';
-import { LIMITS, parseArgs } from '../contract';
+import { LabError, LIMITS, parseArgs } from '../contract';
 import type { SweepPlan } from '../sweep-plan';
 import { expandPlan, parsePlan, pointLabel, SWEEP_LIMITS } from '../sweep-plan';
 import { bundlePoint, compactList, pointBundleName as bundleName } from '../shared/sweep-folder';
@@ -84,6 +85,9 @@ const TRACE_BYTES = 48 * 3;
 const json = (value: unknown): string => JSON.stringify(value, null, 2) + '\n';
 const plural = (n: number, word: string): string => `${n} ${word}${n === 1 ? '' : 's'}`;
 
+/** The most a sweep.sbatch may hold (the one gpulab writes is a few KB). */
+const SBATCH_BYTES = 1024 * 1024;
+
 function readPlan(path: string, ctx: StoreContext): SweepPlan {
   let text: string;
   try {
@@ -116,7 +120,20 @@ function loadPresets(store: RunStore, planDir: string, plan: SweepPlan): void {
     if (findPreset(id)) continue;
     const file = join(planDir, 'presets', `${id}.json`);
     if (!existsSync(file)) continue;
-    store.saveCustomPreset(JSON.parse(readFileSync(file, 'utf8')) as unknown);
+    // A file the folder holds: a regular file of a preset's size only, read without following links.
+    let text: string;
+    try {
+      text = new TextDecoder().decode(readRegularFile(file, LIMITS.presetJsonBytes));
+    } catch (err) {
+      throw new LabError('invalid-preset', `cannot read ${file}: ${(err as Error).message}`);
+    }
+    let value: unknown;
+    try {
+      value = JSON.parse(text) as unknown;
+    } catch (err) {
+      throw new LabError('invalid-preset', `${file} is not JSON: ${jsonErrorWhere(err)}`);
+    }
+    store.saveCustomPreset(value);
   }
 }
 
@@ -377,9 +394,9 @@ export async function sweepCollect(dirArg: string, v: SweepOptions, format: stri
   let script = '';
   if (v.resubmit)
     try {
-      script = readFileSync(scriptFile, 'utf8');
+      script = new TextDecoder().decode(readRegularFile(scriptFile, SBATCH_BYTES));
     } catch (err) {
-      throw ctx.usage(`cannot read ${scriptFile} (--resubmit rewrites it): ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}`);
+      throw ctx.usage(`cannot read ${scriptFile} (--resubmit rewrites it): ${(err as Error).message.replace(/^cannot read it: /, '')}`);
     }
   const arrayMax = parseArrayMax(v, ctx, scriptArrayMax(script) ?? DEFAULT_ARRAY_MAX);
   const file = dbPath(v.db, ctx);

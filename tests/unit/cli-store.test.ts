@@ -180,6 +180,11 @@ describe('gpulab bundle', { timeout: 240_000 }, () => {
     expectRefused(await gpulab('bundle', 'import', cut, '--db', join(tmp, 'fresh.db')), /bundle/);
     expect(existsSync(join(tmp, 'fresh.db'))).toBe(false);
     expectRefused(await gpulab('bundle', 'import', join(tmp, 'nowhere.gmlbundle'), '--db', B), /cannot read/);
+    // A named pipe or a device is refused by what it is, not read for ever or waited on.
+    const pipe = join(tmp, 'pipe.gmlbundle');
+    spawnSync('mkfifo', [pipe]);
+    expectRefused(await gpulab('bundle', 'import', pipe, '--db', B), /cannot read ".*pipe\.gmlbundle": a named pipe, not a regular file/);
+    expectRefused(await gpulab('bundle', 'import', '/dev/zero', '--db', B), /cannot read "\/dev\/zero": a device, not a regular file/);
     expectRefused(await gpulab('bundle', 'export', fermi.runId, '--db', A), /--out/);
     expect(okJson<Page>(await gpulab('runs', 'list', '--db', B, '--format', 'json')).total).toBe(2);
   });
