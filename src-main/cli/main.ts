@@ -860,7 +860,33 @@ function dispatch(argv: string[], ctx: CliContext): CliOutput | Promise<CliOutpu
   return command.run(args, values, format, ctx);
 }
 
+const FILE_ERRORS: Record<string, string> = {
+  ENOENT: 'no such file or folder',
+  EEXIST: 'something is already there (a file where a folder is needed, or the other way round)',
+  ENOTDIR: 'a part of the path is not a folder',
+  EISDIR: 'it is a folder',
+  EACCES: 'permission denied',
+  EPERM: 'not permitted',
+  EROFS: 'the file system is read-only',
+  ENOSPC: 'the disk is full',
+  EDQUOT: 'the disk quota is used up',
+  ENAMETOOLONG: 'the name is too long',
+  ELOOP: 'too many symbolic links',
+  EMFILE: 'too many open files',
+};
+
+/** An error of the file system (writing an output, making a folder), in words; null for any other error. */
+function fileProblem(e: unknown): string | null {
+  if (!(e instanceof Error)) return null;
+  const { code, path, syscall } = e as NodeJS.ErrnoException;
+  if (typeof code !== 'string' || typeof path !== 'string' || !/^E[A-Z]+$/.test(code)) return null;
+  const verb = syscall === 'mkdir' ? 'cannot make the folder' : syscall === 'open' || syscall === 'read' || syscall === 'stat' || syscall === 'lstat' ? 'cannot open' : 'cannot write';
+  return `${verb} "${path}": ${FILE_ERRORS[code] ?? code} (${code})`;
+}
+
 function failure(e: unknown): CliOutput {
+  const file = fileProblem(e);
+  if (file) return { code: EXIT_FAILED, stdout: '', stderr: `gpulab: error: ${file}\n` };
   const usage = e instanceof CliError || e instanceof ExperimentError || (e instanceof LabError && USER_ERRORS.includes(e.code));
   const message = (e instanceof Error ? e.message : String(e)).replace(/\s*\n\s*/g, '; ');
   const kind = usage ? 'error' : e instanceof LabError ? 'error' : 'internal error';

@@ -339,3 +339,21 @@ describe('output formatting', () => {
     expect(csv).toBe('series,x,y\n"N = 16, ""hot""",1,3.5\n"N = 16, ""hot""",2,\n');
   });
 });
+
+describe('outputs the file system refuses', () => {
+  it('are a failure in words (exit 1), not an internal error', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'gpulab-cli-out-'));
+    try {
+      const file = join(dir, 'a-file');
+      writeFileSync(file, 'x');
+      const r = await lab('gpu', 'emit', 'pchase-fine', '--out', file);
+      expect(r.code).toBe(1);
+      expect(r.stderr).toBe(`gpulab: error: cannot make the folder "${file}": something is already there (a file where a folder is needed, or the other way round) (EEXIST)\n`);
+      const under = await lab('gpu', 'emit', 'pchase-fine', '--out', join(file, 'sub'));
+      expect(under.code).toBe(1);
+      expect(under.stderr).toMatch(/^gpulab: error: cannot make the folder ".*sub": a part of the path is not a folder \(ENOTDIR\)\n$/);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});
