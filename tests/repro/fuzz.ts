@@ -18,6 +18,7 @@ import type { CallName } from '../../src-main/contract';
 import { CALL_NAMES } from '../../src-main/contract';
 import { encodeFrame, encodeWire } from '../../src-main/shared/wire';
 import { findPreset } from '../../src-sim/presets';
+import { RUN, VALID } from '../unit/valid-args';
 
 /** A small seeded generator (mulberry32): the same seed, the same calls. */
 export class Rng {
@@ -40,55 +41,14 @@ export class Rng {
   }
 }
 
-const RUN = '3b241101-e2bb-4255-8caf-4136c566a962';
-
-/** A good argument for every call; the fuzz breaks them. Run ids are replaced by stored ones at random. */
+/**
+ * A good argument for every call (the contract test's, tests/unit/valid-args.ts); the fuzz breaks
+ * them. Runs and sweeps it starts are small: the default P-chase of the good argument on Fermi.
+ */
 export function goodArgs(): Record<CallName, unknown> {
-  return {
-    'runs.start': { experiment: 'pchase-average', preset: 'fermi', params: { strides: [64, 128], sizeFrom: '4 KB', sizeTo: '16 KB' }, seed: 3 },
-    'runs.check': { experiment: 'pchase-average', preset: 'fermi', params: { sizeFrom: '64 KB', sizeTo: '4 KB' }, seed: 3 },
-    'runs.list': { experiment: 'pchase-average', status: ['done', 'failed'], text: 'l1', from: '2026-01-01', to: 1_900_000_000_000, sort: 'duration', order: 'asc', limit: 20, offset: 40 },
-    'runs.get': { id: RUN, full: true },
-    'runs.trace': { id: RUN },
-    'runs.cancel': { id: RUN },
-    'runs.update': { id: RUN, title: 'L1 of Fermi', tags: ['fermi', 'l1'], notes: 'two\nlines' },
-    'runs.delete': { ids: [RUN] },
-    'presets.list': {},
-    'presets.get': { id: 'titan' },
-    'presets.saveCustom': { preset: { ...structuredClone(findPreset('fermi')!), id: 'mine', name: 'Mine' } },
-    'presets.deleteCustom': { id: 'mine' },
-    'experiments.list': {},
-    'comparisons.save': { name: 'L1 across GPUs', runIds: [RUN], notes: '' },
-    'comparisons.list': {},
-    'comparisons.get': { id: RUN },
-    'comparisons.delete': { id: RUN },
-    'bundles.export': { runIds: [RUN] },
-    'bundles.import': { bytes: new Uint8Array([0x1f, 0x8b, 1, 2]) },
-    'exports.csv': { runIds: [RUN] },
-    'exports.pdf': { runIds: [RUN], title: 'Report' },
-    'reproduce.rows': { selector: 'MEI-T3', preset: 'kepler', seed: 1 },
-    'reproduce.cancel': {},
-    'reproduce.references': { runId: RUN },
-    'app.version': {},
-    'app.checkDatabase': {},
-    'sweeps.check': { plan: { experiment: 'pchase-fine', presets: ['fermi'], axes: [{ param: 'iterations', values: [64, 128] }] } },
-    'sweeps.start': { plan: { experiment: 'pchase-fine', presets: ['fermi'], params: { size: '4KB' }, axes: [{ param: 'stride', values: [32, 64] }], seed: { rule: 'per-point', base: 7 } }, resume: false },
-    'sweeps.list': {},
-    'sweeps.get': { id: RUN },
-    'sweeps.cancel': { id: RUN },
-    'sweeps.delete': { id: RUN },
-    'sweeps.csv': { id: RUN },
-    'sweeps.collect': { plan: '{"id":"x"}', presets: [{ name: 'mine.json', text: '{}' }], bundles: [{ name: 'point-000000.gmlbundle', bytes: new Uint8Array([0x1f, 0x8b]) }] },
-    'sweeps.pdf': { id: RUN, quantity: 'mean:latency', x: 'stride', by: 'iterations', chart: 'heatmap', title: 'Stride sweep' },
-    'gpu.emit': { experiment: 'pchase-average', params: { strides: '64' } },
-    'gpu.import': { text: '{}', fileName: 'out.jsonl' },
-    'gpu.status': {},
-    'gpu.run': { experiment: 'shared-bank-stride', params: {} },
-    'gpu.cancel': {},
-    'gpu.preset': { runId: RUN, name: 'My H100' },
-    'gpu.characterise': { timeoutS: 120 },
-    'gpu.importCharacterisation': { text: '{"type":"gpulab-characterisation"}', fileName: 'characterisation.json' },
-  } as Record<CallName, unknown>;
+  const good = structuredClone(VALID) as Record<CallName, unknown>;
+  good['runs.start'] = { experiment: 'pchase-average', preset: 'fermi', params: { strides: [64, 128], sizeFrom: '4 KB', sizeTo: '16 KB' }, seed: 3 };
+  return good;
 }
 
 /** Values that break an argument: wrong types, edges, sizes, hostile strings. */
