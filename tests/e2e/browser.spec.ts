@@ -675,6 +675,37 @@ test('every view fits a 1024 x 700 laptop screen without a horizontal page scrol
   await fits('scorecard');
 });
 
+test('a long run title shows whole in the Runs table, and the findings keep their verdict in the window, at 1024 x 700 and 1440 x 900', async ({ page }) => {
+  const title = 'pchase-average, MEI Fig 8, lab 1, group B'; // 46 characters with the preset the run adds
+  const [id] = await runViaApi(lab.api, 'pchase-average', ['fermi'], {}, title);
+  for (const [width, height] of [[1024, 700], [1440, 900]] as const) {
+    await page.setViewportSize({ width, height });
+    await openLab(page, '/runs');
+    const link = page.getByTestId(`open-${id}`);
+    await expect(link).toBeVisible();
+    // Plain JavaScript run in the page (this file is type-checked without the DOM's types).
+    const box = (await page.evaluate(`(() => {
+      const e = document.querySelector('[data-testid="open-${id}"]');
+      return { sh: e.scrollHeight, ch: e.clientHeight, sw: e.scrollWidth, cw: e.clientWidth };
+    })()`)) as { sh: number; ch: number; sw: number; cw: number };
+    await shot(page, `runs-title-${width}`, false);
+    expect(box.sh > box.ch + 1 || box.sw > box.cw + 1, `the title "${title} fermi" is cut at ${width} px (${JSON.stringify(box)})`).toBe(false);
+    await goTo(page, `/runs/${id}`);
+    const table = page.getByTestId('findings-table');
+    await expect(table).toBeVisible();
+    const fit = (await page.evaluate(`(() => {
+      const t = document.querySelector('[data-testid="findings-table"]');
+      const box = t.parentElement;
+      const verdicts = [...t.querySelectorAll('[data-testid="finding-verdict"]')].map((e) => e.getBoundingClientRect().right);
+      return { scroll: box.scrollWidth, client: box.clientWidth, right: Math.max(...verdicts), window: document.documentElement.clientWidth };
+    })()`)) as { scroll: number; client: number; right: number; window: number };
+    expect(fit.scroll, `the findings table is ${fit.scroll} px wide in ${fit.client} px at ${width} px`).toBeLessThanOrEqual(fit.client + 1);
+    expect(fit.right, `the verdict column ends at ${fit.right} px in a ${fit.window} px window`).toBeLessThanOrEqual(fit.window);
+    await table.scrollIntoViewIfNeeded();
+    await shot(page, `findings-${width}`, false);
+  }
+});
+
 test('the theme switch in the sidebar turns the workbench dark and light, whatever the system says', async ({ page }) => {
   await page.emulateMedia({ colorScheme: 'light' });
   await openLab(page);
