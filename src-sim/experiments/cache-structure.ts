@@ -304,7 +304,8 @@ export const cacheStructure: Experiment = {
   },
   run(preset, raw, seed, progress) {
     const p = resolveParams(params, raw);
-    const o = fourStepOptions(p, p.steps as number);
+    // The step-4 trace is kept for the cache view (MEI Fig 8's replacements, access by access).
+    const o = { ...fourStepOptions(p, p.steps as number), keepTrace: true };
     const budget = this.estimate(preset, p);
     checkWork(budget);
     const target = presetTarget(preset, p.space as SpaceId, p.l1Config as string, p, seed);
@@ -314,7 +315,12 @@ export const cacheStructure: Experiment = {
       series: stepSeries(r),
       tables: [structureTable(findings, `Structure of the first ${p.space} cache level`), ...policyTable(r)],
       findings,
-      notes: [...r.notes, `${r.accesses} simulated accesses (by step: ${r.stepAccesses.join(', ')}).`],
+      notes: [
+        ...r.notes,
+        `${r.accesses} simulated accesses (by step: ${r.stepAccesses.join(', ')}).`,
+        ...(r.policyTrace ? [`The trace is step 4's long chase (N = C + b, s = b, ${r.policyTrace.address.length} accesses from a cold start): the cache view replays it.`] : []),
+      ],
+      ...(r.policyTrace ? { trace: r.policyTrace } : {}),
     };
   },
 };

@@ -25,8 +25,8 @@ import {
   warmMisses,
 } from '../analysis/structure';
 import { formatBytes } from './params';
-import { Measurement, openSpace } from './pchase';
-import type { ParamSpec, Progress } from './types';
+import { Measurement, openSpace, TraceRecorder } from './pchase';
+import type { ParamSpec, Progress, Trace } from './types';
 import { ExperimentError, MAX_TRACE } from './types';
 
 export const L1_CONFIG_PARAM: ParamSpec = {
@@ -87,6 +87,12 @@ export interface FourStepOptions {
   sweepBeyond: number;
   /** Stop after this step (1..4). */
   lastStep: number;
+  /**
+   * Keep the step-4 long trace (N = C + b, s = b, from a cold start: MEI Fig 8's) as a per-access
+   * trace (level, set, way, evicted line), so that the cache view can replay it. Off by default: the
+   * blind suites walk targets of their own.
+   */
+  keepTrace?: boolean;
 }
 
 export interface FourSteps {
@@ -99,6 +105,8 @@ export interface FourSteps {
   setRecords: ChaseRecord[];
   policy?: PolicyAnalysis;
   policyRecord?: ChaseRecord;
+  /** The step-4 long trace as the cache view reads it (FourStepOptions.keepTrace). */
+  policyTrace?: Trace;
   recency?: RecencyAnalysis;
   /** Mean latency of the smallest step-1 probe's warm accesses (all first-level hits), cycles. */
   smallestMean?: number;
@@ -161,7 +169,7 @@ class Walker {
   ) {}
 
   /** One launch of a uniform-stride fine-grained chase: `traversals` passes, the first cold. */
-  chase(N: number, s: number, traversals: number, phase: string): ChaseRecord {
+  chase(N: number, s: number, traversals: number, phase: string, keep?: (trace: Trace) => void): ChaseRecord {
     const per = Math.ceil(N / s);
     const total = per * traversals;
     if (total > MAX_TRACE) throw new ExperimentError(`a probe of ${formatBytes(N)} would record ${total} accesses (limit ${MAX_TRACE}); lower "maxSize" or raise "element"`, 'maxSize');
@@ -173,7 +181,7 @@ class Walker {
       j += s;
       if (j >= N) j -= N;
     }
-    return this.run(N, s, per, address, phase);
+    return this.run(N, s, per, address, phase, keep);
   }
 
   /** One launch of a hand-initialised chase that visits `addresses` in order, `traversals` times (the first cold). */
@@ -189,11 +197,19 @@ class Walker {
     return this.run(0, 0, addresses.length, Float64Array.from(addresses), phase);
   }
 
-  private run(N: number, s: number, per: number, address: Float64Array, phase: string): ChaseRecord {
+  private run(N: number, s: number, per: number, address: Float64Array, phase: string, keep?: (trace: Trace) => void): ChaseRecord {
     const { model, m } = this.target.launch(this.launches++);
     const total = address.length;
     const latency = new Float64Array(total);
-    for (let i = 0; i < total; i++) latency[i] = m.read(model.access(address[i]));
+    if (keep) {
+      // The launch starts cold: the trace needs no start state.
+      const rec = new TraceRecorder(total, [...model.config.levels.map((l) => l.name), 'memory']);
+      for (let i = 0; i < total; i++) {
+        latency[i] = m.read(model.access(address[i]));
+        rec.record(model, address[i], latency[i]);
+      }
+      keep(rec.trace);
+    } else for (let i = 0; i < total; i++) latency[i] = m.read(model.access(address[i]));
     this.accesses += total;
     this.pool.add(latency);
     this.progress(Math.min(this.accesses, this.budget), Math.max(this.budget, this.accesses), phase);
@@ -425,7 +441,8 @@ export function walkFourSteps(target: StructureTarget, o: FourStepOptions, progr
 
   // ---- Step 4: policy. N = C + b, s = b, k accesses; then the re-use probe where the pattern is periodic.
   const per = C / b + 1;
-  const policyRecord = w.chase(C + b, b, Math.max(5, Math.floor(o.k / per)), 'step 4: long trace');
+  let policyTrace: Trace | undefined;
+  const policyRecord = w.chase(C + b, b, Math.max(5, Math.floor(o.k / per)), 'step 4: long trace', o.keepTrace ? (t) => (policyTrace = t) : undefined);
   const mapping = sets.mapping;
   let policy = analysePolicy(policyRecord, w.pool.split().threshold, b, mapping);
   let recency: RecencyAnalysis | undefined;
@@ -449,6 +466,7 @@ export function walkFourSteps(target: StructureTarget, o: FourStepOptions, progr
     sets: finalSets,
     policy,
     policyRecord,
+    policyTrace,
     recency,
   };
 }

@@ -19,6 +19,7 @@ import { CacheReplay, splitAddress, traceGeometry, type ReplayGeometry } from '.
 import CacheView from '../../src-renderer/src/views/CacheView.vue';
 import { fineChase, Measurement, openSpace } from '../../src-sim/experiments/pchase';
 import { pchaseFine } from '../../src-sim/experiments/pchase-fine';
+import { cacheStructure } from '../../src-sim/experiments/cache-structure';
 import { resolveParams } from '../../src-sim/experiments/params';
 import type { ParamValues, Trace } from '../../src-sim/experiments/types';
 import { Cache } from '../../src-sim/model/cache';
@@ -407,6 +408,27 @@ describe('warm traces: the replay starts from the state the warm-up pass left', 
         expect(empty.inconsistencies).toBeGreaterThan(0);
       });
     }
+
+  it('cache-structure (MEI Fig 8) keeps its step-4 trace, and it replays without a disagreement on Fermi\'s L1 and texture L1', () => {
+    for (const [preset, raw] of [[fermi, { space: 'global', l1Config: '48KB' }], [fermi, { space: 'global' }], [fermi, { space: 'texture' }], [kepler, { space: 'texture' }]] as const) {
+      const params = resolveParams(cacheStructure.params, raw);
+      const result = cacheStructure.run(preset, params, 1, () => {});
+      const trace = result.trace!;
+      expect(trace, `${preset.name} ${String(raw.space)}`).toBeDefined();
+      expect(trace.start).toBeUndefined(); // a cold launch
+      const g = traceGeometry(preset, params, trace);
+      if ('error' in g) throw new Error(g.error);
+      const r = new CacheReplay(trace, g.geometry);
+      r.seek(trace.address.length);
+      expect(r.inconsistencies, `${preset.name} ${String(raw.space)}`).toBe(0);
+      // N = C + b at s = b from a cold start: the first traversal misses every line, later ones some.
+      const { hits, misses } = r.counts();
+      const lines = new Set(trace.address).size;
+      expect(misses).toBeGreaterThan(lines);
+      expect(hits + misses).toBe(trace.address.length);
+      expect(result.notes.some((n) => n.includes('the cache view replays it'))).toBe(true);
+    }
+  });
 
   it('the hit chases are all hits from the first access, with the array resident', () => {
     const { trace, geometry } = fineRun(fermi, { space: 'global', size: 8192, stride: 128, iterations: 1024, warmup: true });
