@@ -252,7 +252,12 @@ export const sharedBankStride: Experiment = {
       progress(done, total, `${name} mode: read`);
       degreesByMode.push(a.degrees);
       columns.push(degreeColumn(a));
-      findings.push(...bankFindings(modes.length > 1 ? `shared.${name}` : 'shared', ss, a, `series "${sweepName}"`));
+      // The default mode's findings keep the plain keys (shared.perConflict...) whichever modes are
+      // measured, so that GPUs of one mode and of two share them (a sweep over Fermi and Kepler);
+      // another mode's are keyed by it (shared.8-byte.perConflict).
+      const qualified = modes.length > 1 && name !== cfg.defaultMode;
+      const own = bankFindings(qualified ? `shared.${name}` : 'shared', ss, a, `series "${sweepName}"`);
+      findings.push(...(modes.length > 1 && !qualified ? own.map((f) => ({ ...f, label: f.label.replace(/^shared:/, `shared (${name} mode, the default):`) })) : own));
     });
     const notes: string[] = [];
     const table: Table = {

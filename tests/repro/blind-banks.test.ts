@@ -105,7 +105,7 @@ function score(card: Scorecard, c: Case, r: ExperimentResult): void {
   const latencyTolerance = 0.051 + 4 * Math.SQRT2 * sigma;
   const group = Math.min(c.shared.issueGroup, THREADS);
   modes.forEach((name) => {
-    const p = modes.length > 1 ? `shared.${name}` : 'shared';
+    const p = modes.length > 1 && name !== c.shared.defaultMode ? `shared.${name}` : 'shared';
     const ctx = `${c.label} [${name}]`;
     const d = truthDegrees(c, c.shared.modes[name]);
     const max = Math.max(...d);

@@ -163,6 +163,20 @@ describe('shared-bank-stride experiment', () => {
     const k = sweep.run(findPreset('kepler')!, { strideFrom: 2, strideTo: 32, strideStep: 2 }, 1, () => {});
     expect(k.findings.find((x) => x.key === 'shared.8-byte.neverWorse')?.value).toBe('yes');
   });
+  it('keys the default mode plainly whichever modes it measures, so Fermi and Kepler share their quantities', () => {
+    const f = sweep.run(findPreset('fermi')!, {}, 1, () => {});
+    const all = sweep.run(findPreset('kepler')!, {}, 1, () => {});
+    const only = sweep.run(findPreset('kepler')!, { mode: 'default' }, 1, () => {});
+    for (const k of ['base', 'perConflict', 'maxDegree', 'issueGroup', 'repeatWords', 'oddConflictFree', 'rule']) {
+      expect(value(f, `shared.${k}`), k).toBeDefined();
+      // Kepler's default mode (4-byte) under the plain key, the same reading as a run of that mode alone.
+      expect(value(all, `shared.${k}`), k).toBe(value(only, `shared.${k}`));
+      expect(value(all, `shared.8-byte.${k}`), k).toBeDefined();
+      expect(value(all, `shared.4-byte.${k}`), k).toBeUndefined();
+    }
+    expect(all.findings.find((x) => x.key === 'shared.perConflict')!.label).toBe('shared (4-byte mode, the default): cycles per further conflicting access');
+  });
+
   it('keeps a latency that matches the model for a direct access', () => {
     const fermi = findPreset('fermi')!;
     const words = Array.from({ length: 32 }, (_, t) => t * 2);
