@@ -12,7 +12,8 @@
  * printed before and after.
  *
  * Prints measured values beside their targets. Exits 0 regardless, unless --check is given: then exit
- * 1 when a target is missed. --latency runs the latency tier's rows only.
+ * 1 when a target is missed. --latency runs the latency tier's rows only; --templates the template
+ * row (e) alone.
  */
 import { cpus, loadavg } from 'node:os';
 import { performance } from 'node:perf_hooks';
@@ -25,7 +26,9 @@ import { findPreset } from '../../src-sim/presets';
 import type { Preset } from '../../src-sim/presets/types';
 import { ForkLauncher } from '../../src-main/services/pool/node-launcher';
 import { DEFAULT_ROW_JOBS, outcomeRows, rowJobs, runRowsInParallel } from '../../src-main/services/pool/rows-parallel';
-import { reproduce } from '../../src-sim/reference';
+import { reproduce, rowPlans } from '../../src-sim/reference';
+import { resolveParams } from '../../src-sim/experiments/params';
+import { galleryTemplates } from '../repro/gallery';
 import { Rng } from '../../src-sim/rng';
 import { simulate } from '../../src-sim/timing/engine';
 import { ELEM_TYPES, LASH_STENCIL, stencilKernels } from '../../src-sim/timing/workloads/lash';
@@ -34,6 +37,7 @@ const KB = 1024;
 const MB = 1024 * KB;
 const check = process.argv.includes('--check');
 const latencyOnly = process.argv.includes('--latency');
+const templatesOnly = process.argv.includes('--templates');
 const fermi = findPreset('fermi') as Preset;
 const ROUNDS = 5;
 
@@ -237,7 +241,7 @@ function listContenders(addrs: Float64Array, withL2: boolean): Contender[] {
 }
 
 // The yardstick's patterns: a 16 KB 4-way LRU L1 of 128 B lines (and a 1 MB 8-way L2 in the last).
-{
+if (!templatesOnly) {
   const rng = new Rng(2024);
   const random = Float64Array.from({ length: 4_000_000 }, () => rng.int((64 * MB) / 4) * 4);
   const patterns: [string, Contender[]][] = [
@@ -316,13 +320,13 @@ function chaseRow(name: string, N: number, s: number, count: number, target: num
 }
 
 // (a) 12 KB with 128 B stride: 96 lines in the 16 KB L1 (3 per set of 4 ways), one 2 MB page in the L1 TLB.
-chaseRow('(a) L1-resident P-chase (Fermi global, N = 12 KB, s = 128 B)', 12 * KB, 128, 20_000_000, 100e6);
+if (!templatesOnly) chaseRow('(a) L1-resident P-chase (Fermi global, N = 12 KB, s = 128 B)', 12 * KB, 128, 20_000_000, 100e6);
 // (b) 512 MB with 2 MB + 128 B stride: 256 pages (over the 16-entry L1 TLB and 65-entry L2 TLB), and the
 // address sequence repeats only after 4 M accesses, so every load misses L1 and L2 and goes to DRAM.
-chaseRow('(b) full-path P-chase (Fermi global, N = 512 MB, s = 2 MB + 128 B)', 512 * MB, 2 * MB + 128, 3_000_000, 25e6);
+if (!templatesOnly) chaseRow('(b) full-path P-chase (Fermi global, N = 512 MB, s = 2 MB + 128 B)', 512 * MB, 2 * MB + 128, 3_000_000, 25e6);
 
 // (d) the timing tier: LASH's full stencil (15 SMs, 512K elements, 4 launches) for int, short and char.
-if (!latencyOnly) {
+if (!latencyOnly && !templatesOnly) {
   const preset = findPreset('fermi480') as Preset;
   let cycles = 0;
   let instructions = 0;
@@ -346,10 +350,35 @@ if (!latencyOnly) {
   });
 }
 
+// (e) what a lab waits on: every run a gallery template starts, in this process (as a simulation
+// process runs it), each against 3 s.
+const TEMPLATE_RUN_S = 3;
+if (!latencyOnly) {
+  const times: { what: string; s: number }[] = [];
+  for (const { row, e } of galleryTemplates())
+    for (const plan of rowPlans(row, e.id)) {
+      const preset = findPreset(plan.preset) as Preset;
+      for (const raw of plan.params) {
+        const t = performance.now();
+        e.run(preset, resolveParams(e.params, raw), 1, () => {});
+        times.push({ what: `${row.id} ${e.id} on ${plan.preset}`, s: (performance.now() - t) / 1000 });
+      }
+    }
+  times.sort((a, b) => b.s - a.s);
+  const over = times.filter((t) => t.s >= TEMPLATE_RUN_S);
+  rows.push({
+    name: '(e) every gallery template run (this process)',
+    measured: `${times[0]?.s.toFixed(2) ?? '0'} s slowest`,
+    target: `< ${TEMPLATE_RUN_S} s each`,
+    met: over.length === 0,
+    detail: `${times.length} runs, ${over.length} of ${TEMPLATE_RUN_S} s or more${over.length ? `: ${over.slice(0, 8).map((t) => `${t.what} ${t.s.toFixed(1)} s`).join('; ')}` : ''}; the fastest half under ${times[Math.floor(times.length / 2)]?.s.toFixed(2) ?? '0'} s`,
+  });
+}
+
 // (c) every reproduction row on its own presets: the latency tier's rows (MEI, WONG) in this process
 // against the 5 s target, and the timing tier's rows (LASH, SL1: whole-GPU simulations) as the
 // scorecard runs them, over simulation processes, against 90 s of wall time.
-if (!latencyOnly) {
+if (!latencyOnly && !templatesOnly) {
   const t0 = performance.now();
   const results = ['MEI', 'WONG'].flatMap((p) => reproduce(p));
   const seconds = (performance.now() - t0) / 1000;

@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { EXPERIMENTS, resolveParams } from '../../src-sim/experiments';
+import { resolveParams } from '../../src-sim/experiments';
 import { findPreset } from '../../src-sim/presets';
-import { REPRODUCTION_ROWS, rowPlans } from '../../src-sim/reference';
+import { rowPlans } from '../../src-sim/reference';
+import { galleryTemplates } from './gallery';
 import { paperComparison } from '../../src-main/services/export/references';
 
 /**
@@ -10,9 +11,7 @@ import { paperComparison } from '../../src-main/services/export/references';
  * it, must show at least one of the row's paper values beside a finding, judged by its check.
  * Runs the experiments of every row, the timing tier's too: a few minutes.
  */
-const pairs = EXPERIMENTS.flatMap((e) => REPRODUCTION_ROWS.filter((r) => e.reproduces.includes(r.id)).map((row) => ({ row, e, named: rowPlans(row, e.id).some((p) => p.named) })));
-/** As the gallery lists them (composables/builder.ts): where a row names its experiments, only those. */
-const templates = pairs.filter((t) => t.named || !pairs.some((o) => o.row === t.row && o.named));
+const templates = galleryTemplates();
 
 describe("every gallery template starts runs that show their row's paper values", () => {
   it.each(templates.map((t) => [`${t.row.id} / ${t.e.id}`, t] as const))('%s', (_name, { row, e }) => {
