@@ -153,6 +153,10 @@ export class LabService {
       appVersion: this.appVersion,
       recoverInterrupted: options.recoverInterrupted ?? true,
       ...(options.now ? { now: options.now } : {}),
+      // Another process's runs, ended by a heartbeat once it is gone: the views hear of them as of any run that ends.
+      onInterrupted: (runs) => {
+        for (const r of runs) this.events.emit('run.finished', { runId: r.id, status: 'interrupted', error: r.error });
+      },
     });
     this.launcher = options.launcher ?? new ForkLauncher({ log: this.log });
     this.scorecardJobs = Math.max(1, Math.floor(options.scorecardJobs ?? DEFAULT_ROW_JOBS));

@@ -61,7 +61,8 @@ describe('two processes on one database', () => {
   });
 
   it('a survivor that never runs anything marks a killed owner\'s runs interrupted on its own heartbeat', async () => {
-    const watcher = tmp.open({ heartbeatMs: 50 });
+    const told: { id: string; error: string }[] = [];
+    const watcher = tmp.open({ heartbeatMs: 50, onInterrupted: (runs) => told.push(...runs) });
     // Another process's runs, left behind when it was killed (this host, a pid that does not exist).
     const victim = tmp.open({ recoverInterrupted: false });
     const running = victim.createRun(newRun());
@@ -76,6 +77,9 @@ describe('two processes on one database', () => {
     expect(watcher.getSummary(running.id)).toMatchObject({ status: 'interrupted', error: expect.stringMatching(/while this run was running/) });
     expect(watcher.getSummary(queued.id)).toMatchObject({ status: 'interrupted', error: expect.stringMatching(/before this run started/) });
     expect(watcher.owner).toBeNull(); // it registered as no owner: it only watched
+    // Its views hear of both (the lab emits run.finished for each).
+    expect(told.map((r) => r.id).sort()).toEqual([running.id, queued.id].sort());
+    expect(told.find((r) => r.id === running.id)!.error).toMatch(/while this run was running/);
     watcher.close();
   });
 });

@@ -57,6 +57,8 @@ export interface StoreOptions {
   heartbeatMs?: number;
   /** An owner whose heartbeat is older than this is gone (ms; default 60 s). */
   staleMs?: number;
+  /** Told the runs a heartbeat marked interrupted (another process's, gone since this one opened). */
+  onInterrupted?: (runs: { id: string; error: string }[]) => void;
   /** Clock in ms since the epoch (tests pin it). */
   now?: () => number;
   /** Tests only: a different migration list. */
@@ -178,6 +180,7 @@ export class RunStore {
   private readonly heartbeatMs: number;
   private readonly staleMs: number;
   private readonly recovers: boolean;
+  private readonly onInterrupted: StoreOptions['onInterrupted'];
   private readonly migrations: readonly Migration[] | undefined;
 
   private constructor(
@@ -189,12 +192,13 @@ export class RunStore {
     this.heartbeatMs = options.heartbeatMs ?? 5_000;
     this.staleMs = options.staleMs ?? 60_000;
     this.recovers = options.recoverInterrupted !== false;
+    this.onInterrupted = options.onInterrupted;
     this.migrations = options.migrations;
     const opened = openDatabase(file, { appVersion: this.appVersion, migrations: options.migrations });
     this.db = opened.db;
     this.schemaVersion = opened.schemaVersion;
     this.migratedFrom = opened.fromVersion;
-    this.recovered = options.recoverInterrupted === false ? 0 : this.recoverInterrupted();
+    this.recovered = options.recoverInterrupted === false ? 0 : this.recoverInterrupted().length;
     // A process that recovers runs looks for owners gone since, from its open on, whether or not it
     // ever runs anything itself: another process killed on this database has its runs marked
     // interrupted within a heartbeat (on this machine) or once its heartbeat is stale (another one).
@@ -268,22 +272,25 @@ export class RunStore {
    * owner: a database written before owners were recorded); another process's live runs are left
    * alone. Returns how many runs it ended.
    */
-  private recoverInterrupted(): number {
+  private recoverInterrupted(): { id: string; error: string }[] {
     const now = this.now();
     return this.db.transaction(() => {
       const gone = this.owners().filter((o) => !this.ownerAlive(o, now));
       for (const o of gone) this.sql('DELETE FROM lab_owners WHERE id = ?').run(o.id);
-      const info = this
+      const orphaned = this
         .sql(
-          `UPDATE runs SET status = 'interrupted', finished_at = ?,
-             error = CASE status WHEN 'running' THEN 'interrupted: the app stopped while this run was running'
-                                 ELSE 'interrupted: the app stopped before this run started' END
-           WHERE status IN ('queued', 'running')
+          `SELECT id, status FROM runs WHERE status IN ('queued', 'running')
              AND id NOT IN (SELECT ro.run_id FROM run_owners ro JOIN lab_owners lo ON lo.id = ro.owner_id)`,
         )
-        .run(now);
+        .all() as { id: string; status: string }[];
+      const ended = orphaned.map((r) => ({
+        id: r.id,
+        error: r.status === 'running' ? 'interrupted: the app stopped while this run was running' : 'interrupted: the app stopped before this run started',
+      }));
+      const mark = this.sql(`UPDATE runs SET status = 'interrupted', finished_at = ?, error = ? WHERE id = ? AND status IN ('queued', 'running')`);
+      for (const r of ended) mark.run(now, r.error, r.id);
       this.sql("DELETE FROM run_owners WHERE run_id IN (SELECT id FROM runs WHERE status NOT IN ('queued', 'running'))").run();
-      return info.changes;
+      return ended;
     })();
   }
 
@@ -307,7 +314,10 @@ export class RunStore {
         const changed = this.sql('UPDATE lab_owners SET heartbeat_at = ? WHERE id = ?').run(now, this.ownerId).changes;
         if (changed === 0) this.sql('INSERT INTO lab_owners (id, pid, host, started_at, heartbeat_at) VALUES (?, ?, ?, ?, ?)').run(this.ownerId, process.pid, hostname(), now, now);
       }
-      if (this.recovers) this.recoverInterrupted();
+      if (this.recovers) {
+        const ended = this.recoverInterrupted();
+        if (ended.length) this.onInterrupted?.(ended);
+      }
     } catch {
       // Busy or closing: the next beat tries again.
     }
