@@ -556,10 +556,13 @@ export const CONTRACT = {
     summary: 'CSV of one run, or of several runs aligned on x.',
   },
   'exports.pdf': {
-    /** raw: append the runs' result tables and the paper values no finding matched (default off). */
-    args: z.strictObject({ runIds: uniqueIds(runId, 1, LIMITS.runsPerReport, 'runs'), title: title.optional(), raw: z.boolean().optional() }),
+    /**
+     * raw: append the runs' result tables and the paper values no finding matched (default off).
+     * evidence: the full report, every chart and finding with its evidence (default off: a handout of about a page a run).
+     */
+    args: z.strictObject({ runIds: uniqueIds(runId, 1, LIMITS.runsPerReport, 'runs'), title: title.optional(), raw: z.boolean().optional(), evidence: z.boolean().optional() }),
     result: returns<FileResult>(),
-    summary: 'PDF report of one or many runs: a summary with the verdicts, a section per run, raw data on request.',
+    summary: 'PDF report of one or many runs: a summary with the verdicts, a handout page per run (every chart and the evidence on request), raw data on request.',
   },
   'reproduce.rows': {
     args: z.strictObject({

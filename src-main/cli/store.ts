@@ -183,7 +183,7 @@ export async function runsDelete(ids: string[], o: { db?: string }, format: stri
 
 export async function runsExport(
   ids: string[],
-  o: { db?: string; csv?: string; pdf?: string; title?: string; raw?: boolean },
+  o: { db?: string; csv?: string; pdf?: string; title?: string; raw?: boolean; evidence?: boolean },
   format: string,
   ctx: StoreContext,
 ): Promise<StoreCliOutput> {
@@ -191,12 +191,13 @@ export async function runsExport(
   if ((o.csv === undefined) === (o.pdf === undefined)) throw ctx.usage('give --csv <file> or --pdf <file> (one of them)');
   if (o.csv !== undefined && o.title !== undefined) throw ctx.usage('--title applies to --pdf only');
   if (o.csv !== undefined && o.raw) throw ctx.usage('--raw applies to --pdf only');
+  if (o.csv !== undefined && o.evidence) throw ctx.usage('--evidence applies to --pdf only');
   const kind = o.csv !== undefined ? 'CSV' : 'PDF';
   const { exportCsv, exportPdf } = await import('../services/export');
   const file = await withStore(openExisting(db, ctx), (s) => {
     if (o.csv !== undefined) return exportCsv(s, parseArgs('exports.csv', { runIds: ids }).runIds);
-    const a = parseArgs('exports.pdf', { runIds: ids, ...(o.title === undefined ? {} : { title: o.title }), ...(o.raw ? { raw: true } : {}) });
-    return exportPdf(s, a.runIds, { appVersion: ctx.version, raw: a.raw === true, ...(a.title === undefined ? {} : { title: a.title }) });
+    const a = parseArgs('exports.pdf', { runIds: ids, ...(o.title === undefined ? {} : { title: o.title }), ...(o.raw ? { raw: true } : {}), ...(o.evidence ? { evidence: true } : {}) });
+    return exportPdf(s, a.runIds, { appVersion: ctx.version, raw: a.raw === true, evidence: a.evidence === true, ...(a.title === undefined ? {} : { title: a.title }) });
   });
   const path = writeOut((o.csv ?? o.pdf)!, file.bytes, ctx);
   if (format === 'json') return ok(json({ file: path, format: kind.toLowerCase(), bytes: file.bytes.byteLength, runs: ids.length }));

@@ -337,7 +337,7 @@ export class LabService {
       'bundles.export': (a) => store.exportBundle(a.runIds),
       'bundles.import': (a) => store.importBundle(a.bytes),
       'exports.csv': (a) => exportCsv(store, a.runIds),
-      'exports.pdf': (a) => this.exportPdf(a.runIds, a.title, a.raw === true),
+      'exports.pdf': (a) => this.exportPdf(a.runIds, a.title, a.raw === true, a.evidence === true),
       'reproduce.rows': (a) => this.reproduceRows(a.selector, a.preset, a.seed),
       'reproduce.cancel': () => {
         const scorecard = this.scorecard;
@@ -475,8 +475,8 @@ export class LabService {
     }));
   }
 
-  private exportPdf(runIds: string[], title: string | undefined, raw: boolean): Promise<FileResult> {
-    return exportPdf(this.store, runIds, { appVersion: this.appVersion, raw, ...(title === undefined ? {} : { title }) });
+  private exportPdf(runIds: string[], title: string | undefined, raw: boolean, evidence: boolean): Promise<FileResult> {
+    return exportPdf(this.store, runIds, { appVersion: this.appVersion, raw, evidence, ...(title === undefined ? {} : { title }) });
   }
 
   /**

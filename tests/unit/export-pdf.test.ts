@@ -103,7 +103,7 @@ function expectVectorCharts(bytes: Uint8Array): void {
 describe('PDF report', () => {
   it('reports one run: summary, metadata, a vector chart, findings beside the true and paper values, raw data on request', async () => {
     const id = lab.run('shared-bank-stride', 'fermi', {}, 4242, { title: 'Bank conflicts, "Fermi"', notes: 'first look', tags: ['shared'] });
-    const file = await exportPdf(lab.store, [id], { now: NOW, appVersion: '9.8.7', raw: true });
+    const file = await exportPdf(lab.store, [id], { now: NOW, appVersion: '9.8.7', raw: true, evidence: true });
     expect(file.mimeType).toBe('application/pdf');
     expect(file.fileName).toBe('gpulab-report-shared-bank-stride-fermi-2026-11-02-09-30-00.pdf');
     expect(Buffer.from(file.bytes.subarray(0, 5)).toString()).toBe('%PDF-');
@@ -188,7 +188,7 @@ describe('PDF report', () => {
     expect(tex.find((x) => x.finding.key === 's = 8 B.level1.sets')).toMatchObject({ verdict: 'pass', against: 'preset', paper: '' });
     expect(verdictCounts(rows[2])).toBe('7 pass');
     if (!HAS_POPPLER) return;
-    const file = save((await exportPdf(lab.store, ids, { now: NOW, title: 'Memory hierarchy lab' })).bytes);
+    const file = save((await exportPdf(lab.store, ids, { now: NOW, title: 'Memory hierarchy lab', evidence: true })).bytes);
     const first = pageText(file, 1);
     expect(inOrder(first, ['Memory hierarchy lab', 'Generated 2026-11-02 09:30:00 UTC', 'Runs in this report (3)', 'Fine chase', 'Texture L1 curve', 'Bank strides', 'Verdicts'])).not.toContain(-1);
     // The runs table: GPU (preset), experiment and the counts of verdicts of each run, in the report's order.
@@ -220,13 +220,37 @@ describe('PDF report', () => {
     expect(text).toMatch(/s = 8 B: level 1 associativity 20 20 20 .{0,120}pass recovered/);
     // Fewer pages than the same report with its raw data, which comes last.
     const pages = pageCount(file);
-    const rawFile = save((await exportPdf(lab.store, ids, { now: NOW, title: 'Memory hierarchy lab', raw: true })).bytes);
+    const rawFile = save((await exportPdf(lab.store, ids, { now: NOW, title: 'Memory hierarchy lab', raw: true, evidence: true })).bytes);
     expect(pages).toBeLessThanOrEqual(7);
     expect(pageCount(rawFile)).toBeGreaterThan(pages);
     const raw = textOf(rawFile);
     const appendix = raw.indexOf("Raw data Each run's result tables");
     expect(appendix).toBeGreaterThan(raw.indexOf('Parameters', raw.indexOf('Run 3: Bank strides GPU')));
     expect(raw.indexOf('Conflict degree per stride (inferred from latency) Stride')).toBeGreaterThan(appendix);
+  });
+
+  it('is a handout by default: a page a run, its first two charts, the findings that say something, the rest named in a line', async () => {
+    if (!HAS_POPPLER) return;
+    const ids = [
+      lab.run('pchase-average', 'fermi', {}, 1, { title: 'Curve A' }),
+      lab.run('pchase-average', 'kepler', {}, 1, { title: 'Curve B' }),
+      lab.run('shared-bank-stride', 'fermi', {}, 1, { title: 'Banks C' }),
+    ];
+    const handout = save((await exportPdf(lab.store, ids, { now: NOW, title: 'Handout' })).bytes);
+    const full = save((await exportPdf(lab.store, ids, { now: NOW, title: 'Full', evidence: true })).bytes);
+    // The summary page, a page per run (the bank run's paper values spill onto a second), the comparison of the two curves.
+    expect(pageCount(handout)).toBeLessThanOrEqual(1 + ids.length + 2);
+    expect(pageCount(full)).toBeGreaterThan(pageCount(handout));
+    const text = textOf(handout);
+    expect(text).not.toContain('Evidence');
+    expect(text).toMatch(/Cannot tell \(\d+\): .*The report with the evidence says why, and what to run next\./);
+    expect(text).toMatch(/Parameters: space = global; strides = 64 B; /);
+    expect(text).toContain('shared: conflict-free latency 50 cycles 50 cycles 50 cycles');
+    // Each run's section begins a page.
+    const pages = Array.from({ length: pageCount(handout) }, (_, i) => pageText(handout, i + 1).trimStart());
+    for (let k = 1; k <= ids.length; k++) expect(pages.some((t) => t.startsWith(`Run ${k}: `)), `run ${k} starts a page`).toBe(true);
+    expect(textOf(full)).toContain('Evidence');
+    console.log(`three runs: a handout of ${pageCount(handout)} pages, the full report ${pageCount(full)}`);
   });
 
   it('lists the known deviation of each finding that differs from the paper, and of no other', async () => {

@@ -97,7 +97,7 @@ describe('PDF charts of bars', () => {
 describe('PDF report of a run with a stacked bar chart', () => {
   it('draws the stall breakdown as vector bars with its categories, legend and axis names', async () => {
     const id = runOf();
-    const file = await exportPdf(lab.store, [id], { now: Date.UTC(2026, 10, 2) });
+    const file = await exportPdf(lab.store, [id], { now: Date.UTC(2026, 10, 2), evidence: true });
     expect(Buffer.from(file.bytes.subarray(0, 5)).toString()).toBe('%PDF-');
     expect(file.bytes.byteLength).toBeLessThan(300_000);
     const raw = Buffer.from(file.bytes).toString('latin1');

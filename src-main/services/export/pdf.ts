@@ -39,6 +39,8 @@ import { deviceLine } from '../../../src-sim/cuda/run-record';
 
 export const PRODUCT_NAME = 'GPU Memory Lab';
 export const PDF_MIME = 'application/pdf';
+/** Charts of a run in a handout (the report without the evidence); the full report has them all. */
+const HANDOUT_CHARTS = 2;
 
 export interface PdfOptions {
   /** The report's title (default: the run's title, or "Run report"). */
@@ -52,6 +54,13 @@ export interface PdfOptions {
    * that no finding matched. Without it the report names them and the CSV export holds them.
    */
   raw?: boolean;
+  /**
+   * The full report (default false): every chart, every finding with its evidence, the parameters
+   * with their descriptions and the run's notes. Without it each run is a handout of about a page:
+   * its first two charts, the findings that have a value or a verdict (the others named in a line),
+   * the parameters in a line.
+   */
+  evidence?: boolean;
   /** Rows of an experiment's table printed at most in the raw data (default 80); the CSV holds them all. */
   maxTableRows?: number;
   /** Chart height in points, without the legend (default 180). */
@@ -180,6 +189,8 @@ class Report {
   private readonly maxTableRows: number;
   private readonly info: RunInfo[];
   private figure = 0;
+  /** The full report (PdfOptions.evidence), or a handout of about a page a run. */
+  private readonly full: boolean;
 
   constructor(
     private readonly runs: readonly RunDetail[],
@@ -188,7 +199,8 @@ class Report {
     private readonly now: number,
   ) {
     this.w = new PdfWriter({ title, subject: `${runs.length} run${runs.length === 1 ? '' : 's'}`, creationDate: new Date(now) }, `${PRODUCT_NAME} - ${title}`);
-    this.chartHeight = options.chartHeight ?? 180;
+    this.full = options.evidence === true;
+    this.chartHeight = options.chartHeight ?? (this.full ? 180 : 140);
     this.maxTableRows = options.maxTableRows ?? 80;
     this.info = runs.map((run) => {
       const cmp = paperComparison(run, run.result?.findings ?? []);
@@ -332,6 +344,10 @@ class Report {
     const specs = findExperiment(run.experiment)?.params ?? [];
     const params = paramRows(run.params, specs);
     if (!params.length) return;
+    if (!this.full) {
+      this.w.paragraph(`Parameters: ${params.map((p) => `${p.name} = ${p.value}`).join('; ')}.`, { size: 7.5, muted: true, gapAfter: 3 });
+      return;
+    }
     this.w.heading('Parameters', 3, 30);
     this.w.table(
       [{ header: 'Parameter', weight: 28 }, { header: 'Value', weight: 20 }, { header: 'Description', weight: 52, muted: true }],
@@ -352,10 +368,13 @@ class Report {
     w.paragraph(`${spec.lines.length} series, ${points} points${spec.logX ? '; x on a log scale' : ''}.`, { size: 7.5, muted: true, gapAfter: 4 });
   }
 
-  private findings({ run, cmp, rows }: RunInfo): void {
+  private findings({ run, cmp, rows: all }: RunInfo): void {
     const w = this.w;
     w.heading('Findings', 2, 50);
-    if (!rows.length) {
+    // A handout keeps the findings that say something: a value, or a verdict against a paper or the preset.
+    const open = this.full ? [] : all.filter((r) => r.verdict === null && isCannotTell(r.finding.value));
+    const rows = this.full ? all : all.filter((r) => !open.includes(r));
+    if (!all.length) {
       w.paragraph('The analysers reported no findings.', { size: 9 });
       return;
     }
@@ -385,12 +404,15 @@ class Report {
       ]),
       { fontSize: 7.5 },
     );
+    if (open.length)
+      w.paragraph(`Cannot tell (${open.length}): ${open.map((r) => r.finding.label).join('; ')}. The report with the evidence says why, and what to run next.`, { size: 7.5, muted: true, gapAfter: 3 });
     const known = rows.filter((r) => r.note);
     if (known.length) {
       w.heading('Known deviations', 3, 40);
       w.paragraph("Why the model is known to differ from the paper on these findings, at the reproduction rows' parameters (docs/TIMING.md and docs/SL1.md measure each cause).", { size: 8, muted: true });
       for (const r of known) w.paragraph(`${r.finding.label}: ${r.note}`, { size: 8 });
     }
+    if (!this.full) return;
     w.heading('Evidence', 3, 30);
     for (const r of rows) if (r.finding.evidence) w.paragraph(`${r.finding.label}: ${r.finding.evidence}`, { size: 7.5, muted: true, gapAfter: 2 });
     w.gap(2);
@@ -417,6 +439,8 @@ class Report {
   private runSection(info: RunInfo, k: number): void {
     const w = this.w;
     const { run } = info;
+    // A handout gives each run its own page.
+    if (!this.full && k > 1) w.newPage();
     this.metadata(run, k);
     const r = run.result;
     if (!r) {
@@ -425,10 +449,13 @@ class Report {
       w.paragraph(why, { italic: true });
       return;
     }
-    for (const spec of runCharts(r.series as Series[])) this.chart(spec);
+    const charts = runCharts(r.series as Series[]);
+    const shown = this.full ? charts : charts.slice(0, HANDOUT_CHARTS);
+    for (const spec of shown) this.chart(spec);
+    if (shown.length < charts.length) w.paragraph(`${charts.length - shown.length} more figure${charts.length - shown.length === 1 ? '' : 's'} of this run in the report with the evidence.`, { size: 7.5, muted: true, gapAfter: 3 });
     this.findings(info);
     this.parameters(run);
-    if (r.notes.length) {
+    if (r.notes.length && this.full) {
       w.heading('Notes', 3, 20);
       for (const n of r.notes) w.paragraph(`- ${n}`, { size: 8.5 });
     }
