@@ -382,6 +382,11 @@ test('exports a CSV and a PDF of chosen runs', async ({ page }) => {
   expect(pdf.bytes.subarray(0, 5).toString('latin1')).toBe('%PDF-');
   expect(pdf.bytes.length).toBeGreaterThan(2000);
   await expect(page.getByTestId('report-saved')).toContainText(pdf.name);
+  // The full report (every chart and the evidence) is longer than the handout.
+  await page.getByTestId('report-evidence').check();
+  const full = await readDownload(page, () => page.getByTestId('report-pdf').click());
+  expect(full.bytes.subarray(0, 5).toString('latin1')).toBe('%PDF-');
+  expect(full.bytes.length).toBeGreaterThan(pdf.bytes.length);
   await shot(page, '08-reports');
 });
 
