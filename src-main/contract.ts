@@ -26,9 +26,14 @@ import type { ExperimentResult, Finding, ParamSpec, ParamValues, Series, Table, 
 import type { Preset } from '../src-sim/presets/types';
 import type { CheckResult, Reference, ReproductionRow, RowResult } from '../src-sim/reference/types';
 import type { RowPlan } from '../src-sim/reference/plan';
+import { RUN_STATUSES } from './contract-base';
+import type { FileResult, PresetSummary, Returns, RunStatus } from './contract-base';
 import { SWEEP_CALLS, SWEEP_ID_SCHEMA } from './sweep-contract';
 import { GPU_CALLS, GPU_PROGRESS_SCHEMA } from './gpu-contract';
 import type { GpuProgressEvent } from './gpu-contract';
+
+export { RUN_STATUSES } from './contract-base';
+export type { FileResult, PresetSummary, Returns, RunStatus } from './contract-base';
 import type { MeasuredDevice } from '../src-sim/cuda/run-record';
 
 // ---------------------------------------------------------------------------------------------
@@ -77,8 +82,6 @@ const CONTROL = /[\u0000-\u001f\u007f]/;
 // eslint-disable-next-line no-control-regex
 const CONTROL_BUT_NEWLINE_TAB = /[\u0000-\u0008\u000b-\u001f\u007f]/;
 
-export const RUN_STATUSES = ['queued', 'running', 'done', 'failed', 'cancelled', 'interrupted'] as const;
-export type RunStatus = (typeof RUN_STATUSES)[number];
 /** A run in one of these states is finished: immutable except its title, tags and notes. */
 export const FINISHED_STATUSES: readonly RunStatus[] = ['done', 'failed', 'cancelled', 'interrupted'];
 
@@ -306,16 +309,6 @@ export interface RunPage {
   sweeps?: { id: string; runs: number }[];
 }
 
-export interface PresetSummary {
-  id: string;
-  name: string;
-  device: string;
-  generation: Preset['generation'];
-  builtin: boolean;
-  /** For custom presets: when saved last (ms). */
-  updatedAt: number | null;
-}
-
 export interface PresetRecord {
   preset: Preset;
   builtin: boolean;
@@ -353,14 +346,6 @@ export interface ComparisonSummary {
 export interface Comparison extends Omit<ComparisonSummary, 'runCount'> {
   /** In the order the user arranged them; a deleted run drops out of its comparisons. */
   runIds: string[];
-}
-
-/** A file made by the main process, for the renderer to save (see the wire notes above). */
-export interface FileResult {
-  /** A suggested name, without any directory. */
-  fileName: string;
-  mimeType: string;
-  bytes: Uint8Array;
 }
 
 export interface BundleImportReport {
@@ -474,10 +459,6 @@ export const comparisonSaveArgs = z.strictObject({
 // The contract
 // ---------------------------------------------------------------------------------------------
 
-/** Phantom marker carrying a result type (no runtime value beyond a tag). */
-export interface Returns<T> {
-  readonly __result?: T;
-}
 const returns = <T>(): Returns<T> => ({});
 
 interface CallSpec {

@@ -5,8 +5,7 @@
  * custom preset from a real run's findings. Imports zod and types only.
  */
 import { z } from 'zod';
-import type { Returns } from './contract';
-import type { PresetSummary } from './contract';
+import type { PresetSummary, Returns } from './contract-base';
 
 const returns = <T>(): Returns<T> => ({});
 

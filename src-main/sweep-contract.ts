@@ -4,7 +4,7 @@
  * types live with the plan (./sweep-plan.ts). Imports zod and the plan module only.
  */
 import { z } from 'zod';
-import type { FileResult, Returns, RunStatus } from './contract';
+import type { FileResult, Returns, RunStatus } from './contract-base';
 import type { SweepPlan, SweepValue } from './sweep-plan';
 import { SWEEP_LIMITS, sweepPlanSchema } from './sweep-plan';
 import { COLLECT_LIMITS } from './shared/sweep-folder';
