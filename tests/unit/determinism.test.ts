@@ -1,3 +1,6 @@
+import { createHash } from 'node:crypto';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { EXPERIMENTS } from '../../src-sim/experiments';
 import type { ExperimentResult } from '../../src-sim/experiments/types';
@@ -38,10 +41,31 @@ const QUICK: Record<string, Record<string, unknown>> = {
 const TIMING_TIER = new Set(['lash-stencil', 'lash-apps', 'lash-sensitivity', 'lash-mlp', 'timing-sweep', 'sl1-throughput', 'sl1-wc-l1', 'sl1-apps', 'launch-sweep']);
 const ALL = process.env.GPULAB_DETERMINISM === 'all';
 
+/**
+ * Stored digests (SHA-256 of the byte-exact serialisation) of every experiment's run above on every
+ * preset it applies to, seed 42: a change of any result shows here even when it is deterministic. A
+ * change meant (a model or an analyser changed on purpose) is recorded with
+ * `GPULAB_WRITE_DIGESTS=1 npx vitest run tests/unit/determinism.test.ts` (and, for the timing tier,
+ * `GPULAB_WRITE_DIGESTS=1 npm run test:repro -- determinism-timing`), and the diff of the file shows
+ * which runs moved.
+ */
+const DIGESTS_FILE = resolve(__dirname, '../fixtures/determinism-digests.json');
+const WRITE = process.env.GPULAB_WRITE_DIGESTS === '1';
+const stored: Record<string, string> = existsSync(DIGESTS_FILE) ? (JSON.parse(readFileSync(DIGESTS_FILE, 'utf8')) as Record<string, string>) : {};
+const digest = (r: ExperimentResult): string => createHash('sha256').update(bytes(r)).digest('hex').slice(0, 32);
+
+function record(found: Record<string, string>): void {
+  const fresh = existsSync(DIGESTS_FILE) ? (JSON.parse(readFileSync(DIGESTS_FILE, 'utf8')) as Record<string, string>) : {};
+  const merged = { ...fresh, ...found };
+  const sorted = Object.fromEntries(Object.keys(merged).sort().map((k) => [k, merged[k]!]));
+  writeFileSync(DIGESTS_FILE, `${JSON.stringify(sorted, null, 1)}\n`);
+}
+
 describe('determinism: same preset, parameters and seed give byte-identical results', () => {
   for (const e of EXPERIMENTS.filter((x) => ALL || !TIMING_TIER.has(x.id))) {
     it(e.id, () => {
       let ran = 0;
+      const found: Record<string, string> = {};
       for (const preset of PRESETS) {
         const params = QUICK[e.id] ?? {};
         let a: ExperimentResult;
@@ -54,9 +78,14 @@ describe('determinism: same preset, parameters and seed give byte-identical resu
         }
         const b = e.run(preset, params, 42, () => {});
         expect(bytes(b)).toBe(bytes(a));
+        found[`${e.id}/${preset.id}`] = digest(a);
         ran++;
       }
       expect(ran).toBeGreaterThan(0);
+      if (WRITE) return record(found);
+      // The same results as stored: a run that moved is named (record it if the change is meant).
+      const moved = Object.keys(found).filter((k) => stored[k] !== found[k]);
+      expect(moved, 'runs whose results differ from tests/fixtures/determinism-digests.json (GPULAB_WRITE_DIGESTS=1 records a change meant)').toEqual([]);
     });
   }
   it('a different seed changes a jittered result', () => {
