@@ -79,6 +79,18 @@ export default tseslint.config(
     },
   },
   {
+    // The main process never imports the renderer: what both need (chart options, the findings'
+    // true values) lives in src-main/shared.
+    files: ['src-main/**/*.ts'],
+    ignores: ['src-main/shared/**'],
+    rules: {
+      '@typescript-eslint/no-restricted-imports': [
+        'error',
+        { patterns: [{ group: ['**/src-renderer/**'], message: 'src-main imports nothing of the renderer: put what both need in src-main/shared.' }] },
+      ],
+    },
+  },
+  {
     // Browser-safe modules of src-main (the browser mode's HTTP client and its wire codec): the renderer
     // imports them at runtime, so they import no Node built-ins, Electron, database or main-side services.
     files: ['src-main/shared/**/*.ts'],
@@ -91,7 +103,10 @@ export default tseslint.config(
             { name: 'electron', message: 'src-main/shared runs in the browser: no Electron.' },
             { name: 'better-sqlite3', message: 'src-main/shared runs in the browser: no database.' },
           ],
-          patterns: [{ regex: '(^|/)(services|electron|web|cli)(/|$)', message: 'src-main/shared imports only the contract and its own folder.' }],
+          patterns: [
+            { regex: '(^|/)(services|electron|web|cli)(/|$)', message: 'src-main/shared imports only the contract and its own folder.' },
+            { group: ['**/src-renderer/**'], message: 'src-main/shared imports nothing of the renderer.' },
+          ],
         },
       ],
       'no-restricted-globals': [

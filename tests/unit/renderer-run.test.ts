@@ -1,7 +1,7 @@
 // @vitest-environment happy-dom
 /**
  * The run view (src-renderer/src/views/RunView.vue with components/Run*.vue and LabChart.vue) and
- * its pure helpers (composables/findings.ts, composables/runcharts.ts), against a fake LabApi:
+ * its pure helpers (src-main/shared/findings.ts, composables/runcharts.ts), against a fake LabApi:
  * the findings table with the preset's true values, deviations and pass/fail; the metadata; charts
  * grouped by axes, log axes, the trace chart; rerun (runs.start with the same experiment, preset,
  * parameters and seed, then the new run's page); duplicate into the builder; live progress of a
@@ -15,7 +15,7 @@ import type { ExperimentInfo, LabApi, LabEvents, RunDetail, RunReferences } from
 import { setLab } from '../../src-renderer/src/api';
 import LabChart from '../../src-renderer/src/components/LabChart.vue';
 import { setTheme } from '../../src-renderer/src/composables/theme';
-import { compare, findingRows, formatDeviation, formatValue, rowTags, trueValue } from '../../src-renderer/src/composables/findings';
+import { compare, findingRows, formatDeviation, formatValue, rowTags, trueValue } from '../../src-main/shared/findings';
 import { byteInterval, byteTicks, chartGroups, seriesOption, startsAtZero, traceOption, traceWindow, traceWindowUpdate, wantsLogX, xExtent, type ChartSeries } from '../../src-renderer/src/composables/runcharts';
 import { useNotify } from '../../src-renderer/src/stores/notify';
 import RunView from '../../src-renderer/src/views/RunView.vue';

@@ -11,7 +11,7 @@ import BuilderSweep from '../../src-renderer/src/components/BuilderSweep.vue';
 import SweepView from '../../src-renderer/src/views/SweepView.vue';
 import type { PickedFile } from '../../src-renderer/src/composables/sweepcollect';
 import { batches, collectFolder, CollectStopped, FolderProblem, sortFolder } from '../../src-renderer/src/composables/sweepcollect';
-import { geometricRatio, lineOption } from '../../src-renderer/src/composables/sweepchart';
+import { geometricRatio, lineOption } from '../../src-main/shared/sweepchart';
 
 vi.mock('../../src-renderer/src/components/MChart.vue', () => ({ default: { props: ['option', 'label', 'testid', 'height'], template: '<div data-testid="chart" :data-kind="option.series[0].type"></div>' } }));
 

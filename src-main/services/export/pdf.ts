@@ -10,7 +10,7 @@
  * Raw data (the runs' result tables and the paper values that no finding of a run matched) come
  * last, only when asked for (`PdfOptions.raw`); the CSV export holds every value.
  *
- * The true values are the run view's (src-renderer/src/composables/findings.ts, pure functions over
+ * The true values are the run view's (src-main/shared/findings.ts, pure functions over
  * the run's preset snapshot): the same table on screen and on paper, never fed to an analyser.
  *
  * Charts are ECharts options (charts.ts) rendered server-side to SVG and drawn into the PDF with
@@ -26,7 +26,7 @@ import { findExperiment } from '../../../src-sim/experiments';
 import type { Finding, Series, Table } from '../../../src-sim/experiments/types';
 import { findPreset } from '../../../src-sim/presets';
 import { SIM_VERSION } from '../../../src-sim/version';
-import { findingRows, paperRefs } from '../../../src-renderer/src/composables/findings';
+import { findingRows, paperRefs } from '../../shared/findings';
 import type { RunStore } from '../store';
 import type { ChartRun, ChartSpec } from './charts';
 import { chartOption, comparisonCharts, legendRows, presetColors, runCharts } from './charts';

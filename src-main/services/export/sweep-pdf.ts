@@ -7,7 +7,7 @@
  *   queued or running), as a bar and a table;
  * - a chart of one result quantity over one axis with a line per value of another (or one line), or
  *   over two axes as a heatmap; points that differ in the other axes are averaged. The chart is the
- *   sweep view's: the same option builders (src-renderer/src/composables/sweepchart.ts, pure), set
+ *   sweep view's: the same option builders (src-main/shared/sweepchart.ts, pure), set
  *   in print sizes here, rendered server-side to SVG and drawn as vectors;
  * - a row per point: its value of each axis, its status and the quantity; then the failed points
  *   with their reasons. The CSV export (`sweeps.csv`) holds every quantity of every point.
@@ -18,8 +18,8 @@ import { LabError } from '../../contract';
 import type { SweepDetail, SweepMetric, SweepPdfArgs, SweepPointDetail } from '../../sweep-contract';
 import type { SweepAxis, SweepPlan, SweepValue } from '../../sweep-plan';
 import { axisName, axisValues } from '../../sweep-plan';
-import { axisLevels, axisOf, chartAxes, heatmapOption, lineOption, numericMetrics } from '../../../src-renderer/src/composables/sweepchart';
-import type { SweepChartTheme } from '../../../src-renderer/src/composables/sweepchart';
+import { axisLevels, axisOf, chartAxes, heatmapOption, lineOption, numericMetrics } from '../../shared/sweepchart';
+import type { SweepChartTheme } from '../../shared/sweepchart';
 import { findExperiment } from '../../../src-sim/experiments';
 import { SIM_VERSION } from '../../../src-sim/version';
 import { displayDuration, displayNumber, displayTime, fileStamp, slug } from './format';

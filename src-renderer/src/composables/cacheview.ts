@@ -26,7 +26,7 @@
 import type { ParamValues, Trace } from '../../../src-sim/experiments/types';
 import type { IndexFunction, ReplacementPolicy } from '../../../src-sim/model/types';
 import type { Preset } from '../../../src-sim/presets/types';
-import { pathOf } from './findings';
+import { pathOf } from '../../../src-main/shared/findings';
 
 export interface ReplayGeometry {
   /** The structure's name in the preset ("L1", "Tex L1", "L1 TLB"). */

@@ -12,7 +12,7 @@
  */
 import type { EChartsOption, SeriesOption } from 'echarts';
 import type { Series, Trace } from '../../../src-sim/experiments/types';
-import { formatBytes, formatNumber } from './findings';
+import { formatBytes, formatNumber } from '../../../src-main/shared/findings';
 
 /** A series as a chart needs it: a Series (a StoredSeries is one). */
 export type ChartSeries = Series;

@@ -9,16 +9,16 @@
  * never feed back into an analysis. The mapping is deliberately small: a key this file does not
  * know shows "—" rather than a guess.
  */
-import type { RunReferences } from '../../../src-main/contract';
-import type { Finding, ParamValues } from '../../../src-sim/experiments/types';
-import type { CheckKind, Reference } from '../../../src-sim/reference/types';
-import type { CacheLevelConfig, PathConfig, TranslationConfig } from '../../../src-sim/model/path';
-import type { CacheGeometry } from '../../../src-sim/model/types';
-import type { Preset, SpaceId } from '../../../src-sim/presets/types';
-import { isCannotTell } from '../../../src-sim/analysis/cannot-tell';
-import { parseBytes } from '../../../src-sim/experiments/params';
-import { tlbProbeStride } from '../../../src-sim/experiments/tlb-stride';
-import { conflictDegree, type SharedBankMode } from '../../../src-sim/model/shared';
+import type { RunReferences } from '../contract';
+import type { Finding, ParamValues } from '../../src-sim/experiments/types';
+import type { CheckKind, Reference } from '../../src-sim/reference/types';
+import type { CacheLevelConfig, PathConfig, TranslationConfig } from '../../src-sim/model/path';
+import type { CacheGeometry } from '../../src-sim/model/types';
+import type { Preset, SpaceId } from '../../src-sim/presets/types';
+import { isCannotTell } from '../../src-sim/analysis/cannot-tell';
+import { parseBytes } from '../../src-sim/experiments/params';
+import { tlbProbeStride } from '../../src-sim/experiments/tlb-stride';
+import { conflictDegree, type SharedBankMode } from '../../src-sim/model/shared';
 
 /** REPRODUCTION.md: latencies within 5 % of the reference. */
 export const LATENCY_TOLERANCE = 0.05;

@@ -5,7 +5,7 @@
  * chart with the same functions and renders it server-side.
  */
 import type { EChartsOption } from 'echarts';
-import type { SweepDetail, SweepMetric, SweepPointDetail } from '../../../src-main/sweep-contract';
+import type { SweepDetail, SweepMetric, SweepPointDetail } from '../sweep-contract';
 
 /** The colours a chart takes from its surroundings (the compare view's ChartTheme fits). */
 export interface SweepChartTheme {
