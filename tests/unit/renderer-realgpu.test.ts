@@ -364,7 +364,9 @@ describe('the run view of a real run', () => {
     ]);
     await m.w.find('[data-testid="compare-simulated"]').trigger('click');
     await flushPromises();
-    expect(router.currentRoute.value.query.runs).toBe(`${RUN_ID},${NEAR}`);
+    // (under load the notice may come a tick after the route: waited for, not assumed)
+    await vi.waitFor(() => expect(router.currentRoute.value.query.runs).toBe(`${RUN_ID},${NEAR}`));
+    await vi.waitFor(() => expect(useNotify().notices.at(-1)).toBeDefined());
     const notice = useNotify().notices.at(-1)!;
     expect(notice.text).toBe('No simulated run of shared-bank-stride has these parameters: comparing with the nearest, which differ in strideTo');
     expect(notice.link?.label).toBe('Simulate these parameters');
