@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { Cache } from '../../src-sim/model/cache';
 import type { CacheGeometry, IndexFunction, ReplacementPolicy } from '../../src-sim/model/types';
 import { Rng } from '../../src-sim/rng';
+import { mixedTrace } from './access-trace';
 
 /**
  * A naive, obviously correct set-associative cache: each set is a plain array of { line } objects.
@@ -73,19 +74,6 @@ class NaiveCache {
   }
 }
 
-/** A seeded random address trace that mixes reuse (a hot working set) with streaming. */
-function trace(seed: number, n: number, span: number): Float64Array {
-  const rng = new Rng(seed);
-  const out = new Float64Array(n);
-  let stream = 0;
-  for (let i = 0; i < n; i++) {
-    const r = rng.next();
-    if (r < 0.5) out[i] = rng.int(span / 4);
-    else if (r < 0.8) out[i] = rng.int(span);
-    else out[i] = stream = (stream + 4) % (4 * span);
-  }
-  return out;
-}
 
 const geometries: { name: string; g: CacheGeometry }[] = [
   { name: 'Fermi L1 shape, 32 x 4 x 128 B', g: { lineBytes: 128, sets: 32, ways: 4, index: { kind: 'bits' }, policy: { kind: 'lru' } } },
@@ -101,7 +89,7 @@ function compare(g: CacheGeometry, seed: number, n: number, span: number): { mis
   const naive = new NaiveCache(g, seed);
   let mismatches = 0;
   let misses = 0;
-  for (const a of trace(seed * 31 + 7, n, span)) {
+  for (const a of mixedTrace(seed * 31 + 7, n, span)) {
     const hit = model.access(a);
     if (hit !== naive.access(a)) mismatches++;
     if (!hit) misses++;

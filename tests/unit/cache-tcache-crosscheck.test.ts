@@ -8,8 +8,8 @@
 import { describe, expect, it } from 'vitest';
 import { Cache } from '../../src-sim/model/cache';
 import type { CacheGeometry } from '../../src-sim/model/types';
-import { Rng } from '../../src-sim/rng';
 import { TagArray, VALID } from '../../src-sim/timing/tcache';
+import { mixedTrace } from './access-trace';
 
 /** The timing tier's lookup of one line, its miss filled at once; the evicted line or -1, and whether it hit. */
 function timingAccess(t: TagArray, line: number): { hit: boolean; evicted: number } {
@@ -24,19 +24,6 @@ function timingAccess(t: TagArray, line: number): { hit: boolean; evicted: numbe
   return { hit: false, evicted };
 }
 
-/** Addresses: half in a hot quarter of the span, some anywhere in it, the rest a stream. */
-function trace(seed: number, n: number, span: number): Float64Array {
-  const rng = new Rng(seed);
-  const out = new Float64Array(n);
-  let stream = 0;
-  for (let i = 0; i < n; i++) {
-    const r = rng.next();
-    if (r < 0.5) out[i] = rng.int(span / 4);
-    else if (r < 0.8) out[i] = rng.int(span);
-    else out[i] = stream = (stream + 4) % (4 * span);
-  }
-  return out;
-}
 
 const shapes: [string, number, number, number][] = [
   ['Fermi L1, 32 x 4 x 128 B', 32, 4, 128],
@@ -56,7 +43,7 @@ describe("the latency tier's Cache and the timing tier's TagArray", () => {
         let misses = 0;
         let differ = 0;
         let evictionsDiffer = 0;
-        for (const a of trace(sets * 131 + ways, 30_000, 3 * sets * ways * lineBytes)) {
+        for (const a of mixedTrace(sets * 131 + ways, 30_000, 3 * sets * ways * lineBytes)) {
           const hit = latency.access(a);
           const t = timingAccess(timing, Math.floor(a / lineBytes));
           if (hit !== t.hit) differ++;
