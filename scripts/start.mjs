@@ -5,8 +5,8 @@
 // optionalDependency: where its download failed the package is absent or has no binary. The Node
 // version guard comes first: on a Node too old it says so in one line and exits 1, before the build.
 import './node-guard.mjs';
+import { electronBinary } from './electron-binary.mjs';
 import { spawn, spawnSync } from 'node:child_process';
-import { existsSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
@@ -14,19 +14,6 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..');
 const require = createRequire(join(ROOT, 'package.json'));
 
-/** Electron's executable, or why there is none. */
-function electronBinary() {
-  try {
-    // The electron package exports the path of its binary, and throws when the download failed.
-    const path = require('electron');
-    if (typeof path === 'string' && existsSync(path)) return { path };
-    return { missing: `the electron package names no binary (${String(path)})` };
-  } catch (err) {
-    const message = err instanceof Error ? err.message : String(err);
-    if (err && typeof err === 'object' && 'code' in err && err.code === 'MODULE_NOT_FOUND' && /'electron'/.test(message)) return { missing: 'the electron package is not installed' };
-    return { missing: message.split('\n')[0] };
-  }
-}
 
 const electronVite = join(dirname(require.resolve('electron-vite/package.json')), 'bin', 'electron-vite.js');
 const args = process.argv.slice(2);
@@ -41,7 +28,7 @@ if (built.status !== 0) {
 // terminal signals this group and npm passes signals on as well. A signal repeated within half a
 // second is that echo and is dropped; a later one is passed on (a second Ctrl+C quits at once).
 const options = { cwd: ROOT, stdio: 'inherit', detached: process.platform !== 'win32' };
-const electron = electronBinary();
+const electron = electronBinary(ROOT);
 let child;
 if ('path' in electron) {
   // Electron's window; it ignores the browser mode's arguments.

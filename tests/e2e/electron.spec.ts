@@ -1,31 +1,22 @@
 import { _electron as electron, expect, test } from '@playwright/test';
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
-import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { CALL_NAMES } from '../../src-main/contract';
 import type { LabApi } from '../../src-main/contract';
+// The Electron executable, or why there is none (Electron is an optionalDependency: see README),
+// read without loading the package (which would try a download).
+import { electronBinary } from '../../scripts/electron-binary.mjs';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 const MAIN = fileURLToPath(new URL('../../out/main/index.js', import.meta.url));
 
-/** The Electron executable, or why there is none (Electron is an optionalDependency: see README). */
-function electronBinary(): { path: string } | { missing: string } {
-  try {
-    // The electron package exports the path of its binary; it throws when the download failed.
-    const path: unknown = createRequire(import.meta.url)('electron');
-    if (typeof path !== 'string' || !existsSync(path)) return { missing: `the electron package names no binary (${String(path)})` };
-    return { path };
-  } catch (e) {
-    return { missing: (e instanceof Error ? e.message : String(e)).split('\n')[0] };
-  }
-}
 
 type Page = { lab?: LabApi };
 
 test('the desktop app opens one window on the workbench, with window.lab (the contract) and without Node', async () => {
-  const bin = electronBinary();
+  const bin = electronBinary(ROOT);
   if ('missing' in bin) {
     const reason = `no Electron binary, so the desktop app cannot start here: ${bin.missing}`;
     console.log(`[electron.spec] skipped: ${reason}`);
