@@ -7,7 +7,7 @@
  */
 import { EXPERIMENTS } from '../../src-sim/experiments';
 import { resolveParams } from '../../src-sim/experiments/params';
-import { GPU_EXPERIMENTS, gpuParamSpecs } from '../../src-sim/cuda/params';
+import { GPU_EXPERIMENTS, resolveGpuParams } from '../../src-sim/cuda/params';
 import { LabError } from '../contract';
 
 export interface CheckedRun {
@@ -21,15 +21,18 @@ export interface CheckedRun {
 /** Why the run cannot be taken as what it says it is, or null. */
 export function importedRunProblem(run: CheckedRun): string | null {
   const real = Boolean(run.real || run.device);
-  const known = (real ? GPU_EXPERIMENTS : EXPERIMENTS).find((e) => e.id === run.experiment);
+  const list = real ? GPU_EXPERIMENTS : EXPERIMENTS;
+  const known = list.find((e) => e.id === run.experiment);
   if (!known) {
-    const names = (real ? GPU_EXPERIMENTS : EXPERIMENTS).map((e) => e.id).join(', ');
+    const names = list.map((e) => e.id).join(', ');
     return real
       ? `its experiment "${run.experiment.slice(0, 60)}" has no real-GPU program in this version (these do: ${names})`
       : `its experiment "${run.experiment.slice(0, 60)}" is not one this version knows (it knows: ${names})`;
   }
   try {
-    resolveParams(real ? gpuParamSpecs(known.id) : known.params, run.params);
+    // A real run's parameters as its CUDA program takes them (the program's own checks included).
+    if (real) resolveGpuParams(known.id, run.params);
+    else resolveParams(known.params, run.params);
   } catch (err) {
     return `its parameters are not those of ${known.id}: ${(err as Error).message.slice(0, 200)}`;
   }

@@ -345,18 +345,18 @@ export function degreeColumn(a: BankAnalysis): (number | string)[] {
 const round2 = (v: number): number => Math.round(v * 100) / 100;
 const ci = (se: number): string => (se > 0 ? ` +- ${(1.96 * se).toFixed(2)} (95 %)` : ' (noise-free)');
 
-export function bankFindings(label: string, strides: readonly number[], a: BankAnalysis, evidence: string): Finding[] {
+export function bankFindings(key: string, strides: readonly number[], a: BankAnalysis, evidence: string, label = key): Finding[] {
   const out: Finding[] = [];
   const open = a.degrees.filter((d) => d === undefined).length;
   out.push({
-    key: `${label}.base`,
+    key: `${key}.base`,
     label: `${label}: conflict-free latency`,
     value: round2(a.base),
     unit: 'cycles',
     evidence: `${evidence}: one thread alone (it cannot conflict)${a.cost.ok ? ', fitted with the cost over every point whose degree is decided' : ''}, ${round2(a.base)}${ci(a.baseSe)} cycles; ${a.levels}`,
   });
   if (!a.cost.ok) {
-    out.push(cannotTell(`${label}.perConflict`, `${label}: cycles per further conflicting access`, a.cost.reason, a.cost.next));
+    out.push(cannotTell(`${key}.perConflict`, `${label}: cycles per further conflicting access`, a.cost.reason, a.cost.next));
     for (const [k, l] of [
       ['maxDegree', 'largest conflict degree'],
       ['issueGroup', 'threads served together (issue group)'],
@@ -364,12 +364,12 @@ export function bankFindings(label: string, strides: readonly number[], a: BankA
       ['oddConflictFree', 'odd strides conflict-free'],
       ['rule', 'conflict degree rule'],
     ] as const)
-      out.push(cannotTell(`${label}.${k}`, `${label}: ${l}`, `no degree can be read without the cost per conflict, which is open (see ${label}.perConflict)`, a.cost.next));
+      out.push(cannotTell(`${key}.${k}`, `${label}: ${l}`, `no degree can be read without the cost per conflict, which is open (see ${key}.perConflict)`, a.cost.next));
     return out;
   }
   const { cost, costSe } = a.cost.value;
   out.push({
-    key: `${label}.perConflict`,
+    key: `${key}.perConflict`,
     label: `${label}: cycles per further conflicting access`,
     value: round2(cost),
     unit: 'cycles',
@@ -387,22 +387,22 @@ export function bankFindings(label: string, strides: readonly number[], a: BankA
   const maxDegree = maxDecided >= maxOpen && maxDecided > 0 ? maxDecided : undefined;
   if (maxDegree !== undefined)
     out.push({
-      key: `${label}.maxDegree`,
+      key: `${key}.maxDegree`,
       label: `${label}: largest conflict degree`,
       value: maxDegree,
       unit: 'way',
       evidence: `${evidence}: the slowest strides sit ${maxDegree - 1} steps of ${round2(cost)} cycles above the conflict-free latency${open ? `; ${openNote}, none of which could be higher` : ''}`,
     });
-  else out.push(cannotTell(`${label}.maxDegree`, `${label}: largest conflict degree`, openNote || 'no stride decided', nextMore));
+  else out.push(cannotTell(`${key}.maxDegree`, `${label}: largest conflict degree`, openNote || 'no stride decided', nextMore));
   // Issue group and the smallest stride putting a whole one in one bank.
   if (a.issueGroup.ok) {
     const g = a.issueGroup.value;
-    out.push({ key: `${label}.issueGroup`, label: `${label}: threads served together (issue group)`, value: g, unit: 'threads', evidence: `${evidence}: ${a.issueGroup.evidence}` });
+    out.push({ key: `${key}.issueGroup`, label: `${label}: threads served together (issue group)`, value: g, unit: 'threads', evidence: `${evidence}: ${a.issueGroup.evidence}` });
     const at = a.degrees.findIndex((d, i) => strides[i] > 0 && d === g);
     const before = (end: number): boolean => a.readings.slice(0, end).every((r, i) => strides[i] === 0 || (r.degree !== undefined ? r.degree < g : r.high < g));
     if (at >= 0 && before(at))
       out.push({
-        key: `${label}.repeatWords`,
+        key: `${key}.repeatWords`,
         label: `${label}: smallest stride putting a whole issue group in one bank`,
         value: strides[at],
         unit: 'words',
@@ -410,18 +410,18 @@ export function bankFindings(label: string, strides: readonly number[], a: BankA
       });
     else if (at < 0 && before(strides.length))
       out.push({
-        key: `${label}.repeatWords`,
+        key: `${key}.repeatWords`,
         label: `${label}: smallest stride putting a whole issue group in one bank`,
         value: 'none',
         unit: 'words',
         evidence: `${evidence}: no stride from ${strides[0]} to ${strides[strides.length - 1]} reaches ${g}-way (a whole issue group in one bank); sweep larger strides to find it`,
       });
-    else out.push(cannotTell(`${label}.repeatWords`, `${label}: smallest stride putting a whole issue group in one bank`, openNote, nextMore));
+    else out.push(cannotTell(`${key}.repeatWords`, `${label}: smallest stride putting a whole issue group in one bank`, openNote, nextMore));
   } else {
-    out.push(cannotTell(`${label}.issueGroup`, `${label}: threads served together (issue group)`, a.issueGroup.reason, a.issueGroup.next));
+    out.push(cannotTell(`${key}.issueGroup`, `${label}: threads served together (issue group)`, a.issueGroup.reason, a.issueGroup.next));
     out.push(
       cannotTell(
-        `${label}.repeatWords`,
+        `${key}.repeatWords`,
         `${label}: smallest stride putting a whole issue group in one bank`,
         `the issue group is not measured (${a.issueGroup.reason}) and no stride reaches ${WARP}-way`,
         a.issueGroup.next,
@@ -434,22 +434,22 @@ export function bankFindings(label: string, strides: readonly number[], a: BankA
     const allFree = odd.every(([, r]) => r.degree === 1);
     if (conflicting)
       out.push({
-        key: `${label}.oddConflictFree`,
+        key: `${key}.oddConflictFree`,
         label: `${label}: odd strides conflict-free`,
         value: 'no',
         unit: '',
         evidence: `${evidence}: odd stride ${conflicting[0]} is at least ${conflicting[1].degree ?? conflicting[1].low}-way`,
       });
     else if (allFree)
-      out.push({ key: `${label}.oddConflictFree`, label: `${label}: odd strides conflict-free`, value: 'yes', unit: '', evidence: `${evidence}: all ${odd.length} odd strides at the conflict-free latency` });
-    else out.push(cannotTell(`${label}.oddConflictFree`, `${label}: odd strides conflict-free`, `some odd strides' degrees stay open (${openNote})`, nextMore));
+      out.push({ key: `${key}.oddConflictFree`, label: `${label}: odd strides conflict-free`, value: 'yes', unit: '', evidence: `${evidence}: all ${odd.length} odd strides at the conflict-free latency` });
+    else out.push(cannotTell(`${key}.oddConflictFree`, `${label}: odd strides conflict-free`, `some odd strides' degrees stay open (${openNote})`, nextMore));
   }
   // A decided stride off the rule settles it even while others stay open.
   const broken = maxDegree === undefined ? -1 : strides.findIndex((s, i) => a.degrees[i] !== undefined && a.degrees[i] !== (s === 0 ? 1 : gcd(s, maxDegree)));
   if (maxDegree !== undefined && (open === 0 || (broken >= 0 && maxDegree > 1))) {
     const follows = maxDegree > 1 && followsGcdRule(strides, a.degrees, maxDegree);
     out.push({
-      key: `${label}.rule`,
+      key: `${key}.rule`,
       label: `${label}: conflict degree rule`,
       value: follows ? `gcd(stride, ${maxDegree})` : 'none',
       unit: '',
@@ -459,6 +459,6 @@ export function bankFindings(label: string, strides: readonly number[], a: BankA
           ? `${evidence}: no stride conflicts`
           : `${evidence}: stride ${strides[broken]} is ${a.degrees[broken]}-way, gcd(stride, ${maxDegree}) = ${strides[broken] === 0 ? 1 : gcd(strides[broken], maxDegree)}`,
     });
-  } else out.push(cannotTell(`${label}.rule`, `${label}: conflict degree rule`, openNote || 'the largest degree is open', nextMore));
+  } else out.push(cannotTell(`${key}.rule`, `${label}: conflict degree rule`, openNote || 'the largest degree is open', nextMore));
   return out;
 }

@@ -256,8 +256,8 @@ export const sharedBankStride: Experiment = {
       // measured, so that GPUs of one mode and of two share them (a sweep over Fermi and Kepler);
       // another mode's are keyed by it (shared.8-byte.perConflict).
       const qualified = modes.length > 1 && name !== cfg.defaultMode;
-      const own = bankFindings(qualified ? `shared.${name}` : 'shared', ss, a, `series "${sweepName}"`);
-      findings.push(...(modes.length > 1 && !qualified ? own.map((f) => ({ ...f, label: f.label.replace(/^shared:/, `shared (${name} mode, the default):`) })) : own));
+      const key = qualified ? `shared.${name}` : 'shared';
+      findings.push(...bankFindings(key, ss, a, `series "${sweepName}"`, modes.length > 1 && !qualified ? `shared (${name} mode, the default)` : key));
     });
     const notes: string[] = [];
     const table: Table = {
