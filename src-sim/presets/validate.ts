@@ -223,7 +223,8 @@ const presetSchema = z.object({
     latency: z.object({ base: positive, perConflict: z.number().min(0) }),
     onChipBytes: positiveInt.optional(),
   }),
-  spaces: z.object(Object.fromEntries(SPACE_IDS.map((id) => [id, id === 'global' ? pathSchema : pathSchema.optional()]))),
+  // Strict: a key that is not a space id is refused by name, not carried into the checks below.
+  spaces: z.strictObject(Object.fromEntries(SPACE_IDS.map((id) => [id, id === 'global' ? pathSchema : pathSchema.optional()]))),
   l1Configs: z
     .array(z.object({ id: z.string().min(1).max(20), sizeBytes: positiveInt, geometry: geometrySchema, sharedBytes: z.number().int().min(0).optional(), reservedBytes: z.number().int().min(0).optional() }))
     .max(12)
@@ -402,7 +403,10 @@ export function validatePreset(input: unknown): PresetValidation {
   }
   const preset = input as Preset;
   const issues: PresetIssue[] = [];
-  for (const [space, p] of Object.entries(preset.spaces)) if (p) checkPath(space, p, issues);
+  for (const space of SPACE_IDS) {
+    const p = preset.spaces[space];
+    if (p) checkPath(space, p, issues);
+  }
   const l1Ids = new Set<string>();
   (preset.l1Configs ?? []).forEach((c, i) => {
     checkLevel({ name: `L1 ${c.id}`, scope: 'sm', sizeBytes: c.sizeBytes, geometry: c.geometry }, `l1Configs.${i}`, issues);
