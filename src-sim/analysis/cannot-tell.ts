@@ -6,9 +6,12 @@ import type { Finding } from '../results';
  */
 export const CANNOT_TELL = 'cannot tell';
 
-/** A finding that the measurements do not decide: `reason` says why, `next` what would decide it. */
+/**
+ * A finding that the measurements do not decide: `reason` says why, `next` what would decide it; an
+ * empty `next` where no run of the experiment would (no suggestion that cannot help is printed).
+ */
 export function cannotTell(key: string, label: string, reason: string, next: string): Finding {
-  return { key, label, value: CANNOT_TELL, unit: '', evidence: `${reason}; to decide: ${next}` };
+  return { key, label, value: CANNOT_TELL, unit: '', evidence: next ? `${reason}; to decide: ${next}` : reason };
 }
 
 /** True when a finding's value is an honest "cannot tell". */

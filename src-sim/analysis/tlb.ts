@@ -365,7 +365,19 @@ export function analyseFixedCount(strides: readonly number[], curves: readonly {
   const firstMiss = order.findIndex((o) => misses(hiCurve, o.i));
   res.entryBytes = order[firstMiss].s;
   const after = order.slice(firstMiss);
-  res.fullyAssociative = lo !== null && hiCurve.count === lo.count + 1 && after.every((o) => misses(hiCurve, o.i));
+  // One set needs counts E and E + 1 side by side: then E + 1 missing at every stride from the coverage up
+  // says one set, and a stride where they all hit again says sets (no policy keeps E + 1 in E entries).
+  // Counts further apart, or none that always fits, decide nothing.
+  // Only strides past the first miss that are no power-of-two multiple of it (WONG's 608, 724, 821 KB past
+  // 512 KB) can spread the elements over sets that the first miss's stride folded into one.
+  const adjacent = lo !== null && hiCurve.count === lo.count + 1;
+  const hitsAgain = after.some((o) => !misses(hiCurve, o.i));
+  const s1 = order[firstMiss].s;
+  const spreading = after.some((o) => {
+    const q = o.s / s1;
+    return !(Number.isInteger(q) && (q & (q - 1)) === 0);
+  });
+  res.fullyAssociative = !adjacent ? null : hitsAgain ? false : spreading ? true : null;
   const l1Miss = hiCurve.y[order[firstMiss].i];
   const l1Level = level(l1Miss);
   let topLevel = l1Level;
@@ -401,11 +413,19 @@ export function analyseFixedCount(strides: readonly number[], curves: readonly {
       unit: '',
       evidence: res.fullyAssociative
         ? `${hiCurve.count} elements miss at every stride >= ${formatBytes(res.entryBytes)}, powers of two or not, while ${lo?.count} always hit: no stride spreads them over sets`
-        : `some stride above ${formatBytes(res.entryBytes)} lets ${hiCurve.count} elements hit again, or ${lo ? lo.count : 'no count'} elements do not always hit: more than one set`,
+        : `some stride above ${formatBytes(res.entryBytes)} lets ${hiCurve.count} elements hit again: more than one set`,
     });
     if (res.fullyAssociative)
       F.push({ key: 'tlb.l1.sets', label: 'L1 TLB sets', value: 1, unit: '', evidence: 'fully associative (WONG Fig 14 argument)' });
-  }
+  } else
+    F.push(
+      cannotTell(
+        'tlb.l1.fullyAssociative',
+        'L1 TLB fully associative',
+        lo === null ? `no count stays at the hit level at every stride` : !adjacent ? `the counts ${lo.count} and ${hiCurve.count} are not E and E + 1` : `${hiCurve.count} elements miss at every stride from ${formatBytes(s1)}, but every later stride is a power-of-two multiple of it, which may fold the elements into one set`,
+        lo === null ? 'smaller counts' : !adjacent ? `counts ${lo.count} and ${lo.count + 1}` : `strides between ${formatBytes(s1)} and ${formatBytes(2 * s1)} as well`,
+      ),
+    );
   if (res.l2ConflictStride !== null)
     F.push({
       key: 'tlb.l2.conflictStride',

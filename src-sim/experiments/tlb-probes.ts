@@ -247,7 +247,8 @@ function plan(preset: Preset, p: ParamValues): Plan {
     if (N < stride) throw new ExperimentError(`parameter "sizeFrom" (${formatBytes(N)}) is smaller than the stride (${formatBytes(stride)})`, 'sizeFrom');
   }
   const [rf, rt, rs] = auto('reach');
-  const reachSizes = probe === 'page-size' ? sizeList((p.sizeFrom as number) || rf, (p.sizeTo as number) || Math.max(rt, (p.sizeFrom as number) || rf), (p.sizeStep as number) || rs) : [];
+  // The page-size probe's reach sweep; the missed-entries probe's own (at the probe defaults) measures the L2 TLB entry coverage.
+  const reachSizes = probe === 'page-size' ? sizeList((p.sizeFrom as number) || rf, (p.sizeTo as number) || Math.max(rt, (p.sizeFrom as number) || rf), (p.sizeStep as number) || rs) : probe === 'missed-entries' ? sizeList(rf, rt, rs) : [];
   const skewRaw = p.skew as number;
   const skew = skewRaw >= 0 ? skewRaw : !tesla && space !== 'texture' && probe !== 'window' ? 128 : 0;
   const strides = p.strides as number[];
@@ -295,8 +296,13 @@ function estimatePlan(pl: Plan): number {
     // The pair and double-stride controls, the policy traces and the associativity ladder.
     return 3 * t + 6 * traceCost(top, Math.max(3, pl.traversals));
   };
-  const fixed = (counts: number[]): number => counts.reduce((a, c) => a + pl.strides.length * averageCost(c, pl.traversals), 0);
+  // Every count at every stride, and the pages-of-two control (twice the smallest count).
+  const fixed = (counts: number[]): number => counts.reduce((a, c) => a + pl.strides.length * averageCost(c, pl.traversals), 0) + pl.strides.length * averageCost(2 * Math.min(...counts, 1 << 20), pl.traversals);
   const offset = pl.offsets.length * averageCost(2 * pl.groupSize, pl.traversals);
+  const coverageCost = (): number => {
+    const top = pl.reachSizes.length ? traversal(pl.reachSizes[pl.reachSizes.length - 1], pl.stride) : 16;
+    return reachCost(pl.reachSizes) + fixed([top, top + 1]);
+  };
   switch (pl.probe) {
     case 'reach':
       return reachCost(pl.sizes);
@@ -305,12 +311,12 @@ function estimatePlan(pl: Plan): number {
     case 'offset':
       return offset;
     case 'missed-entries':
+      // The sweep, and the page-size probe's reach sweep and coverage ladders for the L2 TLB's entry coverage.
+      return pl.sizes.reduce((a, N) => a + traceCost(traversal(N, pl.stride), tracePasses(pl)), 0) + coverageCost();
     case 'window':
       return pl.sizes.reduce((a, N) => a + traceCost(traversal(N, pl.stride), tracePasses(pl)), 0);
-    case 'page-size': {
-      const top = pl.reachSizes.length ? traversal(pl.reachSizes[pl.reachSizes.length - 1], pl.stride) : 16;
-      return reachCost(pl.reachSizes) + fixed([top, top + 1]) + offset;
-    }
+    case 'page-size':
+      return coverageCost() + offset;
   }
 }
 
@@ -463,6 +469,8 @@ interface ReachLevel {
   setSizes: number[] | null;
   waySizeBytes: number | null;
   fullyAssociative: boolean | null;
+  /** The associativity ladder shows sets for certain (see the reach analysis); always true for the L2 TLB. */
+  setsShown?: boolean;
   policy: string;
   policyEvidence: string;
   /** Slowest latency class one element past the reach. */
@@ -678,6 +686,11 @@ function runReach(r: Runner, sizes: number[], label: string, depth = 0): { resul
       // separates, such as entries dealt modulo a count that is no power of two).
       const oneWide = c.full - c.fit === 1;
       lv.fullyAssociative = fa.fullyAssociative && oneWide;
+      // For the L1 TLB, E + 1 elements judged against the middle of its step say little: the step's top mixes
+      // what the L2 TLB does with the misses (a randomly replacing L2 lowers it). Sets show for certain where
+      // E elements do not fit at some stride, or E + 1 stay at the hit level itself.
+      const hitBand = c.lo + Math.max(2, 4 * lv.noise + 1);
+      lv.setsShown = level === 2 || ladder.some((_, i) => !(yFit[i] < (c.lo + c.hi) / 2) || yOver[i] <= hitBand);
       if (fa.fullyAssociative && !oneWide) lv.notes.push(`every ladder stride behaves as one set, but the step is ${c.full - c.fit} elements wide (${c.fit} fit, all miss from ${c.full}): sets overflow one by one, so not one set`);
       if (lv.fullyAssociative) {
         const e = c.fit / k;
@@ -698,6 +711,23 @@ function runReach(r: Runner, sizes: number[], label: string, depth = 0): { resul
     lv.policy = pol.policy;
     lv.policyEvidence = pol.evidence;
     lv.periodic = pol.periodic;
+    // "Not one set" rests on one element past the reach missing everywhere, which only LRU and FIFO promise
+    // (random or hot-way replacement keeps some of E + 1 elements in one full set, and widens the step), and,
+    // for the L2 TLB, on every access reaching it (an L1 TLB in front that is not one periodic set keeps some).
+    if (lv.fullyAssociative === false) {
+      const deterministic = lv.policy === 'LRU' || lv.policyEvidence.endsWith('(FIFO)');
+      const reached = level === 1 || (l1 !== undefined && l1.fullyAssociative === true && l1.periodic);
+      if (!deterministic || !reached || !lv.setsShown) {
+        lv.fullyAssociative = null;
+        lv.notes.unshift(
+          !deterministic
+            ? 'whether the entries form one set needs LRU or FIFO replacement, which this level is not shown to have: under other policies one element past the reach need not miss'
+            : !reached
+              ? 'whether the entries form one set needs every access to reach this level, and the L1 TLB in front is not shown to be one periodic set'
+              : `at no stride of the ladder do ${c.fit} elements miss or ${c.fit + 1} stay at the hit level: one element past the reach lifts the average less than half the step at some strides, which the L2 TLB behind can cause as well as sets`,
+        );
+      }
+    }
     // For the L2 TLB every access must reach it: behind a fully associative L1 TLB with a periodic
     // (LRU or FIFO) miss pattern, which every element misses once the L2's step begins.
     const l2Clean = level === 1 || (l1 !== undefined && l1.fullyAssociative === true && l1.periodic && c.fit > l1.check.fit);
@@ -906,12 +936,17 @@ function policyOf(r: Runner, lv: ReachLevel, layout: Placement, tr: Trace, n: nu
   // L2 TLB: a miss is an access above the middle of its step.
   let hit = 0;
   for (let i = 1; i < classes.length; i++) if (Math.abs(classes[i].mean - c.lo) < Math.abs(classes[hit].mean - c.lo)) hit = i;
-  const hitNear = classes.length > 0 && Math.abs(classes[hit].mean - c.lo) <= (c.hi - c.lo) / 4;
+  // Near the hit latency: within the plateau's noise or the class's own spread of it, and never a quarter
+  // of the step away. The top of the L1 TLB's step mixes L2 TLB hits and misses where the L2 TLB replaces
+  // at random, so a quarter of that step can reach the L2 TLB's hit class, which is a miss of the L1 TLB.
+  const spread = classes.length ? (classes[hit].max - classes[hit].min) / 2 : 0;
+  const tol = Math.min((c.hi - c.lo) / 4, Math.max(2, 4 * (Number.isFinite(lv.noise) ? lv.noise : 0) + 1, spread));
+  const hitNear = classes.length > 0 && Math.abs(classes[hit].mean - c.lo) <= tol;
   // Two classes are told apart only when the gap between them is at least as wide as either class.
   const apart = (a: LatencyClass | undefined, b: LatencyClass | undefined): boolean => !a || !b || b.min - a.max >= Math.max(a.max - a.min, b.max - b.min, 0.5);
   const below = [...classes].reverse().find((k) => k.mean < mid);
   const above = classes.find((k) => k.mean > mid);
-  const separated = lv.level === 1 ? (hitNear ? classes[hit].max < mid && apart(classes[hit], classes[hit + 1]) : classes.length > 0 && classes[0].min > mid) : !classes.some((k) => k.min < mid && k.max > mid) && apart(below, above);
+  const separated = lv.level === 1 ? (hitNear ? classes[hit].max < mid && apart(classes[hit], classes[hit + 1]) : classes.length > 0 && classes[0].min > c.lo + tol) : !classes.some((k) => k.min < mid && k.max > mid) && apart(below, above);
   if (!separated || classes.length === 0)
     return {
       policy: CANNOT_TELL,
@@ -921,7 +956,7 @@ function policyOf(r: Runner, lv: ReachLevel, layout: Placement, tr: Trace, n: nu
   const T = Math.floor(tr.latency.length / n);
   const noReuse = l1Fit < 0;
   // With no access near the hit latency every access misses (a fully associative level thrashing).
-  const hitMax = hitNear ? classes[hit].max : mid;
+  const hitMax = hitNear ? classes[hit].max : c.lo + tol;
   const slow = lv.level === 1 ? (v: number): boolean => v > hitMax : (v: number): boolean => v > mid;
   let mismatches = 0;
   for (let t = 1; t < T; t++) for (let i = 0; i < n; i++) if (slow(tr.latency[t * n + i]) !== slow(tr.latency[(t - 1) * n + i])) mismatches++;
@@ -1061,6 +1096,7 @@ function reachFindings(levels: ReachLevel[], stop: string | null, src: string, s
       findings.push({ key: `${k}.entryBytes`, label: `${name} entry coverage`, value: l.perEntry * stride, unit: 'B', evidence: `${l.perEntry} elements of ${formatBytes(stride)} per entry: one element past the reach only every ${l.perEntry}-th access is slow` });
     findings.push(l.policy === CANNOT_TELL ? cannotTell(`${k}.policy`, `${name} replacement`, l.policyEvidence.split('; to decide: ')[0], l.policyEvidence.split('; to decide: ')[1] ?? 'a run with less jitter') : { key: `${k}.policy`, label: `${name} replacement`, value: l.policy, unit: '', evidence: l.policyEvidence });
     if (l.fullyAssociative !== null) findings.push({ key: `${k}.fullyAssociative`, label: `${name} fully associative`, value: l.fullyAssociative ? 'yes' : 'no', unit: '', evidence: l.fullyAssociative ? 'one more element than the reach misses at every stride of the ladder' : l.notes[0] ?? '' });
+    else if (l.perEntry !== null) findings.push(cannotTell(`${k}.fullyAssociative`, `${name} fully associative`, l.notes[0] ?? 'the associativity ladder was not decisive', ''));
   }
   const lat = (key: string, lab: string, v: number, ev: string): void => {
     findings.push({ key, label: lab, value: Math.round(v * 10) / 10, unit: 'cycles', evidence: ev });
@@ -1073,6 +1109,51 @@ function reachFindings(levels: ReachLevel[], stop: string | null, src: string, s
   }
   if (l2) lat('tlb.latency.l2Miss', 'Latency, L2 TLB miss', l2.slowLatency ?? l2.check.hi, l2.slowLatency !== null ? 'slowest latency class of the fine-grained trace one element past the L2 TLB reach' : `${src}: plateau after the L2 TLB step`);
   return findings;
+}
+
+/**
+ * Entry coverage of each TLB level whose entry count the reach sweep found: E + 1 elements stop fitting
+ * at the stride where each needs its own entry (the page-size probe's pass 2).
+ */
+function coveragesOf(r: Runner, levels: readonly ReachLevel[]): { coverage: (number | null)[]; findings: Finding[]; notes: string[]; series: Series[] } {
+  const findings: Finding[] = [];
+  const notes: string[] = [];
+  const series: Series[] = [];
+  const coverage: (number | null)[] = [null, null];
+  for (const l of levels) {
+    if (l.entries === null) {
+      notes.push(`L${l.level} TLB: entry count unknown, so its entry coverage is not measured.`);
+      continue;
+    }
+    const cv = runCoverage(r, l);
+    series.push(...cv.series);
+    // The L2 TLB sees only the accesses that miss the L1 TLB: below the L1's coverage, elements share
+    // L1 entries and it filters them, so an L2 coverage at or below the L1's is not read from this sweep
+    // alone. Above it (every element its own L1 entry, more elements than the fully associative L1
+    // holds) the sweep reads the L2 directly; equal to it, the shifted-repeat test must show the L2
+    // entries covering more than half of it.
+    let value = cv.coverage;
+    let evidence = cv.evidence;
+    const l1 = levels.find((x) => x.level === 1);
+    if (l.level === 2 && value !== null) {
+      const c1 = coverage[0];
+      if (c1 === null || !l1 || !l1.fullyAssociative || !l1.periodic) {
+        evidence = `${cv.evidence}, but the L1 TLB in front is not measured (coverage and one set), so it may filter the accesses`;
+        value = null;
+      } else if (value < c1) {
+        evidence = `${cv.evidence}, but below the L1 TLB's ${formatBytes(c1)} entries the L1 filters the accesses`;
+        value = null;
+      } else if (value === c1) {
+        const t = l2CoversMoreThan(r, l1, l, c1 / 2);
+        evidence = `${cv.evidence}; ${t.evidence}`;
+        if (!t.yes) value = null;
+      }
+    }
+    coverage[l.level - 1] = value;
+    if (value !== null) findings.push({ key: `tlb.l${l.level}.entryBytes`, label: `L${l.level} TLB entry coverage`, value, unit: 'B', evidence });
+    else notes.push(`L${l.level} TLB: ${evidence}.`);
+  }
+  return { coverage, findings, notes, series };
 }
 
 /**
@@ -1156,6 +1237,38 @@ function runFixed(r: Runner, counts: number[]): { series: Series[]; analysis: Re
   });
   const analysis = analyseFixedCount(strides, curves);
   const series = curves.map((c) => curve(`${c.count} elements`, strides, c.y, 'Stride', 'B', 'Average latency', 'cycles', true));
+  // The step between E and E + 1 elements is a TLB's only if it follows pages, not data lines: E pages of two
+  // elements each (2 KB apart, twice the data lines) must still hit wherever E single elements do. A data
+  // cache in front of translation, or one that overflows first, misses them.
+  const fa = analysis.findings.find((f) => f.key === 'tlb.l1.fullyAssociative');
+  const e = analysis.entries;
+  if (fa && fa.value !== CANNOT_TELL && e !== null) {
+    const hit = Math.min(...curves.map((c) => Math.min(...Array.from(c.y))));
+    const single = curves.find((c) => c.count === e)!;
+    const pairs = strides.map((s, si) => r.average(STREAM.fixed + 900_000 + si, new NearPairLayout(s), 2 * e, `fixed count ${e} pages of two elements: stride ${formatBytes(s)}`));
+    series.push(curve(`${e} pages of two elements`, strides, Float64Array.from(pairs), 'Stride', 'B', 'Average latency', 'cycles', true));
+    const limit = (k: number): number => Math.max(hit + 1.5, single.y[k] + Math.max(1.5, 0.25 * (Math.max(...Array.from(curves[curves.length - 1].y)) - hit)));
+    const bad = strides.findIndex((_, si) => pairs[si] > limit(si));
+    if (bad >= 0) {
+      const i = analysis.findings.indexOf(fa);
+      analysis.findings[i] = cannotTell(
+        'tlb.l1.fullyAssociative',
+        'L1 TLB fully associative',
+        `${e} pages of two elements each (2 KB apart) miss at stride ${formatBytes(strides[bad])} (${pairs[bad].toFixed(1)} cycles) where ${e} single elements hit (${single.y[bad].toFixed(1)}): the step follows data lines, so it may be a data cache's, not the L1 TLB's`,
+        'a reach sweep with its controls, which names the structure of each step',
+      );
+      analysis.findings = analysis.findings
+        .filter((f) => f.key !== 'tlb.l1.sets')
+        .map((f) =>
+          f.key === 'tlb.l1.entries'
+            ? { ...f, key: 'tlb.l1.alwaysFitting', label: 'Elements that fit at every stride' }
+            : f.key === 'tlb.l1.entryBytes'
+              ? cannotTell('tlb.l1.entryBytes', 'L1 TLB entry coverage', `the step may be a data cache's (${e} pages of two elements miss where ${e} single elements hit)`, 'a page-size run')
+              : f,
+        );
+      analysis.fullyAssociative = null;
+    }
+  }
   return { series, analysis };
 }
 
@@ -1178,7 +1291,34 @@ function runMissed(r: Runner): ExperimentResult {
   const traces = sizes.map((N, i) => r.trace(STREAM.missed + i, layout, traversal(N, stride), passes, `missed entries: N = ${formatBytes(N)}`));
   const points = sizes.map((N, i) => ({ sizeBytes: N, elements: traversal(N, stride), latencies: traces[i].latency }));
   const a = analyseMissedEntries(points, stride);
-  const findings = [...a.findings];
+  let findings = [...a.findings];
+  // The sets a stride reaches are the whole TLB where consecutive elements take consecutive entries: where
+  // an L2 TLB entry covers the stride or more. A smaller entry makes the elements skip entries, and the
+  // stride may then reach only some of the sets (a multiple of the sets times the coverage under bit
+  // selection reaches one). The entry coverage is the page-size probe's: a reach sweep at this stride,
+  // then E and E + 1 elements at strides from 4 KB up, the L1 TLB in front accounted for.
+  const SET_KEYS = ['tlb.l2.setSizes', 'tlb.l2.sets', 'tlb.l2.entries', 'tlb.l2.ways'];
+  const notes: string[] = [];
+  const series: Series[] = [];
+  if (a.inference?.complete && findings.some((f) => SET_KEYS.includes(f.key))) {
+    const reach = runReach(r, r.pl.reachSizes, `${r.pl.space} (missed-entries: L2 TLB entry coverage)`);
+    const cov = coveragesOf(r, reach.levels);
+    series.push(...cov.series);
+    const c2 = cov.coverage[1];
+    let why: string | null = null;
+    if (c2 === null) {
+      const said = cov.notes.find((n) => n.startsWith('L2 TLB')) ?? (reach.levels.some((l) => l.level === 2) ? '' : 'L2 TLB: the reach sweep does not find its step.');
+      why = `the L2 TLB's entry coverage is not measured (${said.replace(/\.$/, '')}), so whether ${formatBytes(stride)} reaches every set is not known`;
+    } else if (c2 < stride) why = `an L2 TLB entry covers ${formatBytes(c2)}, less than the ${formatBytes(stride)} stride: consecutive elements skip entries and may reach only some of the sets`;
+    else notes.push(`The L2 TLB's entries cover ${formatBytes(c2)} (measured as the page-size probe does), the stride or more: consecutive elements take consecutive entries, so every set is reached.`);
+    if (why) {
+      const reached = findings.find((f) => f.key === 'tlb.l2.setSizes');
+      findings = findings.filter((f) => !SET_KEYS.includes(f.key));
+      if (reached) findings.push({ ...reached, key: 'tlb.l2.reachedSetSizes', label: 'L2 TLB set sizes (the sets this stride reaches)', evidence: `${reached.evidence}; ${why}` });
+      for (const [key, label] of [['tlb.l2.sets', 'L2 TLB sets'], ['tlb.l2.entries', 'L2 TLB entries'], ['tlb.l2.ways', 'L2 TLB ways']] as const)
+        findings.push(cannotTell(key, label, why, c2 !== null && c2 < stride ? `missed entries at a stride of ${formatBytes(c2)}` : 'a page-size run, then missed entries at a stride of one L2 TLB entry'));
+    }
+  }
   const firstMiss = a.misses.findIndex((m) => m > 0);
   if (firstMiss >= 0 && a.classes.length >= 2) {
     // The L2 TLB's step runs between its two slowest classes; the plain chase at the first size with
@@ -1217,16 +1357,17 @@ function runMissed(r: Runner): ExperimentResult {
       rate: Math.round((1000 * a.misses[i]) / pt.elements) / 10,
     })),
   };
-  const series: Series[] = [
+  series.unshift(
     curve('missing accesses per traversal', sizes, a.misses, 'Array size N', 'B', 'L2 TLB misses', 'per traversal'),
     curve('miss rate', sizes, a.misses.map((m, i) => (100 * m) / points[i].elements), 'Array size N', 'B', 'L2 TLB miss rate', '%'),
-  ];
+  );
   return {
     series,
     tables: [table, classTable('Latency classes (all traces)', a.classes)],
     findings,
     notes: [
       'Every access of every trace is classified by the latency classes found in the data; the slowest class is the L2 TLB miss. When a set of w entries receives its (w + 1)-th element, all w + 1 miss every traversal under LRU, so the count jumps by w + 1 and the set holds w entries (MEI counts these as "missed entries": 17 at 132 MB, 8 more per 2 MB).',
+      ...notes,
     ],
     ...(firstMiss >= 0 ? { trace: traces[firstMiss] } : {}),
   };
@@ -1360,41 +1501,11 @@ export const tlbProbes: Experiment = {
         const findings: Finding[] = reach.result.findings.filter((f) => f.key === 'tlb.l1.reachBytes' || f.key === 'tlb.l1.entries' || f.key === 'tlb.l2.entries' || f.key === 'tlb.l1.fullyAssociative' || f.key === 'tlb.l2.fullyAssociative');
         const series: Series[] = [...reach.result.series];
         const notes: string[] = [];
-        // Entry coverage of each level whose entry count is known: E + 1 elements stop fitting at the stride where each needs its own entry.
-        const coverage: (number | null)[] = [null, null];
-        for (const l of reach.levels) {
-          if (l.entries === null) {
-            notes.push(`L${l.level} TLB: entry count unknown, so its entry coverage is not measured.`);
-            continue;
-          }
-          const cv = runCoverage(r, l);
-          series.push(...cv.series);
-          // The L2 TLB sees only the accesses that miss the L1 TLB: below the L1's coverage, elements share
-          // L1 entries and it filters them, so an L2 coverage at or below the L1's is not read from this sweep
-          // alone. Above it (every element its own L1 entry, more elements than the fully associative L1
-          // holds) the sweep reads the L2 directly; equal to it, the shifted-repeat test must show the L2
-          // entries covering more than half of it.
-          let value = cv.coverage;
-          let evidence = cv.evidence;
-          const l1 = reach.levels.find((x) => x.level === 1);
-          if (l.level === 2 && value !== null) {
-            const c1 = coverage[0];
-            if (c1 === null || !l1 || !l1.fullyAssociative || !l1.periodic) {
-              evidence = `${cv.evidence}, but the L1 TLB in front is not measured (coverage and one set), so it may filter the accesses`;
-              value = null;
-            } else if (value < c1) {
-              evidence = `${cv.evidence}, but below the L1 TLB's ${formatBytes(c1)} entries the L1 filters the accesses`;
-              value = null;
-            } else if (value === c1) {
-              const t = l2CoversMoreThan(r, l1, l, c1 / 2);
-              evidence = `${cv.evidence}; ${t.evidence}`;
-              if (!t.yes) value = null;
-            }
-          }
-          coverage[l.level - 1] = value;
-          if (value !== null) findings.push({ key: `tlb.l${l.level}.entryBytes`, label: `L${l.level} TLB entry coverage`, value, unit: 'B', evidence });
-          else notes.push(`L${l.level} TLB: ${evidence}.`);
-        }
+        const cov = coveragesOf(r, reach.levels);
+        const coverage = cov.coverage;
+        series.push(...cov.series);
+        findings.push(...cov.findings);
+        notes.push(...cov.notes);
         const off = runOffset(r);
         series.push(off.series);
         findings.push(...off.analysis.findings);

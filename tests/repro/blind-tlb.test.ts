@@ -288,6 +288,12 @@ function truthOf(t: TranslationConfig): Record<string, number | string> {
     const g = l.geometry;
     out[`${k} TLB entries`] = totalLines(g);
     out[`${k} TLB sets`] = g.sets;
+    out[`${k} TLB fully associative`] = g.sets === 1 ? 'yes' : 'no';
+    if (k === 'L1') out['L1 TLB fully associative (fixed-count)'] = out['L1 TLB fully associative'];
+    if (k === 'L2') {
+      out['L2 TLB sets (missed-entries)'] = out['L2 TLB sets'];
+      out['L2 TLB entries (missed-entries)'] = out['L2 TLB entries'];
+    }
     out[`${k} TLB ways`] = g.setWays && g.setWays.some((w) => w !== g.setWays![0]) ? g.setWays.join(',') : g.ways;
     const minWays = g.setWays ? Math.min(...g.setWays) : g.ways;
     const maxWays = g.setWays ? Math.max(...g.setWays) : g.ways;
@@ -320,6 +326,10 @@ function measure(c: Case, seed: number): Record<string, unknown> {
   const reach = tlbProbes.run(c.preset, { ...base, probe: 'reach', sizeTo: c.top }, seed, quiet);
   const page = tlbProbes.run(c.preset, { ...base, probe: 'page-size', sizeTo: c.top }, seed + 1, quiet);
   const window = tlbProbes.run(c.preset, { ...base, probe: 'window', sizeFrom: 64 * MB, sizeTo: 2 * GB, sizeStep: 64 * MB }, seed + 2, quiet);
+  // WONG Fig 14 at its defaults (16 and 17 elements): one set only where they are E and E + 1.
+  const fixed = tlbProbes.run(c.preset, { ...base, probe: 'fixed-count' }, seed + 3, quiet);
+  // MEI Figs 10, 11 at their defaults: the L2 TLB's sets only where the stride is shown to reach them all.
+  const missed = tlbProbes.run(c.preset, { ...base, probe: 'missed-entries' }, seed + 4, quiet);
   if (process.env.BLIND_TLB_ONLY !== undefined) {
     console.log(c.name);
     if (reach.trace && process.env.BLIND_TLB_TRACE) {
@@ -334,10 +344,10 @@ function measure(c: Case, seed: number): Record<string, unknown> {
       console.log(r.notes.join('\n'));
     }
   }
-  const out: Record<string, unknown> = { 'page size': get(page, 'tlb.pageBytes'), window: get(window, 'tlb.window.bytes') };
+  const out: Record<string, unknown> = { 'page size': get(page, 'tlb.pageBytes'), window: get(window, 'tlb.window.bytes'), 'L1 TLB fully associative (fixed-count)': get(fixed, 'tlb.l1.fullyAssociative'), 'L2 TLB sets (missed-entries)': get(missed, 'tlb.l2.sets'), 'L2 TLB entries (missed-entries)': get(missed, 'tlb.l2.entries') };
   if (process.env.BLIND_TLB_WHY) {
     const why = (r: ExperimentResult, key: string): string => (r.findings.find((f) => f.key === key)?.evidence ?? 'absent').slice(0, 160);
-    console.log(`WHY ${c.name.split(';')[0]} | L1 ${why(reach, 'tlb.l1.entries')} | L2 ${why(reach, 'tlb.l2.entries')}`);
+    console.log(`WHY ${c.name.split(';')[0]} | L1 ${why(reach, 'tlb.l1.entries')} | L2 ${why(reach, 'tlb.l2.entries')} | page ${why(page, 'tlb.pageBytes')}`);
   }
   for (const k of ['L1', 'L2']) {
     const key = `tlb.${k.toLowerCase()}`;
@@ -347,11 +357,12 @@ function measure(c: Case, seed: number): Record<string, unknown> {
     const unequal = typeof sizes === 'string' && new Set(sizes.split(',')).size > 1;
     out[`${k} TLB ways`] = unequal ? sizes : get(reach, `${key}.ways`);
     out[`${k} TLB policy`] = get(reach, `${key}.policy`);
+    out[`${k} TLB fully associative`] = get(reach, `${key}.fullyAssociative`);
   }
   return out;
 }
 
-const QUANTITIES = ['page size', 'L1 TLB entries', 'L1 TLB sets', 'L1 TLB ways', 'L1 TLB policy', 'L2 TLB entries', 'L2 TLB sets', 'L2 TLB ways', 'L2 TLB policy', 'window'];
+const QUANTITIES = ['page size', 'L1 TLB entries', 'L1 TLB sets', 'L1 TLB ways', 'L1 TLB fully associative', 'L1 TLB fully associative (fixed-count)', 'L1 TLB policy', 'L2 TLB entries', 'L2 TLB sets', 'L2 TLB ways', 'L2 TLB fully associative', 'L2 TLB sets (missed-entries)', 'L2 TLB entries (missed-entries)', 'L2 TLB policy', 'window'];
 
 describe('blind random TLB geometries', () => {
   it(`scores the TLB probes on ${CASES} random presets, ${PAPER_CASES} presets near the papers' machines (seed ${SEED}) and the papers' presets swept wider`, () => {
