@@ -121,6 +121,16 @@ export function stepFindings(r: FourSteps, prefix: string): Finding[] {
     out.push(cannotTell(`${prefix}.sizeBytes`, 'Cache size C', why, next));
     return out;
   }
+  if (r.pages) {
+    if (s.separated) {
+      out.push(f(`${prefix}.hitLatency`, 'Hit latency (lowest latency cluster)', Math.round(s.hitLatency * 10) / 10, 'cycles', 'all recorded latencies, lowest cluster'));
+    }
+    // No run of the four steps gets past a TLB that overflows first; tlb-probes names its reach.
+    const why = `${r.pages.evidence} (tlb-probes measures that reach)`;
+    out.push(cannotTell(`${prefix}.sizeBytes`, 'Cache size C', why, ''));
+    out.push(cannotTell(`${prefix}.lineBytes`, 'Line size b', why, ''));
+    return out;
+  }
   if (s.separated) {
     const sure = s.confidence >= 1 - 1e-12 ? 'chance of one level under 1e-12' : `chance of one level ${(1 - s.confidence).toExponential(1)}`;
     out.push(f(`${prefix}.hitLatency`, 'Hit latency (lowest latency cluster)', Math.round(s.hitLatency * 10) / 10, 'cycles', `all recorded latencies, lowest cluster (${sure})`));

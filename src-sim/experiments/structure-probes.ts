@@ -112,6 +112,8 @@ export interface FourSteps {
   smallestMean?: number;
   /** Step 1 found a slower level inside the hit cluster: the walk stopped there (see findHiddenLevel). */
   hidden?: HiddenLevel;
+  /** The first warm miss follows pages (a TLB's reach), not lines: the walk stopped after step 2. */
+  pages?: { evidence: string };
   notes: string[];
   accesses: number;
   /** Simulated accesses of each step walked. */
@@ -157,8 +159,12 @@ function smallestMean(records: readonly ChaseRecord[]): number | undefined {
 /** Simulated accesses step 3 may spend beyond its first probes (an unmapped sweep under a policy that is not periodic is the costly case). */
 const STEP3_BUDGET = 20_000_000;
 
+/** Launch numbers of the control launches, apart from the walk's own. */
+const CONTROL_LAUNCH = 1_000_000;
+
 class Walker {
   launches = 0;
+  controls = 0;
   accesses = 0;
   readonly pool = new LatencyPool();
 
@@ -190,6 +196,21 @@ class Walker {
     const all = new Float64Array(per * traversals);
     for (let t = 0; t < traversals; t++) for (let i = 0; i < per; i++) all[t * per + i] = addresses[i];
     return this.run(0, 0, per, all, phase);
+  }
+
+  /**
+   * A control launch that leaves the walk as it was: its own launch numbers (its own randomness), its
+   * latencies kept out of the hit/miss split and its accesses out of the walk's count, so that a walk the
+   * control does not stop is the walk without it.
+   */
+  control(addresses: readonly number[], traversals: number): ChaseRecord {
+    const { model, m } = this.target.launch(CONTROL_LAUNCH + this.controls++);
+    const per = addresses.length;
+    const address = new Float64Array(per * traversals);
+    for (let t = 0; t < traversals; t++) for (let i = 0; i < per; i++) address[t * per + i] = addresses[i];
+    const latency = new Float64Array(address.length);
+    for (let i = 0; i < address.length; i++) latency[i] = m.read(model.access(address[i]));
+    return { N: 0, s: 0, address, latency, perTraversal: per };
   }
 
   /** One launch of a hand-initialised chase over `addresses` (non-uniform strides). */
@@ -259,6 +280,9 @@ function evictionSets(w: Walker, groups: { N: number; lines: number[] }[], b: nu
  * with s = b and N from C upward by b, (4) the replacement policy from the periodicity of a long
  * trace at N = C + b, then which way each miss replaces.
  */
+/** The page size of the pages-or-lines control: the smallest page of the GPUs modelled (assumed for others). */
+const PAGE_PROBE = 4096;
+
 export function walkFourSteps(target: StructureTarget, o: FourStepOptions, progress: Progress, budget: number): FourSteps {
   const w = new Walker(target, progress, budget);
   const e = o.element;
@@ -268,8 +292,10 @@ export function walkFourSteps(target: StructureTarget, o: FourStepOptions, progr
     stepAccesses.push(w.accesses - stepAccesses.reduce((a, b) => a + b, 0));
   };
   let hidden: HiddenLevel | undefined;
+  let pages: { evidence: string } | undefined;
   const result = (): FourSteps => ({
     hidden,
+    pages,
     smallestMean: smallestMean(sizeRecords),
     split: w.pool.split(),
     size: analyseCacheSize(sizeRecords, w.pool.split().threshold),
@@ -378,6 +404,25 @@ export function walkFourSteps(target: StructureTarget, o: FourStepOptions, progr
   for (const N of [C + b, C + b + e]) if (!lineRecords.some((r) => r.N === N)) lineRecords.push(w.chase(N, e, 2, 'step 2: confirming the jump'));
   line = analyseLineSize(lineRecords, w.pool.split().threshold);
   mark();
+  // Pages, not lines: the first warm miss may be a TLB's reach (small pages, arrays of megabytes). One
+  // element per 4 KB page over the same N, each at a line of its own spread over the sets, touches the same
+  // pages and a few lines: a data cache of size C holds them, a TLB of that reach misses them again.
+  const firstMiss = size1.firstMissBytes ?? C + e;
+  if (firstMiss >= 2 * PAGE_PROBE) {
+    const n = Math.ceil(firstMiss / PAGE_PROBE);
+    // Each element one line further into its page than the last (128 B where the line found is a page or more).
+    const shift = b < PAGE_PROBE ? b : 128;
+    const addresses = Array.from({ length: n }, (_, i) => i * PAGE_PROBE + ((i * shift) % PAGE_PROBE));
+    const rec = w.control(addresses, 4);
+    const m = warmMisses(rec, w.pool.split().threshold);
+    if (m > 0) {
+      pages = {
+        evidence: `one element in each of the ${n} 4 KB pages of N = ${formatBytes(firstMiss)} (${n} lines on as many sets) misses too (${m} warm misses): what overflows at N = C = ${formatBytes(C)} follows pages, a TLB's reach, not a data cache's size`,
+      };
+      notes.push(`Step 2 control: ${pages.evidence}.`);
+      return result();
+    }
+  }
   if (o.lastStep < 3) return { ...result(), line };
 
   // ---- Step 3: sets and ways. s = b, N = C, C + b, C + 2b, ... until every set has overflowed.
