@@ -1,3 +1,4 @@
+import { cannotTell } from '../analysis/cannot-tell';
 import { analyseSetMapping, policyVerdict } from '../analysis/structure';
 import type { SpaceId } from '../presets/types';
 import { fourStepOptions, STRUCTURE_PARAMS, stepSeries, structureEstimate } from './cache-structure';
@@ -107,28 +108,52 @@ export const textureSetMapping: Experiment = {
       });
       const unassigned = map.lineSet.filter((s) => s < 0).length;
       if (unassigned) notes.push(`${unassigned} lines never started missing at a set's first overflow (a policy that does not miss every line): left unassigned.`);
-      findings.push({
-        key: `${prefix}.sets`,
-        label: 'Sets',
-        value: map.sets,
-        unit: '',
-        evidence: r.sets.mapping
-          ? `step 3: set = (address / ${r.sets.mapping.granularityBytes}) mod ${r.sets.mapping.sets} explains every first miss of the sweep`
-          : `step 3: sets overflowed at steps ${r.sets.bigSteps.join(', ')}`,
-      });
+      // The overflows of the sweep are sets only where the four-step analysis decided the sets (a bit-selection
+      // mapping, or eviction sets under a periodic policy): under random or hot-way replacement a set's lines
+      // start missing over several overflows, and the groups of first misses are not sets.
+      const S = r.sets.sets;
+      const decided = S !== undefined && map.sets === S && !r.sets.undecided;
+      const why = r.sets.undecided?.reason ?? (S === undefined ? 'the step-3 sweep does not decide the sets' : `the first misses form ${map.sets} groups, but the four-step analysis finds ${S} sets`);
+      const next = r.sets.undecided?.next ?? 'a longer step-3 sweep (raise "sweepBeyond")';
+      if (decided)
+        findings.push({
+          key: `${prefix}.sets`,
+          label: 'Sets',
+          value: map.sets,
+          unit: '',
+          evidence: r.sets.mapping
+            ? `step 3: set = (address / ${r.sets.mapping.granularityBytes}) mod ${r.sets.mapping.sets} explains every first miss of the sweep`
+            : `step 3: ${S} sets (${r.sets.setsFrom ?? 'overflows'}); the first misses fall in as many groups`,
+        });
+      else findings.push(cannotTell(`${prefix}.sets`, 'Sets', why, next));
+      // Lines per set: every line of [0, C) assigned, the groups summing to C / b and, where the ways are
+      // known, each group of that many lines (the unequal sets' own sizes where they are unequal).
+      const whole = unassigned === 0 && C !== undefined && map.linesPerSet.reduce((a, n) => a + n, 0) === C / b;
+      const ways = r.sets.setWays ?? (typeof r.sets.ways === 'number' ? new Array<number>(map.sets).fill(r.sets.ways) : undefined);
+      const fitsWays = ways !== undefined && [...ways].sort((x, y) => x - y).join(',') === [...map.linesPerSet].sort((x, y) => x - y).join(',');
       const equal = map.linesPerSet.every((n) => n === map.linesPerSet[0]);
-      findings.push({
-        key: `${prefix}.linesPerSet`,
-        label: 'Lines per set',
-        value: equal ? map.linesPerSet[0] : map.linesPerSet.join('/'),
-        unit: '',
-        evidence: 'lines of [0, C) that started missing when their set overflowed',
-      });
-      if (map.bitSelected && map.granularityBytes !== undefined) {
+      if (decided && whole && fitsWays)
+        findings.push({
+          key: `${prefix}.linesPerSet`,
+          label: 'Lines per set',
+          value: equal ? map.linesPerSet[0] : map.linesPerSet.join('/'),
+          unit: '',
+          evidence: 'lines of [0, C) that started missing when their set overflowed',
+        });
+      else
+        findings.push(
+          cannotTell(
+            `${prefix}.linesPerSet`,
+            'Lines per set',
+            !decided ? why : !whole ? `${unassigned} of ${map.lineSet.length} lines never started missing at a set's first overflow, or the groups do not add up to C / b` : `the groups (${map.linesPerSet.join('/')}) are not the ways the sweep found`,
+            next,
+          ),
+        );
+      if (decided && map.bitSelected && map.granularityBytes !== undefined) {
         findings.push({ key: `${prefix}.granularityBytes`, label: 'Consecutive bytes per set', value: map.granularityBytes, unit: 'B', evidence: `runs of ${map.runLines} lines share a set; the pattern repeats every ${formatBytes((map.periodLines ?? 0) * b)}` });
         if (map.setIndexBits)
           findings.push({ key: `${prefix}.setIndexBits`, label: 'Set-index address bits', value: map.setIndexBits, unit: '', evidence: `set = (address / ${map.granularityBytes}) mod ${map.sets}` });
-      } else notes.push('The set of a line does not follow a bit-selection pattern of the address.');
+      } else if (decided) notes.push('The set of a line does not follow a bit-selection pattern of the address.');
     }
     if (r.policy) {
       findings.push({
