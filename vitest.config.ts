@@ -8,7 +8,8 @@ export default defineConfig({
   test: {
     include: ['tests/**/*.test.ts'],
     // Heavy reproductions (the blind random-geometry suites, the LASH and SL1 studies, the store under
-    // gigabyte inputs) run in `npm run test:repro` (vitest.repro.config.ts), which CI runs too.
+    // gigabyte inputs, whole real-GPU characterisation replays) run in `npm run test:repro`
+    // (vitest.repro.config.ts), which CI runs too.
     exclude: ['tests/repro/**', '**/node_modules/**'],
     // Every core: on a 2-core machine vitest's default (cores - 1) leaves one idle.
     maxWorkers: Math.max(1, availableParallelism()),

@@ -2,7 +2,8 @@ import { defineConfig } from 'vitest/config';
 
 /**
  * Heavy reproductions (`npm run test:repro`): the blind random-geometry suites of the analysers, the
- * LASH and SL1 studies' rows, and the store under gigabyte inputs.
+ * LASH and SL1 studies' rows, the store under gigabyte inputs, and the real-GPU characterisations
+ * replayed whole through the analysers.
  */
 export default defineConfig({
   test: {

@@ -245,12 +245,13 @@ function presetSpaces(): { what: string; preset: Preset; space: SpaceId }[] {
 }
 
 /**
- * How much to compare: `npm test` a third of it, the full set (300 random geometries, 12,000 accesses a
- * preset space) in `npm run test:repro` (tests/repro/compiled-path-full.test.ts sets it).
+ * How much to compare: `npm test` a sample (2,000 accesses a preset space, 50 random geometries, 40
+ * partitioned levels), the full set (12,000, 300 and 120) in `npm run test:repro`
+ * (tests/repro/compiled-path-full.test.ts sets it).
  */
 const FULL = process.env.GPULAB_EQUIVALENCE === 'full';
-const PRESET_ACCESSES = FULL ? 12_000 : 4_000;
-const GEOMETRIES = FULL ? 300 : 100;
+const PRESET_ACCESSES = FULL ? 12_000 : 2_000;
+const GEOMETRIES = FULL ? 300 : 50;
 const PARTITIONED = FULL ? 120 : 40;
 
 describe('compiled access path: the same latencies and state as the golden model', () => {

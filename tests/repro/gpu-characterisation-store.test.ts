@@ -12,8 +12,8 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { GpuJob } from '../../src-main/contract';
 import type { LabService } from '../../src-main/services/lab';
 import { runCli } from '../../src-main/cli/main';
-import { writeFakeCuda } from './fake-cuda';
-import { TempDir, testLab } from './lab-fixtures';
+import { writeFakeCuda } from '../unit/fake-cuda';
+import { TempDir, testLab } from '../unit/lab-fixtures';
 
 const ROOT = resolve(__dirname, '../..');
 const h200 = (run: string): string => gunzipSync(readFileSync(join(ROOT, 'tests/fixtures/real/h200/characterise', `${run}.json.gz`))).toString('utf8');
