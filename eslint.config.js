@@ -3,11 +3,12 @@ import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 import globals from 'globals';
 import { builtinModules } from 'node:module';
+import vueParser from 'vue-eslint-parser';
 
 const nodeBuiltins = [...builtinModules, ...builtinModules.map((m) => `node:${m}`)];
 
 export default tseslint.config(
-  { ignores: ['node_modules/', 'out/', 'dist/', 'coverage/', 'test-results/', 'playwright-report/', '**/*.vue'] },
+  { ignores: ['node_modules/', 'out/', 'dist/', 'coverage/', 'test-results/', 'playwright-report/'] },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {
@@ -119,8 +120,13 @@ export default tseslint.config(
     },
   },
   {
+    // Single-file components: their <script> blocks parsed as TypeScript (the template is vue-tsc's).
+    files: ['src-renderer/**/*.vue'],
+    languageOptions: { parser: vueParser, parserOptions: { parser: tseslint.parser, extraFileExtensions: ['.vue'], sourceType: 'module' } },
+  },
+  {
     // The renderer talks only to the contract; it may import types (only) from src-main.
-    files: ['src-renderer/**/*.ts'],
+    files: ['src-renderer/**/*.ts', 'src-renderer/**/*.vue'],
     languageOptions: { globals: { ...globals.browser } },
     rules: {
       '@typescript-eslint/no-restricted-imports': [
@@ -137,6 +143,13 @@ export default tseslint.config(
               regex: '(^|/)src-main/(?!shared/)',
               allowTypeImports: true,
               message: 'The renderer may import only types from src-main (the contract), and src-main/shared/ at runtime.',
+            },
+            {
+              // The simulator's model and the real-GPU experiments' resolution stay in the main process
+              // (tests/e2e/bundle.spec.ts checks the built bundle for them too).
+              regex: '(^|/)src-sim/(model/|cuda/params$)',
+              allowTypeImports: true,
+              message: 'The renderer ships no simulator model or experiment code: ask the services (the run, gpu.experiments).',
             },
           ],
         },

@@ -30,3 +30,54 @@ export interface FileResult {
 export interface Returns<T> {
   readonly __result?: T;
 }
+
+// ---------------------------------------------------------------------------------------------
+// Errors
+// ---------------------------------------------------------------------------------------------
+
+export type LabErrorCode =
+  | 'invalid-args'
+  | 'not-found'
+  | 'conflict'
+  | 'immutable'
+  | 'invalid-preset'
+  | 'invalid-bundle'
+  | 'database-too-new'
+  | 'database-invalid'
+  | 'internal'
+  /** Transports only: the browser mode's token is missing or wrong. */
+  | 'unauthorized'
+  /** Transports only: the main process (the browser mode's server) cannot be reached. */
+  | 'unreachable';
+
+/** An error a user can act on; `code` survives the transports as `{ code, message }`. */
+export class LabError extends Error {
+  override name = 'LabError';
+  constructor(
+    readonly code: LabErrorCode,
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
+/** The shape errors take on the wire. */
+export interface LabErrorPayload {
+  code: LabErrorCode;
+  message: string;
+}
+
+export function toErrorPayload(err: unknown): LabErrorPayload {
+  if (err instanceof LabError) return { code: err.code, message: err.message };
+  return { code: 'internal', message: err instanceof Error ? err.message : String(err) };
+}
+
+/** `lab.<namespace>.<method>(args)` for each call name, each calling `invoke(name, args)` (T: the calls' type). */
+export function buildCallsFrom<N extends string, T>(names: readonly N[], invoke: (name: N, args: unknown) => Promise<unknown>): T {
+  const api: Record<string, Record<string, (args?: unknown) => Promise<unknown>>> = {};
+  for (const name of names) {
+    const [ns, method] = name.split('.') as [string, string];
+    (api[ns] ??= {})[method] = (args?: unknown) => invoke(name, args ?? {});
+  }
+  return api as T;
+}

@@ -26,7 +26,7 @@ import type { ExperimentResult, Finding, ParamSpec, ParamValues, Series, Table, 
 import type { Preset } from '../src-sim/presets/types';
 import type { CheckResult, Reference, ReproductionRow, RowResult } from '../src-sim/reference/types';
 import type { RowPlan } from '../src-sim/reference/plan';
-import { RUN_STATUSES } from './contract-base';
+import { buildCallsFrom, RUN_STATUSES } from './contract-base';
 import type { FileResult, PresetSummary, Returns, RunStatus } from './contract-base';
 import { SWEEP_CALLS, SWEEP_ID_SCHEMA } from './sweep-contract';
 import { GPU_CALLS, GPU_PROGRESS_SCHEMA } from './gpu-contract';
@@ -40,32 +40,9 @@ import type { MeasuredDevice } from '../src-sim/cuda/run-record';
 // Limits and primitives
 // ---------------------------------------------------------------------------------------------
 
-/** Bounds on every argument; the store enforces the same ones. */
-export const LIMITS = {
-  titleChars: 200,
-  notesChars: 20_000,
-  nameChars: 120,
-  tagChars: 40,
-  tagsPerRun: 32,
-  textQueryChars: 200,
-  /** Runs one call may name (delete, bundle export). */
-  idsPerCall: 1_000,
-  /** Runs one comparison, CSV or PDF may hold. */
-  runsPerReport: 64,
-  listPageMax: 500,
-  paramKeys: 64,
-  paramStringChars: 256,
-  /** A text parameter (a kernel's source, ParamSpec kind 'text'): newlines and tabs allowed. */
-  paramTextChars: 16_384,
-  paramListItems: 4_096,
-  /** A custom preset as JSON. */
-  presetJsonBytes: 256 * 1024,
-  presetDepth: 12,
-  /** A bundle file (gzip or plain JSON). */
-  bundleBytes: 512 * 1024 * 1024,
-  /** Nesting of any argument (hostile-input guard). */
-  argDepth: 32,
-} as const;
+// The bounds as plain data (the renderer imports them without zod).
+import { LIMITS } from './shared/limits';
+export { LIMITS } from './shared/limits';
 
 /** A run or comparison id: a lower-case RFC 4122 UUID (what `crypto.randomUUID()` makes). */
 export const ID_PATTERN = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
@@ -637,42 +614,10 @@ export const EVENT_NAMES = Object.keys(EVENT_SCHEMAS) as EventName[];
 // Errors
 // ---------------------------------------------------------------------------------------------
 
-export type LabErrorCode =
-  | 'invalid-args'
-  | 'not-found'
-  | 'conflict'
-  | 'immutable'
-  | 'invalid-preset'
-  | 'invalid-bundle'
-  | 'database-too-new'
-  | 'database-invalid'
-  | 'internal'
-  /** Transports only: the browser mode's token is missing or wrong. */
-  | 'unauthorized'
-  /** Transports only: the main process (the browser mode's server) cannot be reached. */
-  | 'unreachable';
-
-/** An error a user can act on; `code` survives the transports as `{ code, message }`. */
-export class LabError extends Error {
-  override name = 'LabError';
-  constructor(
-    readonly code: LabErrorCode,
-    message: string,
-  ) {
-    super(message);
-  }
-}
-
-/** The shape errors take on the wire. */
-export interface LabErrorPayload {
-  code: LabErrorCode;
-  message: string;
-}
-
-export function toErrorPayload(err: unknown): LabErrorPayload {
-  if (err instanceof LabError) return { code: err.code, message: err.message };
-  return { code: 'internal', message: err instanceof Error ? err.message : String(err) };
-}
+// The errors are plain classes and types (contract-base.ts), so that a client can throw them without zod.
+export { LabError, toErrorPayload } from './contract-base';
+export type { LabErrorCode, LabErrorPayload } from './contract-base';
+import { LabError } from './contract-base';
 
 // ---------------------------------------------------------------------------------------------
 // Validation gateway
@@ -765,17 +710,12 @@ export interface LabApi extends LabCalls {
  * wrapper, the browser mode's fetch wrapper, a test's direct dispatcher).
  */
 export function buildCalls(invoke: (name: CallName, args: unknown) => Promise<unknown>): LabCalls {
-  const api: Record<string, Record<string, (args?: unknown) => Promise<unknown>>> = {};
-  for (const name of CALL_NAMES) {
-    const [ns, method] = name.split('.') as [string, string];
-    (api[ns] ??= {})[method] = (args?: unknown) => invoke(name, args ?? {});
-  }
-  return api as unknown as LabCalls;
+  return buildCallsFrom<CallName, LabCalls>(CALL_NAMES, invoke);
 }
 
 /** Compile-time check: a stored result is an ExperimentResult (fails to compile otherwise). */
 type Assert<T extends true> = T;
 export type _StoredResultIsResult = Assert<StoredResult extends ExperimentResult ? true : false>;
 
-export type { GpuEmitResult, GpuImportResult, GpuJob, GpuPresetResult, GpuProgressEvent, GpuStatus } from './gpu-contract';
+export type { GpuEmitResult, GpuExperimentInfo, GpuImportResult, GpuJob, GpuPresetResult, GpuProgressEvent, GpuStatus } from './gpu-contract';
 export type { MeasuredDevice } from '../src-sim/cuda/run-record';

@@ -20,7 +20,8 @@ import { PRESETS } from '../../src-sim/presets';
 import { LabError } from '../contract';
 import { importName, importRefusal } from '../gpu-contract';
 import { programOutcome } from '../gpu-outcome';
-import type { GpuCharacterisationResult, GpuEmitResult, GpuImportResult, GpuJob, GpuPresetResult, GpuStatus } from '../gpu-contract';
+import type { GpuCharacterisationResult, GpuEmitResult, GpuExperimentInfo, GpuImportResult, GpuJob, GpuPresetResult, GpuStatus } from '../gpu-contract';
+import { GPU_EXPERIMENTS, gpuParamSpecs, resolveGpuParams } from '../../src-sim/cuda/params';
 import type { RunStore } from './store';
 
 export interface GpuServiceOptions {
@@ -153,6 +154,30 @@ export class GpuService {
     }
     const run = this.options.store.saveRealRun(record, a.title === undefined ? {} : { title: a.title });
     return { runId: run.id, experiment: record.experiment, device: realDeviceLabel(record.device.name), findings: record.result.findings.length };
+  }
+
+  /**
+   * The experiments with a CUDA program and their real-GPU parameters, for the Real GPU page (which
+   * then ships no experiment code); a choice the program refuses (a texture space, a probe that needs
+   * the analysers between chases) is left out of its list, as the generator's own check says.
+   */
+  experiments(): GpuExperimentInfo[] {
+    return GPU_EXPERIMENTS.map((e) => ({
+      id: e.id,
+      title: e.title,
+      params: gpuParamSpecs(e.id).map((spec) => {
+        if (spec.kind !== 'enum') return spec;
+        const options = spec.options.filter((o) => {
+          try {
+            resolveGpuParams(e.id, { [spec.name]: o });
+            return true;
+          } catch {
+            return false;
+          }
+        });
+        return options.length && options.length < spec.options.length ? { ...spec, options, default: options.includes(spec.default) ? spec.default : options[0]! } : spec;
+      }),
+    }));
   }
 
   async status(): Promise<GpuStatus> {

@@ -360,6 +360,7 @@ export class LabService {
       'gpu.emit': (a) => this.gpu.emit(a),
       'gpu.import': (a) => this.gpu.import(a),
       'gpu.status': () => this.gpu.status(),
+      'gpu.experiments': () => this.gpu.experiments(),
       'gpu.run': (a) => this.gpu.run(a),
       'gpu.characterise': (a) => this.gpu.characterise(a),
       'gpu.importCharacterisation': (a) => this.gpu.importCharacterisation(a),

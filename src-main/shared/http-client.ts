@@ -20,8 +20,12 @@
  * Browser-safe: no Node built-ins, no DOM types (fetch and EventSource are taken from globalThis or
  * passed in). The renderer may import this folder (eslint.config.js).
  */
-import type { CallName, EventName, LabApi, LabErrorCode, LabEvents } from '../contract';
-import { buildCalls, EVENT_NAMES, LabError } from '../contract';
+import type { CallName, EventName, LabApi, LabCalls, LabErrorCode, LabEvents } from '../contract';
+// Plain modules only (no zod in a client's bundle): the call names and event channels, the error class.
+import { buildCallsFrom, LabError } from '../contract-base';
+import { CALL_CHANNELS, EVENT_CHANNELS } from './channels';
+
+const EVENT_NAMES = Object.keys(EVENT_CHANNELS) as EventName[];
 import { decodeFrame, decodeWire, encodeFrame, encodeWire, FRAME_CONTENT_TYPE } from './wire';
 
 /** Route of a call: `POST ${CALL_PATH}<name>`. */
@@ -217,7 +221,7 @@ export function createHttpLab(baseUrl: string, token: string, options: HttpLabOp
   };
 
   return {
-    ...buildCalls(invoke),
+    ...buildCallsFrom<CallName, LabCalls>(CALL_CHANNELS, invoke),
     on,
     close: () => {
       closed = true;

@@ -28,7 +28,7 @@ describe('the contract accepts good input', () => {
         'comparisons.save', 'comparisons.list', 'comparisons.get', 'comparisons.delete',
         'bundles.export', 'bundles.import', 'exports.csv', 'exports.pdf', 'reproduce.rows', 'reproduce.cancel', 'reproduce.references', 'app.version', 'app.checkDatabase',
         'sweeps.check', 'sweeps.start', 'sweeps.list', 'sweeps.get', 'sweeps.cancel', 'sweeps.delete', 'sweeps.csv', 'sweeps.collect', 'sweeps.pdf',
-        'gpu.emit', 'gpu.import', 'gpu.status', 'gpu.run', 'gpu.cancel', 'gpu.preset', 'gpu.characterise', 'gpu.importCharacterisation',
+        'gpu.emit', 'gpu.import', 'gpu.status', 'gpu.experiments', 'gpu.run', 'gpu.cancel', 'gpu.preset', 'gpu.characterise', 'gpu.importCharacterisation',
       ].sort(),
     );
     expect(EVENT_NAMES).toEqual(['run.progress', 'run.finished', 'queue.changed', 'reproduce.progress', 'gpu.progress']);
@@ -240,6 +240,6 @@ describe('the API object', () => {
     expectTypeOf<ResultOf<'runs.start'>>().toEqualTypeOf<{ runId: string }>();
     expectTypeOf<LabCalls['app']['version']>().parameters.toEqualTypeOf<[args?: ArgsOf<'app.version'>]>();
     expectTypeOf<LabApi['on']>().toBeFunction();
-    expect(Object.keys(CONTRACT)).toHaveLength(43);
+    expect(Object.keys(CONTRACT)).toHaveLength(44);
   });
 });

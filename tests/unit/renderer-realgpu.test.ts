@@ -67,7 +67,7 @@ function fakeLab(status: Partial<GpuStatus> = {}): Fake {
   const cancel = vi.fn(async () => ({ cancelled: true }));
   const full: GpuStatus = { nvcc: null, nvccVersion: null, gpus: [], canRun: false, message: 'No nvcc and no NVIDIA GPU on this machine: download the program, run it where there is one, and import its output.', job: null, ...status };
   const lab = {
-    gpu: { emit, import: importCall, run, cancel, status: vi.fn(async () => full), preset: vi.fn() },
+    gpu: { emit, import: importCall, run, cancel, status: vi.fn(async () => full), experiments: vi.fn(async () => gpu.experiments()), preset: vi.fn() },
     runs: { get: vi.fn(), list: vi.fn(async () => ({ total: 0, items: [] })) },
     on<E extends keyof LabEvents>(e: E, fn: (p: LabEvents[E]) => void) {
       ((listeners[e] ??= []) as ((p: LabEvents[E]) => void)[]).push(fn);

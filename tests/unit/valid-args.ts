@@ -45,6 +45,7 @@ export const VALID: { [K in CallName]: ArgsOf<K> } = {
   'gpu.emit': { experiment: 'pchase-average', params: { strides: '64' } },
   'gpu.import': { text: '{}', fileName: 'out.jsonl' },
   'gpu.status': {},
+  'gpu.experiments': {},
   'gpu.run': { experiment: 'shared-bank-stride', params: {} },
   'gpu.cancel': {},
   'gpu.preset': { runId: RUN, name: 'My H100' },
