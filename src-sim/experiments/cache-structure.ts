@@ -1,7 +1,7 @@
 import { cannotTell } from '../analysis/cannot-tell';
 import { policyVerdict, xorLabel } from '../analysis/structure';
 import type { Preset, SpaceId } from '../presets/types';
-import { formatBytes, resolveParams } from './params';
+import { formatBytes, resolveParams, withoutImpossibleNext } from './params';
 import { CLOCK_PARAM, JITTER_PARAM, SPACE_PARAM, WORD, checkWork } from './pchase';
 import type { FourStepOptions, FourSteps } from './structure-probes';
 import { fourStepEstimate, L1_CONFIG_PARAM, presetTarget, walkFourSteps } from './structure-probes';
@@ -320,7 +320,7 @@ export const cacheStructure: Experiment = {
     checkWork(budget);
     const target = presetTarget(preset, p.space as SpaceId, p.l1Config as string, p, seed);
     const r = walkFourSteps(target, o, progress, budget);
-    const findings = stepFindings(r, 'cache');
+    const findings = withoutImpossibleNext(stepFindings(r, 'cache'), params, p);
     return {
       series: stepSeries(r),
       tables: [structureTable(findings, `Structure of the first ${p.space} cache level`), ...policyTable(r)],

@@ -82,3 +82,29 @@ export function resolveParams(specs: readonly ParamSpec[], raw: Record<string, u
   for (const spec of specs) out[spec.name] = raw[spec.name] === undefined ? spec.default : one(spec, raw[spec.name]);
   return out;
 }
+
+/**
+ * A "cannot tell" whose next run raises a parameter already at its maximum, or asks for less jitter
+ * in a run that has none, suggests what cannot help: that suggestion is dropped and the evidence says
+ * so (`raise "name"` and "less jitter" in the text after "; to decide: ", as the analysers word it).
+ */
+export function withoutImpossibleNext<F extends { value: unknown; evidence: string }>(findings: F[], specs: readonly ParamSpec[], values: ParamValues): F[] {
+  return findings.map((finding) => {
+    let f = finding;
+    const at = f.evidence.indexOf('; to decide: ');
+    if (f.value !== 'cannot tell' || at < 0) return f;
+    let next = f.evidence.slice(at + '; to decide: '.length);
+    // Less jitter where a simulated run has none: that alternative goes, the others stay.
+    if (values.jitter === 0 && /less jitter/.test(next)) {
+      next = next.replace(/a (run|measurement) with less jitter,? or /, '');
+      if (/less jitter/.test(next)) return { ...f, evidence: `${f.evidence.slice(0, at)} (no further run of this experiment decides it: the run has no jitter)` };
+      f = { ...f, evidence: `${f.evidence.slice(0, at)}; to decide: ${next}` };
+    }
+    const stuck = [...next.matchAll(/raise "([A-Za-z]+)"/g)]
+      .map((m) => specs.find((s) => s.name === m[1]))
+      .filter((s): s is Extract<ParamSpec, { max: number }> => s !== undefined && 'max' in s && typeof s.max === 'number' && typeof values[s.name] === 'number' && (values[s.name] as number) >= s.max);
+    if (!stuck.length) return f;
+    const why = stuck.map((s) => `"${s.name}" is at its maximum (${s.unit === 'B' ? formatBytes(s.max) : s.max})`).join(', ');
+    return { ...f, evidence: `${f.evidence.slice(0, at)} (no further run of this experiment decides it: ${why})` };
+  });
+}

@@ -2,7 +2,7 @@ import { cannotTell } from '../analysis/cannot-tell';
 import { analyseSetMapping, policyVerdict } from '../analysis/structure';
 import type { SpaceId } from '../presets/types';
 import { fourStepOptions, STRUCTURE_PARAMS, stepSeries, structureEstimate } from './cache-structure';
-import { formatBytes, resolveParams } from './params';
+import { formatBytes, resolveParams, withoutImpossibleNext } from './params';
 import { checkWork, CLOCK_PARAM, JITTER_PARAM } from './pchase';
 import { DEFAULT_L1_CONFIG } from '../presets/l1-config';
 import { presetTarget, walkFourSteps } from './structure-probes';
@@ -165,6 +165,6 @@ export const textureSetMapping: Experiment = {
       });
     }
     const steps = stepSeries(r).filter((s) => s.name.startsWith('step 3'));
-    return { series: [...series, ...steps], tables, findings, notes };
+    return { series: [...series, ...steps], tables, findings: withoutImpossibleNext(findings, params, p), notes };
   },
 };

@@ -21,7 +21,7 @@ import {
   tlbLevelsOf,
 } from '../analysis/tlb';
 import { CANNOT_TELL, cannotTell } from '../analysis/cannot-tell';
-import { formatBytes, resolveParams } from './params';
+import { formatBytes, resolveParams, withoutImpossibleNext } from './params';
 import { tlbProbeStride } from './tlb-stride';
 import { checkWork, CLOCK_PARAM, fineChase, JITTER_PARAM, Measurement, openSpace, TPC_PARAM, traversal, WORD } from './pchase';
 import type { Experiment, ExperimentResult, Finding, ParamSpec, ParamValues, Progress, Series, Table, Trace } from './types';
@@ -1474,73 +1474,79 @@ export const tlbProbes: Experiment = {
     const total = estimatePlan(pl);
     checkWork(total);
     const r = new Runner(preset, p, pl, seed, progress, total);
-    switch (pl.probe) {
-      case 'reach':
-        return runReach(r, pl.sizes, pl.space).result;
-      case 'fixed-count': {
-        const { series, analysis } = runFixed(r, pl.counts);
-        return {
-          series,
-          tables: [],
-          findings: analysis.findings,
-          notes: [
-            'WONG Fig 14: a fixed number of elements at varying strides. 16 elements always hit the L1 TLB; 17 miss from the entry coverage (512 KB on GT200) up, at every stride, powers of two or not: one set, fully associative. At strides of an L2 TLB way and more, all elements fall in one L2 set and miss it too.',
-          ],
-        };
-      }
-      case 'offset': {
-        const { series, analysis } = runOffset(r);
-        return { series: [series], tables: [], findings: analysis.findings, notes: [OFFSET_NOTE] };
-      }
-      case 'missed-entries':
-        return runMissed(r);
-      case 'window':
-        return runWindow(r);
-      case 'page-size': {
-        const reach = runReach(r, pl.reachSizes, `${pl.space} (page-size pass 1)`);
-        const findings: Finding[] = reach.result.findings.filter((f) => f.key === 'tlb.l1.reachBytes' || f.key === 'tlb.l1.entries' || f.key === 'tlb.l2.entries' || f.key === 'tlb.l1.fullyAssociative' || f.key === 'tlb.l2.fullyAssociative');
-        const series: Series[] = [...reach.result.series];
-        const notes: string[] = [];
-        const cov = coveragesOf(r, reach.levels);
-        const coverage = cov.coverage;
-        series.push(...cov.series);
-        findings.push(...cov.findings);
-        notes.push(...cov.notes);
-        const off = runOffset(r);
-        series.push(off.series);
-        findings.push(...off.analysis.findings);
-        // The offset pattern's line counts only where its two latencies are the L2 TLB's hit and miss levels.
-        const l2 = reach.levels.find((l) => l.level === 2);
-        const oa = off.analysis;
-        const near = (a: number, b: number, span: number): boolean => Math.abs(a - b) <= Math.max(2, 0.1 * span);
-        if (coverage[1] === null && l2 && oa.lineBytes !== null && near(oa.conflictLatency, l2.check.hi, l2.check.hi - l2.check.lo) && near(oa.freeLatency, l2.check.lo, l2.check.hi - l2.check.lo))
-          coverage[1] = oa.lineBytes;
-        const known = coverage.filter((c): c is number => c !== null);
-        if (reach.levels.length === 2 && known.length === 2) {
-          const page = Math.min(...known);
-          findings.push({
-            key: 'tlb.pageBytes',
-            label: 'Page size',
-            value: page,
-            unit: 'B',
-            evidence: `finest entry coverage of the two TLB levels: L1 ${formatBytes(coverage[0] as number)}, L2 ${formatBytes(coverage[1] as number)}${coverage[1] === oa.lineBytes ? ' (L2 line from the offset pattern, WONG Fig 15)' : ''}`,
-          });
-        } else
-          findings.push(
-            cannotTell(
-              'tlb.pageBytes',
-              'Page size',
-              reach.levels.length < 2
-                ? `${reach.levels.length} TLB level(s) found in the reach pass${reach.stop ? ` (${reach.stop})` : ''}: a level not measured may use finer entries`
-                : `entry coverage measured for ${known.length} of the two TLB levels: the other may use finer entries`,
-              'a reach sweep at a smaller stride or over a wider range, then this probe again',
-            ),
-          );
-        notes.push(
-          'Brute force (MEI slides "TLB"): (1) a reach sweep with its controls gives the TLB levels and, where they are fully associative or their sets overflow one by one, their entries E; (2) E and E + 1 elements over strides of powers of two: E + 1 elements stop fitting at the stride where each needs its own entry, the entry coverage; (3) the WONG Fig 15 offset pattern looks for a finer L2 TLB line. The page size is the finer of the two levels\' coverages; a level not measured leaves it undecided.',
-        );
-        return { series, tables: reach.result.tables, findings, notes };
-      }
-    }
+    const result = runProbe(r, pl);
+    return { ...result, findings: withoutImpossibleNext(result.findings, params, p) };
   },
 };
+
+/** The probe the plan names, run. */
+function runProbe(r: Runner, pl: Plan): ExperimentResult {
+  switch (pl.probe) {
+    case 'reach':
+      return runReach(r, pl.sizes, pl.space).result;
+    case 'fixed-count': {
+      const { series, analysis } = runFixed(r, pl.counts);
+      return {
+        series,
+        tables: [],
+        findings: analysis.findings,
+        notes: [
+          'WONG Fig 14: a fixed number of elements at varying strides. 16 elements always hit the L1 TLB; 17 miss from the entry coverage (512 KB on GT200) up, at every stride, powers of two or not: one set, fully associative. At strides of an L2 TLB way and more, all elements fall in one L2 set and miss it too.',
+        ],
+      };
+    }
+    case 'offset': {
+      const { series, analysis } = runOffset(r);
+      return { series: [series], tables: [], findings: analysis.findings, notes: [OFFSET_NOTE] };
+    }
+    case 'missed-entries':
+      return runMissed(r);
+    case 'window':
+      return runWindow(r);
+    case 'page-size': {
+      const reach = runReach(r, pl.reachSizes, `${pl.space} (page-size pass 1)`);
+      const findings: Finding[] = reach.result.findings.filter((f) => f.key === 'tlb.l1.reachBytes' || f.key === 'tlb.l1.entries' || f.key === 'tlb.l2.entries' || f.key === 'tlb.l1.fullyAssociative' || f.key === 'tlb.l2.fullyAssociative');
+      const series: Series[] = [...reach.result.series];
+      const notes: string[] = [];
+      const cov = coveragesOf(r, reach.levels);
+      const coverage = cov.coverage;
+      series.push(...cov.series);
+      findings.push(...cov.findings);
+      notes.push(...cov.notes);
+      const off = runOffset(r);
+      series.push(off.series);
+      findings.push(...off.analysis.findings);
+      // The offset pattern's line counts only where its two latencies are the L2 TLB's hit and miss levels.
+      const l2 = reach.levels.find((l) => l.level === 2);
+      const oa = off.analysis;
+      const near = (a: number, b: number, span: number): boolean => Math.abs(a - b) <= Math.max(2, 0.1 * span);
+      if (coverage[1] === null && l2 && oa.lineBytes !== null && near(oa.conflictLatency, l2.check.hi, l2.check.hi - l2.check.lo) && near(oa.freeLatency, l2.check.lo, l2.check.hi - l2.check.lo))
+        coverage[1] = oa.lineBytes;
+      const known = coverage.filter((c): c is number => c !== null);
+      if (reach.levels.length === 2 && known.length === 2) {
+        const page = Math.min(...known);
+        findings.push({
+          key: 'tlb.pageBytes',
+          label: 'Page size',
+          value: page,
+          unit: 'B',
+          evidence: `finest entry coverage of the two TLB levels: L1 ${formatBytes(coverage[0] as number)}, L2 ${formatBytes(coverage[1] as number)}${coverage[1] === oa.lineBytes ? ' (L2 line from the offset pattern, WONG Fig 15)' : ''}`,
+        });
+      } else
+        findings.push(
+          cannotTell(
+            'tlb.pageBytes',
+            'Page size',
+            reach.levels.length < 2
+              ? `${reach.levels.length} TLB level(s) found in the reach pass${reach.stop ? ` (${reach.stop})` : ''}: a level not measured may use finer entries`
+              : `entry coverage measured for ${known.length} of the two TLB levels: the other may use finer entries`,
+            'a reach sweep at a smaller stride or over a wider range, then this probe again',
+          ),
+        );
+      notes.push(
+        'Brute force (MEI slides "TLB"): (1) a reach sweep with its controls gives the TLB levels and, where they are fully associative or their sets overflow one by one, their entries E; (2) E and E + 1 elements over strides of powers of two: E + 1 elements stop fitting at the stride where each needs its own entry, the entry coverage; (3) the WONG Fig 15 offset pattern looks for a finer L2 TLB line. The page size is the finer of the two levels\' coverages; a level not measured leaves it undecided.',
+      );
+      return { series, tables: reach.result.tables, findings, notes };
+    }
+  }
+}
