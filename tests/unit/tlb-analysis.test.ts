@@ -265,14 +265,19 @@ describe('analysers on direct model runs', () => {
     return sum / (8 * count);
   }
 
-  it('a two-set L1 TLB is not fully associative (WONG Fig 14 argument)', () => {
+  /** GT200's path (4 KB pages, an L2 TLB of 2048 x 8) with an L1 TLB of 512 KB entries in `sets` x `ways`. */
+  function gt200With(sets: number, ways: number): PathConfig {
     const t: TranslationConfig = {
       pageBytes: 4 * KB,
-      l1: level('L1 TLB', 'chip', 16 * 512 * KB, 512 * KB, 2, 8),
+      l1: level('L1 TLB', 'chip', sets * ways * 512 * KB, 512 * KB, sets, ways),
       l2: level('L2 TLB', 'chip', 64 * MB, 4 * KB, 2048, 8),
       virtualLevels: 0,
     };
-    const path = pathWith(t, [440, 487, 698]);
+    return pathWith(t, [440, 487, 698]);
+  }
+
+  it('a two-set L1 TLB is not fully associative (WONG Fig 14 argument)', () => {
+    const path = gt200With(2, 8);
     // 9 elements first miss at 1 MB (all in one set); 1.5 MB spreads them over both sets again.
     const strides = [256, 512, 608, 724, 821, 1024, 1536, 2048].map((k) => k * KB);
     const curves = [8, 9, 16, 17].map((count) => ({ count, y: strides.map((s) => average(path, count, s, 5)) }));
@@ -288,13 +293,7 @@ describe('analysers on direct model runs', () => {
   it('counts that are not E and E + 1 decide nothing about one set', () => {
     // A fully associative 16-entry L1 TLB seen through counts 8 and 18 only: 18 misses everywhere from
     // its coverage, but without 16 and 17 side by side that says nothing of the sets.
-    const t: TranslationConfig = {
-      pageBytes: 4 * KB,
-      l1: level('L1 TLB', 'chip', 16 * 512 * KB, 512 * KB, 1, 16),
-      l2: level('L2 TLB', 'chip', 64 * MB, 4 * KB, 2048, 8),
-      virtualLevels: 0,
-    };
-    const path = pathWith(t, [440, 487, 698]);
+    const path = gt200With(1, 16);
     const strides = [256, 512, 608, 724, 821, 1024, 2048].map((k) => k * KB);
     const curves = [8, 18].map((count) => ({ count, y: strides.map((s) => average(path, count, s, 5)) }));
     const a = analyseFixedCount(strides, curves);
