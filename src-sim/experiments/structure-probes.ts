@@ -159,6 +159,14 @@ function smallestMean(records: readonly ChaseRecord[]): number | undefined {
 /** Simulated accesses step 3 may spend beyond its first probes (an unmapped sweep under a policy that is not periodic is the costly case). */
 const STEP3_BUDGET = 20_000_000;
 
+/** `addresses` visited in order, `traversals` times. */
+function repeated(addresses: readonly number[], traversals: number): Float64Array {
+  const per = addresses.length;
+  const all = new Float64Array(per * traversals);
+  for (let t = 0; t < traversals; t++) for (let i = 0; i < per; i++) all[t * per + i] = addresses[i];
+  return all;
+}
+
 /** Launch numbers of the control launches, apart from the walk's own. */
 const CONTROL_LAUNCH = 1_000_000;
 
@@ -192,10 +200,7 @@ class Walker {
 
   /** One launch of a hand-initialised chase that visits `addresses` in order, `traversals` times (the first cold). */
   cycle(addresses: readonly number[], traversals: number, phase: string): ChaseRecord {
-    const per = addresses.length;
-    const all = new Float64Array(per * traversals);
-    for (let t = 0; t < traversals; t++) for (let i = 0; i < per; i++) all[t * per + i] = addresses[i];
-    return this.run(0, 0, per, all, phase);
+    return this.run(0, 0, addresses.length, repeated(addresses, traversals), phase);
   }
 
   /**
@@ -205,12 +210,10 @@ class Walker {
    */
   control(addresses: readonly number[], traversals: number): ChaseRecord {
     const { model, m } = this.target.launch(CONTROL_LAUNCH + this.controls++);
-    const per = addresses.length;
-    const address = new Float64Array(per * traversals);
-    for (let t = 0; t < traversals; t++) for (let i = 0; i < per; i++) address[t * per + i] = addresses[i];
+    const address = repeated(addresses, traversals);
     const latency = new Float64Array(address.length);
     for (let i = 0; i < address.length; i++) latency[i] = m.read(model.access(address[i]));
-    return { N: 0, s: 0, address, latency, perTraversal: per };
+    return { N: 0, s: 0, address, latency, perTraversal: addresses.length };
   }
 
   /** One launch of a hand-initialised chase over `addresses` (non-uniform strides). */
@@ -275,14 +278,14 @@ function evictionSets(w: Walker, groups: { N: number; lines: number[] }[], b: nu
   return found;
 }
 
+/** The page size of the pages-or-lines control: the smallest page of the GPUs modelled (assumed for others). */
+const PAGE_PROBE = 4096;
+
 /**
  * Walks MEI 3.2: (1) C with s = one element, (2) b with N = C + 1 element and up, (3) sets and ways
  * with s = b and N from C upward by b, (4) the replacement policy from the periodicity of a long
  * trace at N = C + b, then which way each miss replaces.
  */
-/** The page size of the pages-or-lines control: the smallest page of the GPUs modelled (assumed for others). */
-const PAGE_PROBE = 4096;
-
 export function walkFourSteps(target: StructureTarget, o: FourStepOptions, progress: Progress, budget: number): FourSteps {
   const w = new Walker(target, progress, budget);
   const e = o.element;
