@@ -38,7 +38,8 @@ import { ExperimentError } from '../../src-sim/experiments/types';
 import { REPRODUCTION_ROWS, rowPlans, selectRows } from '../../src-sim/reference';
 import type { RowResult } from '../../src-sim/reference/types';
 import { SIM_VERSION } from '../../src-sim/version';
-import { exportCsv, exportPdf, exportSweepPdf, paperComparison } from './export';
+import { exportCsv } from './export/csv';
+import { paperComparison } from './export/references';
 import { ForkLauncher, SimPool, validateRun } from './pool';
 import type { LogSink, RunOutcome, WorkerLauncher } from './pool';
 import { Emitter } from './pool/emitter';
@@ -356,7 +357,10 @@ export class LabService {
       'sweeps.delete': (a) => this.sweeps.delete(a.id),
       'sweeps.csv': (a) => this.sweeps.csv(a.id),
       'sweeps.collect': (a) => collectSweep(store, this.sweeps, this.experiments, a),
-      'sweeps.pdf': ({ id, ...choice }) => exportSweepPdf(this.sweeps.get(id), { ...choice, appVersion: this.appVersion }),
+      'sweeps.pdf': async ({ id, ...choice }) => {
+        const { exportSweepPdf } = await import('./export/sweep-pdf');
+        return exportSweepPdf(this.sweeps.get(id), { ...choice, appVersion: this.appVersion });
+      },
       'gpu.emit': (a) => this.gpu.emit(a),
       'gpu.import': (a) => this.gpu.import(a),
       'gpu.status': () => this.gpu.status(),
@@ -476,7 +480,9 @@ export class LabService {
     }));
   }
 
-  private exportPdf(runIds: string[], title: string | undefined, raw: boolean, evidence: boolean): Promise<FileResult> {
+  /** The PDF writer (pdfkit, ECharts' server-side renderer: about half a second) loads on the first export. */
+  private async exportPdf(runIds: string[], title: string | undefined, raw: boolean, evidence: boolean): Promise<FileResult> {
+    const { exportPdf } = await import('./export/pdf');
     return exportPdf(this.store, runIds, { appVersion: this.appVersion, raw, evidence, ...(title === undefined ? {} : { title }) });
   }
 

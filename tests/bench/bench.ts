@@ -11,9 +11,14 @@
  * CPU time (process.cpuUsage), and the best round of each is reported. The machine's load average is
  * printed before and after.
  *
+ * (f, g) The run view and the cache view of a 2M-access run in the browser mode (tests/bench/views.ts;
+ * the built renderer and Chromium needed, else the rows say why they did not run). (h) The scorecard
+ * as the workbench runs it (every row on its own presets, over simulation processes): each paper
+ * alone, then all of them, against budgets set here.
+ *
  * Prints measured values beside their targets. Exits 0 regardless, unless --check is given: then exit
  * 1 when a target is missed. --latency runs the latency tier's rows only; --templates the template
- * row (e) alone.
+ * row (e) alone; --views (f, g) alone; --scorecard (h) alone.
  */
 import { cpus, loadavg } from 'node:os';
 import { performance } from 'node:perf_hooks';
@@ -26,7 +31,10 @@ import { findPreset } from '../../src-sim/presets';
 import type { Preset } from '../../src-sim/presets/types';
 import { ForkLauncher } from '../../src-main/services/pool/node-launcher';
 import { DEFAULT_ROW_JOBS, outcomeRows, rowJobs, runRowsInParallel } from '../../src-main/services/pool/rows-parallel';
-import { reproduce, rowPlans } from '../../src-sim/reference';
+import { reproduce, rowPlans, selectRows } from '../../src-sim/reference';
+import { benchViews } from './views';
+import { existsSync } from 'node:fs';
+import { resolve } from 'node:path';
 import { resolveParams } from '../../src-sim/experiments/params';
 import { galleryTemplates } from '../repro/gallery';
 import { Rng } from '../../src-sim/rng';
@@ -38,6 +46,9 @@ const MB = 1024 * KB;
 const check = process.argv.includes('--check');
 const latencyOnly = process.argv.includes('--latency');
 const templatesOnly = process.argv.includes('--templates');
+const viewsOnly = process.argv.includes('--views');
+const scorecardOnly = process.argv.includes('--scorecard');
+const only = latencyOnly || templatesOnly || viewsOnly || scorecardOnly;
 const fermi = findPreset('fermi') as Preset;
 const ROUNDS = 5;
 
@@ -241,7 +252,7 @@ function listContenders(addrs: Float64Array, withL2: boolean): Contender[] {
 }
 
 // The yardstick's patterns: a 16 KB 4-way LRU L1 of 128 B lines (and a 1 MB 8-way L2 in the last).
-if (!templatesOnly) {
+if (!only || latencyOnly) {
   const rng = new Rng(2024);
   const random = Float64Array.from({ length: 4_000_000 }, () => rng.int((64 * MB) / 4) * 4);
   const patterns: [string, Contender[]][] = [
@@ -320,13 +331,13 @@ function chaseRow(name: string, N: number, s: number, count: number, target: num
 }
 
 // (a) 12 KB with 128 B stride: 96 lines in the 16 KB L1 (3 per set of 4 ways), one 2 MB page in the L1 TLB.
-if (!templatesOnly) chaseRow('(a) L1-resident P-chase (Fermi global, N = 12 KB, s = 128 B)', 12 * KB, 128, 20_000_000, 100e6);
+if (!only || latencyOnly) chaseRow('(a) L1-resident P-chase (Fermi global, N = 12 KB, s = 128 B)', 12 * KB, 128, 20_000_000, 100e6);
 // (b) 512 MB with 2 MB + 128 B stride: 256 pages (over the 16-entry L1 TLB and 65-entry L2 TLB), and the
 // address sequence repeats only after 4 M accesses, so every load misses L1 and L2 and goes to DRAM.
-if (!templatesOnly) chaseRow('(b) full-path P-chase (Fermi global, N = 512 MB, s = 2 MB + 128 B)', 512 * MB, 2 * MB + 128, 3_000_000, 25e6);
+if (!only || latencyOnly) chaseRow('(b) full-path P-chase (Fermi global, N = 512 MB, s = 2 MB + 128 B)', 512 * MB, 2 * MB + 128, 3_000_000, 25e6);
 
 // (d) the timing tier: LASH's full stencil (15 SMs, 512K elements, 4 launches) for int, short and char.
-if (!latencyOnly && !templatesOnly) {
+if (!only) {
   const preset = findPreset('fermi480') as Preset;
   let cycles = 0;
   let instructions = 0;
@@ -353,7 +364,7 @@ if (!latencyOnly && !templatesOnly) {
 // (e) what a lab waits on: every run a gallery template starts, in this process (as a simulation
 // process runs it), each against 3 s.
 const TEMPLATE_RUN_S = 3;
-if (!latencyOnly) {
+if (!only || templatesOnly) {
   const times: { what: string; s: number }[] = [];
   for (const { row, e } of galleryTemplates())
     for (const plan of rowPlans(row, e.id)) {
@@ -378,7 +389,7 @@ if (!latencyOnly) {
 // (c) every reproduction row on its own presets: the latency tier's rows (MEI, WONG) in this process
 // against the 5 s target, and the timing tier's rows (LASH, SL1: whole-GPU simulations) as the
 // scorecard runs them, over simulation processes, against 90 s of wall time.
-if (!latencyOnly && !templatesOnly) {
+if (!only) {
   const t0 = performance.now();
   const results = ['MEI', 'WONG'].flatMap((p) => reproduce(p));
   const seconds = (performance.now() - t0) / 1000;
@@ -401,6 +412,52 @@ if (!latencyOnly && !templatesOnly) {
     target: '< 90 s',
     met: wall < 90 && errors === 0,
     detail: `${timing.length} row runs, ${timing.filter((r) => r.pass).length} pass${errors ? `, ${errors} without a result` : ''}; wall time, process start-up included`,
+  });
+}
+
+// (f, g) the run view and the cache view of a 2M-access run, in the browser mode.
+if (!only || viewsOnly) {
+  const missing = !existsSync(resolve(import.meta.dirname, '../../out/renderer/index.html'))
+    ? 'the built renderer is missing (npm run build)'
+    : !existsSync(process.env.CHROME_PATH ?? '/usr/bin/chromium')
+      ? `no Chromium at ${process.env.CHROME_PATH ?? '/usr/bin/chromium'} (apt-get install -y chromium, or CHROME_PATH)`
+      : undefined;
+  if (missing) rows.push({ name: '(f, g) run view and cache view of a 2M-access run', measured: 'not run', target: '< 1 s', met: false, detail: missing });
+  else rows.push(...(await benchViews()));
+}
+
+// (h) the scorecard as the workbench runs it: every row on its own presets over simulation processes
+// (process start-up included), each paper alone and then all of them.
+// Budgets: a latency-tier paper's scorecard is what a lab opens and reads at once (5 s); the timing
+// tier's papers (LASH, SL1) simulate whole GPUs cycle by cycle, a minute each; all of them in 2 min.
+const TIMING_PAPERS = new Set(['LASH', 'SL1']);
+const paperBudget = (paper: string): number => (TIMING_PAPERS.has(paper) ? 60 : 5);
+const ALL_BUDGET_S = 120;
+if (!only || scorecardOnly) {
+  const papers = [...new Set(selectRows('all').map((r) => r.paper))];
+  const each: { paper: string; s: number; rows: number; pass: number; errors: number }[] = [];
+  const score = async (selector: string) => {
+    const t = performance.now();
+    const outcomes = await runRowsInParallel(new ForkLauncher(), rowJobs(selector), { concurrency: DEFAULT_ROW_JOBS, seed: 1, timeLimitMs: 30 * 60_000 }).done;
+    const r = outcomes.flatMap(outcomeRows);
+    return { s: (performance.now() - t) / 1000, rows: r.length, pass: r.filter((x) => x.pass).length, errors: outcomes.filter((o) => o.error !== undefined).length };
+  };
+  for (const paper of papers) each.push({ paper, ...(await score(paper)) });
+  each.sort((a, b) => b.s - a.s);
+  rows.push({
+    name: `(h) scorecard of one paper (${DEFAULT_ROW_JOBS} processes)`,
+    measured: `${each[0]!.s.toFixed(2)} s slowest`,
+    target: '< 5 s, LASH and SL1 < 60 s',
+    met: each.every((e) => e.s < paperBudget(e.paper) && e.errors === 0),
+    detail: each.map((e) => `${e.paper} ${e.s.toFixed(1)} s (${e.rows} row runs)${e.s < paperBudget(e.paper) ? '' : ' OVER'}`).join(', '),
+  });
+  const whole = await score('all');
+  rows.push({
+    name: `(h) scorecard of every paper (${DEFAULT_ROW_JOBS} processes)`,
+    measured: `${whole.s.toFixed(2)} s`,
+    target: `< ${ALL_BUDGET_S} s`,
+    met: whole.s < ALL_BUDGET_S && whole.errors === 0,
+    detail: `${whole.rows} row runs, ${whole.pass} pass${whole.errors ? `, ${whole.errors} without a result` : ''}; wall time, process start-up included`,
   });
 }
 

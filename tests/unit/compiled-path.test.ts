@@ -229,11 +229,15 @@ function comparePath(cfg: PathConfig, seed: number, tpcOffset: number, addrs: Fl
   return addrs.length;
 }
 
-/** Every preset, every memory space, every L1 configuration (the carveouts), TPC placements -1 and 0. */
-function presetSpaces(): { what: string; preset: Preset; space: SpaceId }[] {
+/**
+ * Every preset, every memory space, the L1 configurations (the carveouts: the largest and smallest in
+ * the sample, every one in the full set), TPC placements -1 and 0.
+ */
+function presetSpaces(all: boolean): { what: string; preset: Preset; space: SpaceId }[] {
   const out: { what: string; preset: Preset; space: SpaceId }[] = [];
   for (const base of PRESETS) {
-    for (const cfg of [undefined, ...(base.l1Configs ?? [])]) {
+    const l1s = base.l1Configs ?? [];
+    for (const cfg of [undefined, ...(all || l1s.length <= 2 ? l1s : [l1s[0]!, l1s.at(-1)!])]) {
       const preset = cfg ? withL1Config(base, cfg.id) : base;
       for (const space of Object.keys(preset.spaces) as SpaceId[]) {
         if (cfg && space !== 'global' && space !== 'global-cg') continue;
@@ -245,8 +249,8 @@ function presetSpaces(): { what: string; preset: Preset; space: SpaceId }[] {
 }
 
 /**
- * How much to compare: `npm test` a sample (2,000 accesses a preset space, 50 random geometries, 40
- * partitioned levels), the full set (12,000, 300 and 120) in `npm run test:repro`
+ * How much to compare: `npm test` a sample (2,000 accesses a preset space, two carveouts a preset,
+ * 50 random geometries, 40 partitioned levels), the full set (12,000, every carveout, 300 and 120) in `npm run test:repro`
  * (tests/repro/compiled-path-full.test.ts sets it).
  */
 const FULL = process.env.GPULAB_EQUIVALENCE === 'full';
@@ -255,7 +259,7 @@ const GEOMETRIES = FULL ? 300 : 50;
 const PARTITIONED = FULL ? 120 : 40;
 
 describe('compiled access path: the same latencies and state as the golden model', () => {
-  const cases = presetSpaces();
+  const cases = presetSpaces(FULL);
 
   it('every preset, space and L1 configuration', { timeout: 300_000 }, () => {
     let accesses = 0;
@@ -270,7 +274,7 @@ describe('compiled access path: the same latencies and state as the golden model
         accesses += comparePath(cfg, 7 + tpc, offset, stream(new Rng(accesses + 1), PRESET_ACCESSES, span, page), `${what} tpc ${tpc}`);
       }
     }
-    expect(cases.length).toBeGreaterThan(40);
+    expect(cases.length).toBeGreaterThan(FULL ? 40 : 30);
     console.log(`compiled path: ${cases.length} preset spaces x 2 placements, ${accesses} accesses`);
   });
 
