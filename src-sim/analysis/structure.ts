@@ -8,6 +8,8 @@
  * smallest memory latency indicates cache hit and bigger latencies indicate cache misses").
  */
 
+import { formatBytes } from '../bytes';
+
 /** One fine-grained P-chase run, as MEI's kernel writes it out: every address and its latency. */
 export interface ChaseRecord {
   /** Array size N and stride s, bytes (0 for a hand-initialised, non-uniform chase). */
@@ -565,6 +567,10 @@ export class SetSweep {
   /** Per probe added: the lines (any, also beyond C) that missed for the first time. */
   private readonly freshLines: number[][] = [];
   private maxStep = 0;
+  /** How far past C the probes added reach (the last N - C). */
+  get beyondBytes(): number {
+    return this.maxStep * this.lineBytes;
+  }
   /**
    * Minimal eviction sets found by the walker for the overflows of an unmapped sweep: each the
    * ways + 1 lines of one set, disjoint (see readUnmapped).
@@ -785,7 +791,7 @@ export class SetSweep {
           ? ' and the step-3 sweep ended before every line had missed, so not every set has been seen'
           : `, and the ${setWays?.length ?? 0} sets found hold ${held} lines, not the ${L} that fit`
       }`,
-      next: !out.saturated ? 'a longer step-3 sweep (raise "sweepBeyond")' : 'more warm traversals per step-3 probe (raise "passes")',
+      next: !out.saturated ? `a longer step-3 sweep (raise "sweepBeyond" to ${formatBytes(Math.max(2 * this.beyondBytes, this.sizeBytes))})` : 'more warm traversals per step-3 probe (raise "passes")',
     };
   }
 }

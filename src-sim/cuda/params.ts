@@ -72,7 +72,8 @@ const REFUSED: Record<string, string> = {
 
 /** Parameters that only steer the simulator's bookkeeping: ignored, with a note. */
 const IGNORED: Record<string, string> = {
-  refine: 'every point on the GPU is timed with the same number of passes (re-time with a larger "accesses" to narrow the noise)',
+  refine:
+    'the program runs once: shared-bank-stride times every point with the same number of passes (re-time with a larger "accesses" to narrow the noise); where a tlb-probes "cannot tell" names a larger parameter (raise "sizeTo"), emit and run the program again with it',
 };
 
 /** What the program supports of a parameter's values; a message for the values it refuses. */

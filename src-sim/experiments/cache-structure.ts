@@ -7,6 +7,7 @@ import type { FourStepOptions, FourSteps } from './structure-probes';
 import { fourStepEstimate, L1_CONFIG_PARAM, presetTarget, walkFourSteps } from './structure-probes';
 import type { Experiment, Finding, ParamSpec, ParamValues, Series, Table } from './types';
 import { ExperimentError, MAX_TRACE } from './types';
+import { withFollowUps } from './refine';
 
 /** Parameters shared with texture-set-mapping (which adds none of its own beyond the space). */
 export const STRUCTURE_PARAMS: ParamSpec[] = [
@@ -301,7 +302,7 @@ function policyTable(r: FourSteps): Table[] {
 }
 
 /** MEI 3.2: the four-step fine-grained P-chase method, run automatically on the first cache level of a space. */
-export const cacheStructure: Experiment = {
+export const cacheStructure: Experiment = withFollowUps({
   id: 'cache-structure',
   title: 'Cache structure: MEI four-step fine-grained P-chase',
   description:
@@ -333,4 +334,4 @@ export const cacheStructure: Experiment = {
       ...(r.policyTrace ? { trace: r.policyTrace } : {}),
     };
   },
-};
+});

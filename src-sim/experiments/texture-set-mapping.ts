@@ -7,6 +7,7 @@ import { checkWork, CLOCK_PARAM, JITTER_PARAM } from './pchase';
 import { DEFAULT_L1_CONFIG } from '../presets/l1-config';
 import { presetTarget, walkFourSteps } from './structure-probes';
 import type { Experiment, Finding, ParamSpec, Series, Table } from './types';
+import { withFollowUps } from './refine';
 
 const params: ParamSpec[] = [
   {
@@ -44,7 +45,7 @@ function ranges(lineSet: Int32Array, set: number, lineBytes: number, max: number
  * sweep (s = b, N from C by b): the lines that start missing together when a set first overflows
  * are that set's lines.
  */
-export const textureSetMapping: Experiment = {
+export const textureSetMapping: Experiment = withFollowUps({
   id: 'texture-set-mapping',
   title: 'Texture L1 set mapping (MEI Fig 12)',
   description:
@@ -167,4 +168,4 @@ export const textureSetMapping: Experiment = {
     const steps = stepSeries(r).filter((s) => s.name.startsWith('step 3'));
     return { series: [...series, ...steps], tables, findings: withoutImpossibleNext(findings, params, p), notes };
   },
-};
+});

@@ -26,6 +26,7 @@ import { tlbProbeStride } from './tlb-stride';
 import { checkWork, CLOCK_PARAM, fineChase, JITTER_PARAM, Measurement, openSpace, TPC_PARAM, traversal, WORD } from './pchase';
 import type { Experiment, ExperimentResult, Finding, ParamSpec, ParamValues, Progress, Series, Table, Trace } from './types';
 import { ExperimentError, MAX_TRACE } from './types';
+import { withFollowUps } from './refine';
 
 const KB = 1024;
 const MB = 1024 * KB;
@@ -1037,7 +1038,7 @@ function reachFindings(levels: ReachLevel[], stop: string | null, src: string, s
     const name = `L${lvl} TLB`;
     const l = levels.find((x) => x.level === lvl);
     if (!l) {
-      findings.push(cannotTell(`${k}.entries`, `${name} entries`, missing(lvl), lvl === 1 ? 'a sweep from a smaller N or at another stride' : 'a wider sweep (larger sizeTo), or a smaller stride'));
+      findings.push(cannotTell(`${k}.entries`, `${name} entries`, missing(lvl), lvl === 1 ? 'a sweep from a smaller N or at another stride' : stop ? 'a sweep at a smaller stride' : 'a wider sweep (raise "sizeTo"), or a smaller stride'));
       continue;
     }
     const c = l.check;
@@ -1458,7 +1459,7 @@ function runWindow(r: Runner): ExperimentResult {
 }
 
 /** TLB probes (WONG Figs 13-16; MEI Table 4, Figs 10-11, pattern 6). */
-export const tlbProbes: Experiment = {
+export const tlbProbes: Experiment = withFollowUps({
   id: 'tlb-probes',
   title: 'TLB probes (WONG Figs 13-16, MEI Table 4, Figs 10-11)',
   description:
@@ -1477,7 +1478,7 @@ export const tlbProbes: Experiment = {
     const result = runProbe(r, pl);
     return { ...result, findings: withoutImpossibleNext(result.findings, params, p) };
   },
-};
+});
 
 /** The probe the plan names, run. */
 function runProbe(r: Runner, pl: Plan): ExperimentResult {
@@ -1540,7 +1541,7 @@ function runProbe(r: Runner, pl: Plan): ExperimentResult {
             reach.levels.length < 2
               ? `${reach.levels.length} TLB level(s) found in the reach pass${reach.stop ? ` (${reach.stop})` : ''}: a level not measured may use finer entries`
               : `entry coverage measured for ${known.length} of the two TLB levels: the other may use finer entries`,
-            'a reach sweep at a smaller stride or over a wider range, then this probe again',
+            reach.levels.length < 2 && !reach.stop ? 'a reach sweep over a wider range (raise "sizeTo"), then this probe again' : 'a reach sweep at a smaller stride or over a wider range, then this probe again',
           ),
         );
       notes.push(

@@ -1,5 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { cacheStructure } from '../../src-sim/experiments/cache-structure';
+import { resolveParams } from '../../src-sim/experiments/params';
+import { followUpParams } from '../../src-sim/experiments/refine';
 import type { ExperimentResult } from '../../src-sim/experiments/types';
 import type { Case } from './blind-structure-cases';
 import { generate } from './blind-structure-cases';
@@ -73,6 +75,9 @@ function score(card: Scorecard, c: Case, r: ExperimentResult): void {
   card.judge('policy', g.policy.kind === 'lru' || oneWay ? 'LRU' : 'not LRU', value(r, 'cache.policy'), c.label);
 }
 
+/** The finding each scored quantity reads (the follow-up tally looks at the first run's finding). */
+const FINDING_OF: Record<string, string> = { size: 'cache.sizeBytes', line: 'cache.lineBytes', sets: 'cache.sets', ways: 'cache.ways', 'set index': 'cache.setIndexKind', policy: 'cache.policy' };
+
 const SEED = Number(process.env.BLIND_SEED ?? 20261127);
 const COUNT = Number(process.env.BLIND_COUNT ?? 200);
 
@@ -87,11 +92,29 @@ describe('blind random-geometry suite: the four-step method', () => {
     const overlapping = new Scorecard('cache-structure, jitter spanning the gap');
     const all = new Scorecard('cache-structure, all cases');
     const cases = generate(SEED, COUNT);
+    // The first run without follow-ups, scored apart, then (where a "cannot tell" names one) with them.
+    const first = { resolvable: new Scorecard('cache-structure, jitter under half the gap, without follow-ups'), overlapping: new Scorecard('cache-structure, jitter spanning the gap, without follow-ups') };
     cases.forEach((c, i) => {
-      const r = cacheStructure.run(c.preset, { maxSize: c.maxSize, jitter: c.jitter }, SEED + i, () => {});
-      score(2 * c.jitter < c.gap ? resolvable : overlapping, c, r);
+      const raw = { maxSize: c.maxSize, jitter: c.jitter };
+      const once = cacheStructure.run(c.preset, { ...raw, refine: false }, SEED + i, () => {});
+      const values = resolveParams(cacheStructure.params, raw);
+      const named = Object.entries(FINDING_OF).filter(([, key]) => {
+        const f = once.findings.find((x) => x.key === key);
+        return f !== undefined && Object.keys(followUpParams([f], cacheStructure.params, values)).length > 0;
+      });
+      const r = named.length ? cacheStructure.run(c.preset, raw, SEED + i, () => {}) : once;
+      const side = 2 * c.jitter < c.gap ? 'resolvable' : 'overlapping';
+      score(first[side], c, once);
+      for (const [q, key] of named) first[side].followUp(q, value(r, key) !== undefined && value(r, key) !== CANNOT_TELL);
+      score(side === 'resolvable' ? resolvable : overlapping, c, r);
       score(all, c, r);
     });
+    first.resolvable.report('cache-structure-resolvable-first-run');
+    first.overlapping.report('cache-structure-overlapping-first-run');
+    for (const k of [first.resolvable, first.overlapping]) {
+      const f = k.resolvedShare();
+      console.log(`${k.name}: ${f.resolved} of ${f.followUps} "cannot tell" answers that named a follow-up were decided by it; honest share ${(100 * k.honestShare()).toFixed(1)} % before, the follow-ups on: see the table above`);
+    }
     resolvable.report('cache-structure-resolvable');
     overlapping.report('cache-structure-overlapping');
     all.report('cache-structure');

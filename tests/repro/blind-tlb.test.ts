@@ -1,5 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { tlbProbes } from '../../src-sim/experiments/tlb-probes';
+import { followUpParams } from '../../src-sim/experiments/refine';
+import { resolveParams } from '../../src-sim/experiments/params';
 import type { ExperimentResult, Finding, ParamValues } from '../../src-sim/experiments/types';
 import type { CacheLevelConfig, PathConfig, TranslationConfig } from '../../src-sim/model/path';
 import type { CacheGeometry, ReplacementPolicy } from '../../src-sim/model/types';
@@ -11,6 +13,7 @@ import { Rng } from '../../src-sim/rng';
 import { Cache } from '../../src-sim/model/cache';
 import { tlbProbeStride } from '../../src-sim/experiments/tlb-stride';
 import { Scorecard } from './scorecard';
+import { isCannotTell } from '../../src-sim/analysis/cannot-tell';
 import { freeStanding } from './free-cache';
 
 /**
@@ -318,11 +321,16 @@ function papers(): Case[] {
 }
 
 const quiet = (): void => {};
+/** Where measure() puts the set of quantities whose first-run "cannot tell" named a follow-up. */
+const FOLLOW_UPS = '(follow-ups)';
 const get = (r: ExperimentResult, key: string): number | string | undefined => r.findings.find((f: Finding) => f.key === key)?.value;
 
-/** What the blind protocol reports for each quantity (the analysers' findings only). */
-function measure(c: Case, seed: number): Record<string, unknown> {
-  const base: ParamValues = { jitter: c.jitter };
+/**
+ * What the blind protocol reports for each quantity (the analysers' findings only), with the
+ * experiments' follow-up runs (`refine`, their default) or without them.
+ */
+function measure(c: Case, seed: number, refine = true): Record<string, unknown> {
+  const base: ParamValues = { jitter: c.jitter, refine };
   const reach = tlbProbes.run(c.preset, { ...base, probe: 'reach', sizeTo: c.top }, seed, quiet);
   const page = tlbProbes.run(c.preset, { ...base, probe: 'page-size', sizeTo: c.top }, seed + 1, quiet);
   const window = tlbProbes.run(c.preset, { ...base, probe: 'window', sizeFrom: 64 * MB, sizeTo: 2 * GB, sizeStep: 64 * MB }, seed + 2, quiet);
@@ -344,7 +352,20 @@ function measure(c: Case, seed: number): Record<string, unknown> {
       console.log(r.notes.join('\n'));
     }
   }
-  const out: Record<string, unknown> = { 'page size': get(page, 'tlb.pageBytes'), window: get(window, 'tlb.window.bytes'), 'L1 TLB fully associative (fixed-count)': get(fixed, 'tlb.l1.fullyAssociative'), 'L2 TLB sets (missed-entries)': get(missed, 'tlb.l2.sets'), 'L2 TLB entries (missed-entries)': get(missed, 'tlb.l2.entries') };
+  // The quantities whose "cannot tell" names a follow-up run (a parameter to raise below its maximum).
+  const named = (r: ExperimentResult, key: string, raw: ParamValues): boolean => {
+    const f = r.findings.find((x) => x.key === key);
+    return f !== undefined && Object.keys(followUpParams([f], tlbProbes.params, resolveParams(tlbProbes.params, raw))).length > 0;
+  };
+  const reachRaw = { ...base, probe: 'reach', sizeTo: c.top };
+  const followUps = new Set<string>();
+  if (named(page, 'tlb.pageBytes', { ...base, probe: 'page-size', sizeTo: c.top })) followUps.add('page size');
+  for (const k of ['L1', 'L2']) {
+    const key = `tlb.${k.toLowerCase()}`;
+    const of: Record<string, string> = { entries: 'entries', sets: 'sets', ways: 'ways', policy: 'policy', 'fully associative': 'fullyAssociative' };
+    for (const [q, f] of Object.entries(of)) if (named(reach, `${key}.${f}`, reachRaw) || (f !== 'entries' && named(reach, `${key}.entries`, reachRaw) && get(reach, `${key}.${f}`) === undefined)) followUps.add(`${k} TLB ${q}`);
+  }
+  const out: Record<string, unknown> = { [FOLLOW_UPS]: followUps, 'page size': get(page, 'tlb.pageBytes'), window: get(window, 'tlb.window.bytes'), 'L1 TLB fully associative (fixed-count)': get(fixed, 'tlb.l1.fullyAssociative'), 'L2 TLB sets (missed-entries)': get(missed, 'tlb.l2.sets'), 'L2 TLB entries (missed-entries)': get(missed, 'tlb.l2.entries') };
   if (process.env.BLIND_TLB_WHY) {
     const why = (r: ExperimentResult, key: string): string => (r.findings.find((f) => f.key === key)?.evidence ?? 'absent').slice(0, 160);
     console.log(`WHY ${c.name.split(';')[0]} | L1 ${why(reach, 'tlb.l1.entries')} | L2 ${why(reach, 'tlb.l2.entries')} | page ${why(page, 'tlb.pageBytes')}`);
@@ -372,11 +393,20 @@ describe('blind random TLB geometries', () => {
     const only = process.env.BLIND_TLB_ONLY;
     const picked = only === undefined ? all.map((_, k) => k) : only.split(',').map(Number);
     const log: string[] = [];
+    const before = { inside: new Scorecard(`seed ${SEED}, inside the papers' conditions, without follow-ups`), outside: new Scorecard(`seed ${SEED}, outside them, without follow-ups`) };
     picked.forEach((i) => {
       const c = all[i];
-      const got = measure(c, SEED + 10 * i);
+      const first = measure(c, SEED + 10 * i, false);
+      const named = first[FOLLOW_UPS] as Set<string>;
+      const got = named.size ? measure(c, SEED + 10 * i) : first;
       const split = insidePapers(c.preset, c.top);
       const side = split.inside ? cards.inside : cards.outside;
+      const sideBefore = split.inside ? before.inside : before.outside;
+      for (const q of QUANTITIES) {
+        sideBefore.judge(q, c.truth[q], first[q], c.name);
+        if (named.has(q)) sideBefore.followUp(q, !isCannotTell(got[q]) && got[q] !== undefined);
+        if (named.has(q) && process.env.BLIND_TLB_FU) console.log(`FU ${c.name.slice(0, 90)} | ${q}: ${String(first[q])} -> ${String(got[q])} (truth ${String(c.truth[q])}) top ${c.top / MB} MB`);
+      }
       if (process.env.BLIND_TLB_VERBOSE) console.log(`${split.inside ? 'INSIDE ' : 'OUTSIDE'} ${c.name}${split.why ? ` (${split.why})` : ''}`);
       const marks: string[] = [];
       for (const q of QUANTITIES) {
@@ -386,6 +416,8 @@ describe('blind random TLB geometries', () => {
       }
       if (marks.length) log.push(`${c.name}\n    ${marks.join('\n    ')}`);
     });
+    before.inside.report(`tlb-seed-${SEED}-inside-first-run`);
+    before.outside.report(`tlb-seed-${SEED}-outside-first-run`);
     cards.inside.report(`tlb-seed-${SEED}-inside`);
     cards.outside.report(`tlb-seed-${SEED}-outside`);
     card.report(`tlb-seed-${SEED}`);
@@ -402,6 +434,10 @@ describe('blind random TLB geometries', () => {
     // pages overflows first, the order of the levels after it is not proven and every later quantity
     // stays 'cannot tell'.
     expect(cards.inside.honestShare()).toBeLessThanOrEqual(0.6);
+    for (const [name, k] of [['inside', before.inside], ['outside', before.outside]] as const) {
+      const r = k.resolvedShare();
+      console.log(`follow-ups ${name}: ${r.resolved} of ${r.followUps} "cannot tell" answers that named one were decided by it (${(100 * r.share).toFixed(1)} %); honest share without follow-ups ${(100 * k.honestShare()).toFixed(1)} %`);
+    }
     console.log(`honest share: inside ${(100 * cards.inside.honestShare()).toFixed(1)} %, outside ${(100 * cards.outside.honestShare()).toFixed(1)} %, all ${(100 * card.honestShare()).toFixed(1)} % (target 10 % inside)`);
   });
 

@@ -14,6 +14,9 @@ interface Tally {
   wrong: number;
   /** A few wrong cases, for the failure message. */
   examples: string[];
+  /** "cannot tell" answers of the first run that named a follow-up, and those the follow-up decided. */
+  followUps: number;
+  resolved: number;
 }
 
 export class Scorecard {
@@ -28,7 +31,7 @@ export class Scorecard {
   judge(quantity: string, truth: number | string, reported: unknown, context: string, tolerance = 0): Outcome {
     let t = this.rows.get(quantity);
     if (!t) {
-      t = { exact: 0, honest: 0, wrong: 0, examples: [] };
+      t = { exact: 0, honest: 0, wrong: 0, examples: [], followUps: 0, resolved: 0 };
       this.rows.set(quantity, t);
     }
     let outcome: Outcome;
@@ -41,15 +44,32 @@ export class Scorecard {
     return outcome;
   }
 
+  /** Records that the first run's "cannot tell" on `quantity` named a follow-up run, and whether that run decided it. */
+  followUp(quantity: string, resolved: boolean): void {
+    const t = this.rows.get(quantity);
+    if (!t) throw new Error(`followUp before judge: ${quantity}`);
+    t.followUps++;
+    if (resolved) t.resolved++;
+  }
+
+  /** Of the "cannot tell" answers that named a follow-up, the share it decided (0..1; 1 when there were none). */
+  resolvedShare(): { followUps: number; resolved: number; share: number } {
+    const s = [...this.rows.values()];
+    const followUps = s.reduce((a, t) => a + t.followUps, 0);
+    const resolved = s.reduce((a, t) => a + t.resolved, 0);
+    return { followUps, resolved, share: followUps ? resolved / followUps : 1 };
+  }
+
   /** Per quantity: cases, exact, honest, wrong. */
-  summary(): { quantity: string; cases: number; exact: number; honest: number; wrong: number; examples: string[] }[] {
+  summary(): { quantity: string; cases: number; exact: number; honest: number; wrong: number; examples: string[]; followUps: number; resolved: number }[] {
     return [...this.rows.entries()].map(([quantity, t]) => ({ quantity, cases: t.exact + t.honest + t.wrong, ...t }));
   }
 
   /** A markdown table of the summary. */
   table(): string {
-    const lines = [`| ${this.name}: quantity | cases | exact | honest | wrong |`, '|---|---:|---:|---:|---:|'];
-    for (const r of this.summary()) lines.push(`| ${r.quantity} | ${r.cases} | ${r.exact} | ${r.honest} | ${r.wrong} |`);
+    const fu = this.summary().some((r) => r.followUps > 0);
+    const lines = [`| ${this.name}: quantity | cases | exact | honest | wrong |${fu ? ' follow-ups | decided by it |' : ''}`, `|---|---:|---:|---:|---:|${fu ? '---:|---:|' : ''}`];
+    for (const r of this.summary()) lines.push(`| ${r.quantity} | ${r.cases} | ${r.exact} | ${r.honest} | ${r.wrong} |${fu ? ` ${r.followUps} | ${r.resolved} |` : ''}`);
     return lines.join('\n');
   }
 
